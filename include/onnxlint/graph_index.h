@@ -1,0 +1,99 @@
+// Use/def index, lexical scopes, topological order and reachability for every graph.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include <onnxlint/analysis.h>
+#include <onnxlint/model.h>
+
+namespace onnxlint {
+
+/// How a value name is defined inside one graph.
+struct ValueDef {
+  enum class Kind : uint8_t { Input, Initializer, SparseInitializer, Node };
+  Kind kind = Kind::Node;
+  const Graph* graph = nullptr;
+  const Node* node = nullptr;          // Kind::Node
+  uint32_t output_index = 0;           // Kind::Node
+  const TensorData* tensor = nullptr;  // Kind::Initializer
+  const ValueInfo* input = nullptr;    // Kind::Input
+};
+
+/// A consumer of a value: a node input slot, or a graph output. `via_subgraph` marks a node
+/// whose subgraph (at any depth) reads the value from the outer scope.
+struct ValueUse {
+  const Node* node = nullptr;  // nullptr: the value is a graph output of `graph`
+  const Graph* graph = nullptr;
+  uint32_t input_index = 0;
+  bool via_subgraph = false;
+};
+
+/// Index of one graph. Names resolve lexically: local definitions first, then the parent's.
+class GraphInfo {
+ public:
+  const Graph* graph = nullptr;
+  const GraphInfo* parent = nullptr;
+
+  /// First local definition of each name (duplicates are listed in `duplicate_defs`).
+  std::unordered_map<std::string_view, ValueDef> defs;
+  std::vector<std::pair<std::string_view, ValueDef>> duplicate_defs;
+  /// Local consumers of each name (including outer-scope names used here).
+  std::unordered_map<std::string_view, std::vector<ValueUse>> uses;
+  /// Names this graph (or its subgraphs) reads that are not defined inside it.
+  std::vector<std::string_view> outer_refs;
+  /// A topological order of node indices, or nullopt if the nodes form a cycle.
+  std::optional<std::vector<uint32_t>> topo_order;
+  /// Node indices in the graph that are out of order: a node reading a value that a later node
+  /// of the same graph produces.
+  std::vector<uint32_t> out_of_order_nodes;
+  /// live[i]: node i contributes to a graph output (or to a subgraph's outer reference chain).
+  std::vector<bool> live;
+
+  /// Resolves a name in this graph's lexical scope (this graph, then enclosing graphs).
+  const ValueDef* resolve(std::string_view name) const;
+  /// Resolves only locally.
+  const ValueDef* local(std::string_view name) const;
+  /// Uses of a locally visible name inside this graph.
+  const std::vector<ValueUse>& uses_of(std::string_view name) const;
+};
+
+/// The GraphInfo of every graph in the model. Linear in the size of the model.
+class GraphIndex {
+ public:
+  GraphIndex(const Model& model, AnalysisCache& cache);
+  const GraphInfo& info(const Graph& g) const;
+  const GraphInfo* find(const Graph& g) const;
+
+ private:
+  std::unordered_map<const Graph*, GraphInfo> infos_;
+};
+
+/// Constant values visible to nodes: initializers (not overridable by a graph input),
+/// Constant nodes and their value_* attributes. Lets rules read small tensors lazily.
+class ConstantIndex {
+ public:
+  ConstantIndex(const Model& model, AnalysisCache& cache);
+
+  struct Constant {
+    const TensorData* tensor = nullptr;  // initializer or Constant's `value`
+    const Attribute* attribute = nullptr;  // Constant's value_int(s)/value_float(s)/...
+    const Node* node = nullptr;            // the Constant node, if any
+    bool overridable = false;              // initializer also listed as a graph input
+  };
+  /// The constant a name refers to as seen from graph `g` (lexical scope), or nullptr.
+  const Constant* find(const Graph& g, std::string_view name) const;
+  /// Reads an integer constant (e.g. a Reshape shape) if small enough; nullopt otherwise.
+  std::optional<std::vector<int64_t>> ints(const Graph& g, std::string_view name,
+                                           size_t max_elements = 4096) const;
+
+ private:
+  const Model& model_;
+  const GraphIndex& index_;
+  std::unordered_map<const Graph*, std::unordered_map<std::string_view, Constant>> by_graph_;
+};
+
+}  // namespace onnxlint

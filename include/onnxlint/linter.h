@@ -1,0 +1,118 @@
+// The Linter facade: load → analyse → run enabled rules → filtered, sorted findings.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <onnxlint/diagnostic.h>
+#include <onnxlint/registry.h>
+#include <onnxlint/rule.h>
+
+namespace onnxlint {
+
+/// A usage or configuration error (unknown rule id, bad value): exit code 2.
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Severity override for rules matching `pattern` (id, category or glob).
+struct SeverityOverride {
+  std::string pattern;
+  Severity severity;
+};
+
+struct LintOptions {
+  /// Rule selectors: ids, categories ("shape"), globs ("graph-*") or "ALL". Empty = all.
+  std::vector<std::string> select;
+  std::vector<std::string> extend_select;  // added to select (or to the default set)
+  std::vector<std::string> ignore;
+  std::vector<SeverityOverride> severity;  // later entries win
+  std::map<std::string, RuleOptions, std::less<>> rule_options;  // by rule id
+  std::vector<std::string> targets;        // target ids or aliases (resolved by target rules)
+  int jobs = 1;
+  /// Honour `onnx-lint:disable` in the model's metadata_props.
+  bool in_model_suppressions = true;
+};
+
+/// Facts about a loaded model for reports (absent when the model is unreadable).
+struct ModelSummary {
+  int64_t ir_version = 0;
+  std::vector<std::pair<std::string, int64_t>> opset_imports;
+  std::string producer_name;
+  std::string producer_version;
+  uint64_t graphs = 0;
+  uint64_t nodes = 0;
+  uint64_t initializers = 0;
+  uint64_t functions = 0;
+  uint64_t file_bytes = 0;
+  uint64_t initializer_bytes = 0;  // embedded payload bytes
+  uint64_t external_bytes = 0;     // bytes declared in external data
+};
+
+struct FileReport {
+  enum class Status : uint8_t { Ok, Unreadable };
+  std::string path;
+  Status status = Status::Ok;
+  std::optional<ModelSummary> model;
+  std::vector<Diagnostic> diagnostics;  // sorted
+  std::vector<ReportSection> sections;
+  uint64_t suppressed = 0;  // findings hidden by in-model suppressions
+  uint64_t baselined = 0;   // findings matched by the baseline
+};
+
+struct Report {
+  std::vector<FileReport> files;  // in input order (deterministic with --jobs)
+  std::map<std::string, uint64_t> count_by_rule() const;
+  uint64_t count(Severity s) const;
+  uint64_t count_at_least(Severity s) const;
+  bool has_internal_error() const;
+};
+
+/// Expands paths: files as given, folders searched recursively for *.onnx (sorted), "-" kept.
+/// Throws ConfigError for a path that does not exist.
+std::vector<std::string> expand_paths(const std::vector<std::string>& paths);
+
+class Linter {
+ public:
+  /// Validates the options against the registry; throws ConfigError naming a bad selector,
+  /// rule id or option.
+  Linter(const RuleRegistry& registry, LintOptions options);
+
+  const LintOptions& options() const { return options_; }
+  const RuleRegistry& registry() const { return registry_; }
+  /// Rule ids enabled by the selection, sorted.
+  std::vector<std::string> enabled_rules() const;
+  bool is_enabled(std::string_view rule_id) const;
+  Severity severity_of(const RuleInfo& info) const;
+
+  /// Lints one file ("-" reads stdin). Never throws for bad input: an unreadable model gives
+  /// a model-unreadable finding.
+  FileReport lint_file(const std::string& path) const;
+  /// Lints bytes already in memory (copied into the model's buffer).
+  FileReport lint_bytes(const std::string& name, std::string_view bytes) const;
+  /// Expands and lints every path, `options().jobs` files at a time.
+  Report lint_paths(const std::vector<std::string>& paths,
+                    const std::function<void(size_t done, size_t total)>& progress = {}) const;
+  /// Lints a model that is already loaded.
+  FileReport lint_model(const Model& model) const;
+
+ private:
+  const RuleRegistry& registry_;
+  LintOptions options_;
+  std::vector<const RuleRegistry::Entry*> enabled_;
+};
+
+/// Exit code per the CLI contract: 2 on internal errors, 1 if any finding is at or above
+/// `fail_on` (nullopt = never), else 0.
+int exit_code(const Report& report, std::optional<Severity> fail_on);
+
+/// Whether a selector (id, category, glob, "ALL") matches a rule.
+bool selector_matches(std::string_view selector, const RuleInfo& info);
+
+}  // namespace onnxlint

@@ -1,0 +1,39 @@
+// Loading: memory-map a model file and walk its protobuf wire format without copying payloads.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <onnxlint/model.h>
+
+namespace onnxlint {
+
+/// Why a model could not be read, and where.
+struct LoadError {
+  std::string message;  // "truncated varint", "length 1234 runs past the end of the file", ...
+  uint64_t offset = 0;  // byte offset where the problem was found
+};
+
+struct LoadResult {
+  std::unique_ptr<Model> model;  // null when `error` is set
+  std::optional<LoadError> error;
+};
+
+/// Limits that protect the process from hostile files.
+struct LoadLimits {
+  int max_graph_depth = 64;             // nested subgraph attributes
+  uint64_t max_nodes = 50'000'000;      // nodes in all graphs
+  uint64_t max_dims = 64;               // dims per tensor / shape
+  uint64_t max_attribute_elements = 1'000'000;  // ints/floats/strings in one attribute
+};
+
+/// Memory-maps `path` ("-" reads stdin into memory) and builds the model view.
+LoadResult load_model(const std::string& path, const LoadLimits& limits = {});
+/// Builds the model view over bytes already in memory (copied into the model).
+LoadResult load_model_from_bytes(const std::string& name, std::string_view bytes,
+                                 const LoadLimits& limits = {});
+
+}  // namespace onnxlint

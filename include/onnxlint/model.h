@@ -1,0 +1,245 @@
+// Read-only view of an ONNX model, built by the loader straight from the file's bytes.
+//
+// Strings are std::string_view into the model's byte buffer (the memory map), so a view is only
+// valid while its Model is alive. Tensor payloads are never copied: a TensorData records where
+// the payload lies in the file (`payload`), and `Model::read_*` decode small tensors on demand.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace onnxlint {
+
+struct Graph;
+struct Node;
+struct Function;
+class Model;
+
+/// A byte range inside the model file (64-bit: files over 2 GiB are supported).
+struct ByteSpan {
+  uint64_t offset = 0;
+  uint64_t size = 0;
+};
+
+struct StringPair {
+  std::string_view key;
+  std::string_view value;
+};
+
+/// One dimension of a tensor shape: a fixed size, a symbolic name, or unknown.
+struct Dim {
+  enum class Kind : uint8_t { Value, Param, Unknown };
+  Kind kind = Kind::Unknown;
+  int64_t value = 0;       // when kind == Value
+  std::string param;       // when kind == Param
+  bool is_static() const { return kind == Kind::Value; }
+};
+
+/// What a ValueInfoProto says about a value's type. Only tensor types carry a shape.
+struct TypeInfo {
+  enum class Kind : uint8_t { None, Tensor, SparseTensor, Sequence, Map, Optional, Other };
+  Kind kind = Kind::None;
+  int32_t elem_type = 0;  // TensorProto.DataType of the (innermost) tensor, 0 if unknown
+  bool has_shape = false;
+  std::vector<Dim> dims;
+  /// True when a tensor type has a shape with every dim fixed.
+  bool is_static_shape() const;
+};
+
+struct ValueInfo {
+  std::string_view name;
+  TypeInfo type;
+  std::vector<StringPair> metadata_props;  // IR >= 10
+  uint64_t offset = 0;                     // byte offset of the ValueInfoProto
+};
+
+/// A TensorProto seen through its wire bytes: metadata decoded, payload only located.
+struct TensorData {
+  enum class Storage : uint8_t { Empty, Raw, Typed, External };
+  std::string_view name;
+  int32_t data_type = 0;
+  std::vector<int64_t> dims;
+  Storage storage = Storage::Empty;
+  /// Raw: the raw_data bytes. Typed: the bytes of the typed field (packed) or of all its
+  /// occurrences (first to last, unpacked). External: empty.
+  ByteSpan payload;
+  int typed_field = 0;        // protobuf field number of the typed data (4 float_data, 7 int64...)
+  bool typed_packed = true;   // typed field stored packed (length-delimited)
+  uint64_t typed_count = 0;   // number of elements found in the typed field(s)
+  std::vector<StringPair> external_data;  // key/value entries (location, offset, length, ...)
+  uint64_t offset = 0;                    // byte offset of the TensorProto field tag
+  ByteSpan message;                       // the TensorProto message bytes (headers + payload)
+
+  /// Product of dims (1 for a scalar); nullopt on overflow or negative dims.
+  std::optional<uint64_t> element_count() const;
+  /// element_count × element size, for fixed-size element types; nullopt otherwise.
+  std::optional<uint64_t> expected_bytes() const;
+  std::string_view external_value(std::string_view key) const;
+};
+
+struct SparseTensorData {
+  TensorData values;
+  TensorData indices;
+  std::vector<int64_t> dims;
+  uint64_t offset = 0;
+};
+
+/// AttributeProto: scalars decoded, graphs turned into Graph views, tensors left as spans.
+struct Attribute {
+  enum class Type : uint8_t {
+    Undefined = 0, Float = 1, Int = 2, String = 3, Tensor = 4, Graph = 5, Floats = 6, Ints = 7,
+    Strings = 8, Tensors = 9, Graphs = 10, SparseTensor = 11, SparseTensors = 12, TypeProto = 13,
+    TypeProtos = 14
+  };
+  std::string_view name;
+  std::string_view ref_attr_name;  // function attribute reference
+  Type type = Type::Undefined;     // declared type (or inferred from the field set if absent)
+  bool type_declared = false;
+  float f = 0;
+  int64_t i = 0;
+  std::string_view s;
+  std::vector<float> floats;
+  std::vector<int64_t> ints;
+  std::vector<std::string_view> strings;
+  const TensorData* t = nullptr;
+  std::vector<const TensorData*> tensors;
+  const Graph* g = nullptr;
+  std::vector<const Graph*> graphs;
+  std::optional<TypeInfo> tp;
+  uint64_t offset = 0;
+};
+
+struct Node {
+  std::string_view name;
+  std::string_view op_type;
+  std::string_view domain;  // as written ("" and "ai.onnx" both mean the default domain)
+  std::string_view overload;
+  std::vector<std::string_view> inputs;   // "" = omitted optional input
+  std::vector<std::string_view> outputs;  // "" = omitted optional output
+  std::vector<Attribute> attributes;
+  std::vector<StringPair> metadata_props;  // IR >= 10
+  const Graph* graph = nullptr;            // the graph holding this node
+  uint32_t index = 0;                      // position in graph->nodes
+  uint64_t offset = 0;                     // byte offset of the NodeProto
+
+  const Attribute* attribute(std::string_view attr_name) const;
+  std::optional<int64_t> attr_int(std::string_view attr_name) const;
+  std::optional<std::string_view> attr_string(std::string_view attr_name) const;
+  /// The name used in graph paths and messages: the node name, or "<op_type>#<index>".
+  std::string display_name() const;
+  /// Subgraph attributes (If branches, Loop/Scan bodies), in attribute order.
+  std::vector<const Graph*> subgraphs() const;
+};
+
+/// A graph: the main graph, a subgraph held by a node attribute, or a function body.
+struct Graph {
+  enum class Kind : uint8_t { Main, Subgraph, Function };
+  Kind kind = Kind::Main;
+  std::string_view name;
+  std::string path;  // "main", "main/Loop_7:body", "fn:domain::Name", ...
+  std::vector<Node> nodes;
+  std::vector<ValueInfo> inputs;  // function bodies: names only (type kind None)
+  std::vector<ValueInfo> outputs;
+  std::vector<ValueInfo> value_info;
+  std::vector<TensorData> initializers;
+  std::vector<SparseTensorData> sparse_initializers;
+  const Graph* parent = nullptr;           // enclosing graph for subgraphs
+  const Node* owner = nullptr;             // node holding this subgraph
+  std::string_view owner_attribute;        // attribute name, e.g. "body"
+  const Function* function = nullptr;      // for function bodies
+  uint64_t offset = 0;
+  int depth = 0;                           // nesting depth (main = 0)
+};
+
+struct OpsetImport {
+  std::string_view domain;
+  int64_t version = 0;
+};
+
+/// A model-local function (FunctionProto). Its body is `body` (Kind::Function).
+struct Function {
+  std::string_view name;
+  std::string_view domain;
+  std::string_view overload;
+  std::vector<std::string_view> attributes;  // attribute names (attribute / attribute_proto)
+  std::vector<OpsetImport> opset_imports;
+  Graph body;
+  uint64_t offset = 0;
+};
+
+/// The whole model. Owns the byte buffer every view points into.
+class Model {
+ public:
+  class Buffer {
+   public:
+    virtual ~Buffer() = default;
+    virtual std::span<const std::byte> bytes() const = 0;
+  };
+
+  Model(std::string path, std::unique_ptr<Buffer> buffer);
+  ~Model();
+  Model(const Model&) = delete;
+  Model& operator=(const Model&) = delete;
+
+  /// Path as given by the user ("-" for stdin). `directory` is where external data is resolved.
+  const std::string& path() const { return path_; }
+  const std::string& directory() const { return directory_; }
+  void set_directory(std::string dir) { directory_ = std::move(dir); }
+  std::span<const std::byte> bytes() const { return buffer_->bytes(); }
+  uint64_t file_size() const { return bytes().size(); }
+
+  int64_t ir_version = 0;
+  bool has_ir_version = false;
+  std::vector<OpsetImport> opset_imports;
+  std::string_view producer_name;
+  std::string_view producer_version;
+  std::string_view domain;
+  int64_t model_version = 0;
+  std::string_view doc_string;
+  std::vector<StringPair> metadata_props;
+  Graph graph;
+  std::vector<std::unique_ptr<Function>> functions;
+  uint32_t training_info_count = 0;
+  uint64_t training_info_offset = 0;
+
+  /// The opset imported for a domain ("" and "ai.onnx" are the same); nullopt if none.
+  std::optional<int64_t> opset_for(std::string_view domain) const;
+  /// Model-local function with this (domain, name), or nullptr.
+  const Function* find_function(std::string_view domain, std::string_view name) const;
+  /// Every graph of the model in walk order: main graph and its subgraphs (pre-order), then
+  /// each function body and its subgraphs.
+  const std::vector<const Graph*>& all_graphs() const { return all_graphs_; }
+
+  /// Decodes a tensor's payload as integers (int8..int64, uint*, bool). Refuses (nullopt)
+  /// external data, non-integer types, and tensors with more than `max_elements` elements, so
+  /// rules can read small shape tensors without touching large payloads.
+  std::optional<std::vector<int64_t>> read_ints(const TensorData& t,
+                                                size_t max_elements = 4096) const;
+  /// Same for floating point types (float, double, float16, bfloat16).
+  std::optional<std::vector<double>> read_floats(const TensorData& t,
+                                                 size_t max_elements = 4096) const;
+  /// The raw bytes of a span of this model's buffer (empty if out of range).
+  std::span<const std::byte> span_bytes(ByteSpan s) const;
+
+  // Storage for views created by the loader; not part of the reading API.
+  std::vector<std::unique_ptr<Graph>> owned_graphs;
+  std::vector<std::unique_ptr<TensorData>> owned_tensors;
+  void finalize();  // computes all_graphs(); called by the loader
+
+ private:
+  std::string path_;
+  std::string directory_;
+  std::unique_ptr<Buffer> buffer_;
+  std::vector<const Graph*> all_graphs_;
+};
+
+/// TensorProto.DataType helpers that the engine needs (the full table is in opset_table.h).
+std::string_view data_type_name(int32_t data_type);
+std::optional<uint32_t> data_type_bits(int32_t data_type);  // nullopt for string / unknown
+
+}  // namespace onnxlint

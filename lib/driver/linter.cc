@@ -1,0 +1,438 @@
+// The driver: one walk over every graph of a model, dispatching nodes to the enabled rules by
+// op type; rule exceptions become internal-error findings.
+#include <onnxlint/linter.h>
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+
+#include <fmt/format.h>
+#include <onnxlint/loader.h>
+
+namespace onnxlint {
+
+namespace {
+
+bool glob_match(std::string_view pattern, std::string_view text) {
+  // '*' matches any run of characters; '?' one character. Iterative with backtracking.
+  size_t p = 0, t = 0, star = std::string_view::npos, mark = 0;
+  while (t < text.size()) {
+    if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == text[t])) {
+      ++p;
+      ++t;
+    } else if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      mark = t;
+    } else if (star != std::string_view::npos) {
+      p = star + 1;
+      t = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
+}  // namespace
+
+bool selector_matches(std::string_view selector, const RuleInfo& info) {
+  if (selector == "ALL" || selector == "all") return true;
+  if (selector == info.id || selector == info.category) return true;
+  if (selector.find_first_of("*?") != std::string_view::npos) return glob_match(selector, info.id);
+  return false;
+}
+
+namespace {
+
+void check_selectors(const RuleRegistry& registry, const std::vector<std::string>& selectors,
+                     const char* what) {
+  for (const std::string& s : selectors) {
+    bool any = std::any_of(registry.entries().begin(), registry.entries().end(),
+                           [&](const RuleRegistry::Entry& e) { return selector_matches(s, *e.info); });
+    if (!any) {
+      throw ConfigError(fmt::format("{}: '{}' matches no rule id, category or glob (see --list-rules)",
+                                    what, s));
+    }
+  }
+}
+
+// Model-level `onnx-lint:disable` entries: "id, category, glob[, ...] [-- reason]".
+std::vector<std::string> in_model_disables(const Model& model) {
+  std::vector<std::string> out;
+  for (const StringPair& kv : model.metadata_props) {
+    if (kv.key != "onnx-lint:disable") continue;
+    std::string_view v = kv.value;
+    if (auto reason = v.find("--"); reason != std::string_view::npos) v = v.substr(0, reason);
+    size_t start = 0;
+    while (start <= v.size()) {
+      size_t comma = v.find(',', start);
+      std::string_view item = v.substr(start, comma == std::string_view::npos ? v.npos : comma - start);
+      while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) item.remove_prefix(1);
+      while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
+      if (!item.empty()) out.emplace_back(item);
+      if (comma == std::string_view::npos) break;
+      start = comma + 1;
+    }
+  }
+  return out;
+}
+
+ModelSummary summarize(const Model& model) {
+  ModelSummary s;
+  s.ir_version = model.ir_version;
+  for (const OpsetImport& imp : model.opset_imports) {
+    s.opset_imports.emplace_back(std::string(imp.domain), imp.version);
+  }
+  std::sort(s.opset_imports.begin(), s.opset_imports.end());
+  s.producer_name = std::string(model.producer_name);
+  s.producer_version = std::string(model.producer_version);
+  s.graphs = model.all_graphs().size();
+  s.functions = model.functions.size();
+  s.file_bytes = model.file_size();
+  for (const Graph* g : model.all_graphs()) {
+    s.nodes += g->nodes.size();
+    s.initializers += g->initializers.size() + g->sparse_initializers.size();
+    for (const TensorData& t : g->initializers) {
+      if (t.storage == TensorData::Storage::External) {
+        auto len = t.external_value("length");
+        uint64_t n = 0;
+        bool numeric = !len.empty();
+        for (char c : len) {
+          if (c < '0' || c > '9') numeric = false;
+          else n = n * 10 + static_cast<uint64_t>(c - '0');
+        }
+        if (numeric) {
+          s.external_bytes += n;
+        } else if (auto e = t.expected_bytes()) {
+          s.external_bytes += *e;
+        }
+      } else {
+        s.initializer_bytes += t.payload.size;
+      }
+    }
+  }
+  return s;
+}
+
+}  // namespace
+
+Linter::Linter(const RuleRegistry& registry, LintOptions options)
+    : registry_(registry), options_(std::move(options)) {
+  check_selectors(registry_, options_.select, "select");
+  check_selectors(registry_, options_.extend_select, "extend-select");
+  check_selectors(registry_, options_.ignore, "ignore");
+  for (const SeverityOverride& o : options_.severity) {
+    check_selectors(registry_, {o.pattern}, "severity");
+  }
+  for (const auto& [id, opts] : options_.rule_options) {
+    const RuleRegistry::Entry* e = registry_.find(id);
+    if (e == nullptr) throw ConfigError(fmt::format("rules.{}: unknown rule id", id));
+    for (const auto& [name, value] : opts) {
+      bool known = std::any_of(e->info->options.begin(), e->info->options.end(),
+                               [&](const OptionInfo& o) { return o.name == name; });
+      if (!known) throw ConfigError(fmt::format("rules.{}.{}: unknown option", id, name));
+    }
+  }
+  if (options_.jobs < 1) options_.jobs = 1;
+  for (const RuleRegistry::Entry& e : registry_.entries()) {
+    if (is_enabled(e.info->id)) enabled_.push_back(&e);
+  }
+}
+
+bool Linter::is_enabled(std::string_view rule_id) const {
+  const RuleRegistry::Entry* e = registry_.find(rule_id);
+  if (e == nullptr) return false;
+  if (e->info->id == "internal-error") return true;  // never silenced: it means a bug
+  auto any = [&](const std::vector<std::string>& sel) {
+    return std::any_of(sel.begin(), sel.end(),
+                       [&](const std::string& s) { return selector_matches(s, *e->info); });
+  };
+  bool selected = options_.select.empty() || any(options_.select) || any(options_.extend_select);
+  return selected && !any(options_.ignore);
+}
+
+std::vector<std::string> Linter::enabled_rules() const {
+  std::vector<std::string> out;
+  for (const auto* e : enabled_) out.push_back(e->info->id);
+  return out;
+}
+
+Severity Linter::severity_of(const RuleInfo& info) const {
+  Severity s = info.severity;
+  for (const SeverityOverride& o : options_.severity) {
+    if (selector_matches(o.pattern, info)) s = o.severity;
+  }
+  return s;
+}
+
+FileReport Linter::lint_file(const std::string& path) const {
+  LoadResult loaded = load_model(path);
+  if (!loaded.model) {
+    FileReport r;
+    r.path = path;
+    r.status = FileReport::Status::Unreadable;
+    if (is_enabled("model-unreadable")) {
+      Diagnostic d;
+      d.rule_id = "model-unreadable";
+      d.severity = severity_of(*registry_.find("model-unreadable")->info);
+      d.location.file = path;
+      d.location.byte_offset = loaded.error->offset;
+      d.message = fmt::format("cannot read the model: {} (at byte {})", loaded.error->message,
+                              loaded.error->offset);
+      d.help = "re-export the model, or check that the file was copied completely (git-lfs "
+               "pointers and partial downloads look like this)";
+      r.diagnostics.push_back(std::move(d));
+    }
+    return r;
+  }
+  return lint_model(*loaded.model);
+}
+
+FileReport Linter::lint_bytes(const std::string& name, std::string_view bytes) const {
+  LoadResult loaded = load_model_from_bytes(name, bytes);
+  if (!loaded.model) {
+    FileReport r;
+    r.path = name;
+    r.status = FileReport::Status::Unreadable;
+    Diagnostic d;
+    d.rule_id = "model-unreadable";
+    d.severity = Severity::Error;
+    d.location.file = name;
+    d.location.byte_offset = loaded.error->offset;
+    d.message = fmt::format("cannot read the model: {} (at byte {})", loaded.error->message,
+                            loaded.error->offset);
+    if (is_enabled("model-unreadable")) r.diagnostics.push_back(std::move(d));
+    return r;
+  }
+  return lint_model(*loaded.model);
+}
+
+namespace {
+
+struct ActiveRule {
+  std::unique_ptr<Rule> rule;
+  std::unique_ptr<RuleContext> ctx;
+  bool failed = false;
+};
+
+}  // namespace
+
+FileReport Linter::lint_model(const Model& model) const {
+  FileReport report;
+  report.path = model.path();
+  report.model = summarize(model);
+
+  AnalysisCache cache(model);
+  std::deque<Diagnostic> sink;
+  std::vector<ReportSection> sections;
+  static const RuleOptions kNoOptions;
+
+  std::vector<ActiveRule> active;
+  std::unordered_map<std::string_view, std::vector<size_t>> by_op;
+  std::vector<size_t> every_node;
+  for (const RuleRegistry::Entry* e : enabled_) {
+    if (e->info->engine || !e->factory) continue;
+    ActiveRule a;
+    a.rule = e->factory();
+    auto opt = options_.rule_options.find(e->info->id);
+    a.ctx = std::make_unique<RuleContext>(model, cache, *e->info,
+                                          opt == options_.rule_options.end() ? kNoOptions
+                                                                             : opt->second,
+                                          options_.targets, severity_of(*e->info), sink, sections);
+    size_t idx = active.size();
+    for (const std::string& op : e->info->node_ops) {
+      if (op == "*") {
+        every_node.push_back(idx);
+      } else {
+        by_op[op].push_back(idx);
+      }
+    }
+    active.push_back(std::move(a));
+  }
+
+  // Runs one callback; an exception disables the rule for this model and is reported.
+  auto run = [&](size_t i, const Location& where, auto&& call) {
+    ActiveRule& a = active[i];
+    if (a.failed) return;
+    try {
+      call(*a.rule, *a.ctx);
+    } catch (const std::exception& ex) {
+      a.failed = true;
+      Diagnostic& d = sink.emplace_back();
+      d.rule_id = "internal-error";
+      d.severity = Severity::Error;
+      d.location = where;
+      d.message = fmt::format("rule '{}' failed: {}", a.rule->info().id, ex.what());
+      d.help = "please report this bug with the model (or a reduced copy); use --ignore " +
+               a.rule->info().id + " to lint without this rule meanwhile";
+    } catch (...) {
+      a.failed = true;
+      Diagnostic& d = sink.emplace_back();
+      d.rule_id = "internal-error";
+      d.severity = Severity::Error;
+      d.location = where;
+      d.message = fmt::format("rule '{}' failed with an unknown exception", a.rule->info().id);
+    }
+  };
+
+  Location model_loc;
+  model_loc.file = model.path();
+  for (size_t i = 0; i < active.size(); ++i) {
+    run(i, model_loc, [&](Rule& r, RuleContext& c) { r.on_model(model, c); });
+  }
+  for (const Graph* g : model.all_graphs()) {
+    Location graph_loc = model_loc;
+    graph_loc.graph_path = g->path;
+    if (g->kind == Graph::Kind::Function && g->function != nullptr) {
+      for (size_t i = 0; i < active.size(); ++i) {
+        run(i, graph_loc, [&](Rule& r, RuleContext& c) { r.on_function(*g->function, c); });
+      }
+    }
+    for (size_t i = 0; i < active.size(); ++i) {
+      run(i, graph_loc, [&](Rule& r, RuleContext& c) { r.on_graph(*g, c); });
+    }
+    if (by_op.empty() && every_node.empty()) continue;
+    for (const Node& n : g->nodes) {
+      auto it = by_op.find(n.op_type);
+      if (it == by_op.end() && every_node.empty()) continue;
+      Location node_loc = graph_loc;
+      node_loc.node_index = n.index;
+      node_loc.node_name = n.display_name();
+      node_loc.op_type = std::string(n.op_type);
+      for (size_t i : every_node) {
+        run(i, node_loc, [&](Rule& r, RuleContext& c) { r.on_node(n, c); });
+      }
+      if (it != by_op.end()) {
+        for (size_t i : it->second) {
+          run(i, node_loc, [&](Rule& r, RuleContext& c) { r.on_node(n, c); });
+        }
+      }
+    }
+  }
+  for (size_t i = 0; i < active.size(); ++i) {
+    run(i, model_loc, [&](Rule& r, RuleContext& c) { r.on_model_end(model, c); });
+  }
+
+  std::vector<std::string> disables;
+  if (options_.in_model_suppressions) disables = in_model_disables(model);
+  for (Diagnostic& d : sink) {
+    if (d.rule_id != "internal-error" && !disables.empty()) {
+      const RuleRegistry::Entry* e = registry_.find(d.rule_id);
+      if (e != nullptr && std::any_of(disables.begin(), disables.end(), [&](const std::string& s) {
+            return selector_matches(s, *e->info);
+          })) {
+        ++report.suppressed;
+        continue;
+      }
+    }
+    report.diagnostics.push_back(std::move(d));
+  }
+  std::sort(report.diagnostics.begin(), report.diagnostics.end(), diagnostic_less);
+  std::stable_sort(sections.begin(), sections.end(),
+                   [](const ReportSection& a, const ReportSection& b) { return a.name < b.name; });
+  report.sections = std::move(sections);
+  return report;
+}
+
+std::vector<std::string> expand_paths(const std::vector<std::string>& paths) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> out;
+  for (const std::string& p : paths) {
+    if (p == "-") {
+      out.push_back(p);
+      continue;
+    }
+    std::error_code ec;
+    auto st = fs::status(p, ec);
+    if (ec || !fs::exists(st)) throw ConfigError(fmt::format("{}: no such file or folder", p));
+    if (!fs::is_directory(st)) {
+      out.push_back(p);
+      continue;
+    }
+    std::vector<std::string> found;
+    for (fs::recursive_directory_iterator it(p, fs::directory_options::skip_permission_denied, ec),
+         end;
+         it != end; it.increment(ec)) {
+      if (ec) break;
+      if (it->path().extension() == ".onnx" && it->is_regular_file(ec)) {
+        found.push_back(it->path().string());
+      }
+    }
+    std::sort(found.begin(), found.end());
+    out.insert(out.end(), found.begin(), found.end());
+  }
+  return out;
+}
+
+Report Linter::lint_paths(const std::vector<std::string>& paths,
+                          const std::function<void(size_t, size_t)>& progress) const {
+  std::vector<std::string> files = expand_paths(paths);
+  Report report;
+  report.files.resize(files.size());
+  std::atomic<size_t> next{0}, done{0};
+  std::mutex progress_mutex;
+  auto worker = [&] {
+    for (size_t i = next++; i < files.size(); i = next++) {
+      report.files[i] = lint_file(files[i]);
+      size_t d = ++done;
+      if (progress) {
+        std::lock_guard lock(progress_mutex);
+        progress(d, files.size());
+      }
+    }
+  };
+  size_t threads = std::min<size_t>(static_cast<size_t>(options_.jobs), files.size());
+  if (threads <= 1) {
+    worker();
+  } else {
+    std::vector<std::thread> pool;
+    for (size_t t = 0; t < threads; ++t) pool.emplace_back(worker);
+    for (auto& t : pool) t.join();
+  }
+  return report;
+}
+
+std::map<std::string, uint64_t> Report::count_by_rule() const {
+  std::map<std::string, uint64_t> out;
+  for (const FileReport& f : files) {
+    for (const Diagnostic& d : f.diagnostics) ++out[d.rule_id];
+  }
+  return out;
+}
+
+uint64_t Report::count(Severity s) const {
+  uint64_t n = 0;
+  for (const FileReport& f : files) {
+    for (const Diagnostic& d : f.diagnostics) n += d.severity == s;
+  }
+  return n;
+}
+
+uint64_t Report::count_at_least(Severity s) const {
+  uint64_t n = 0;
+  for (const FileReport& f : files) {
+    for (const Diagnostic& d : f.diagnostics) n += d.severity >= s;
+  }
+  return n;
+}
+
+bool Report::has_internal_error() const {
+  for (const FileReport& f : files) {
+    for (const Diagnostic& d : f.diagnostics) {
+      if (d.rule_id == "internal-error") return true;
+    }
+  }
+  return false;
+}
+
+int exit_code(const Report& report, std::optional<Severity> fail_on) {
+  if (report.has_internal_error()) return 2;
+  if (fail_on && report.count_at_least(*fail_on) > 0) return 1;
+  return 0;
+}
+
+}  // namespace onnxlint

@@ -1,0 +1,71 @@
+#include <onnxlint/registry.h>
+
+#include <algorithm>
+#include <set>
+#include <stdexcept>
+
+namespace onnxlint {
+
+namespace {
+bool valid_id(const RuleInfo& info) {
+  if (info.id.empty() || info.category.empty()) return false;
+  if (!info.id.starts_with(info.category + "-")) return false;
+  return std::all_of(info.id.begin(), info.id.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+  });
+}
+}  // namespace
+
+void RuleRegistry::add(const RuleInfo& info, Factory factory) {
+  if (!valid_id(info)) {
+    throw std::logic_error("rule id '" + info.id + "' must be '<category>-<name>' in kebab-case");
+  }
+  if (find(info.id) != nullptr) throw std::logic_error("rule '" + info.id + "' registered twice");
+  Entry e{&info, std::move(factory)};
+  auto pos = std::lower_bound(entries_.begin(), entries_.end(), info.id,
+                              [](const Entry& a, const std::string& id) { return a.info->id < id; });
+  entries_.insert(pos, std::move(e));
+}
+
+const RuleRegistry::Entry* RuleRegistry::find(std::string_view id) const {
+  auto pos = std::lower_bound(entries_.begin(), entries_.end(), id,
+                              [](const Entry& a, std::string_view i) { return a.info->id < i; });
+  if (pos == entries_.end() || pos->info->id != id) return nullptr;
+  return &*pos;
+}
+
+std::vector<std::string> RuleRegistry::categories() const {
+  std::set<std::string> cats;
+  for (const Entry& e : entries_) cats.insert(e.info->category);
+  return {cats.begin(), cats.end()};
+}
+
+namespace {
+const RuleInfo& unreadable_info() {
+  static const RuleInfo k{
+      .id = "model-unreadable",
+      .category = "model",
+      .severity = Severity::Error,
+      .summary = "Model file that is not ONNX, truncated, corrupt or has an unparsable part",
+      .engine = true,
+  };
+  return k;
+}
+const RuleInfo& internal_error_info() {
+  static const RuleInfo k{
+      .id = "internal-error",
+      .category = "internal",
+      .severity = Severity::Error,
+      .summary = "A rule failed while checking the model (a bug in onnx-lint or a rule pack)",
+      .engine = true,
+  };
+  return k;
+}
+}  // namespace
+
+void register_engine_rules(RuleRegistry& registry) {
+  registry.add(unreadable_info(), nullptr);
+  registry.add(internal_error_info(), nullptr);
+}
+
+}  // namespace onnxlint

@@ -1,0 +1,136 @@
+// The JSON report (schema_version 1, documented in docs/json-report.md). Deterministic: files
+// in input order, findings sorted, no timestamps.
+#include <onnxlint/report.h>
+#include <onnxlint/version.h>
+
+namespace onnxlint {
+
+nlohmann::json location_json(const Location& l) {
+  nlohmann::json j = nlohmann::json::object();
+  j["file"] = l.file;
+  j["graph"] = l.graph_path;
+  if (l.node_index) {
+    j["node"] = {{"index", *l.node_index}, {"name", l.node_name}, {"op_type", l.op_type},
+                 {"domain", l.domain}};
+  }
+  if (!l.value_name.empty()) j["value"] = l.value_name;
+  if (!l.attribute.empty()) j["attribute"] = l.attribute;
+  if (l.byte_offset) j["byte_offset"] = *l.byte_offset;
+  return j;
+}
+
+nlohmann::json diagnostic_json(const Diagnostic& d) {
+  nlohmann::json j;
+  j["rule"] = d.rule_id;
+  j["severity"] = severity_name(d.severity);
+  j["message"] = d.message;
+  j["location"] = location_json(d.location);
+  j["notes"] = d.notes;
+  if (!d.help.empty()) j["help"] = d.help;
+  if (!d.target.empty()) j["target"] = d.target;
+  j["fingerprint"] = d.fingerprint();
+  return j;
+}
+
+nlohmann::json counts_json(const std::vector<Diagnostic>& diags) {
+  nlohmann::json c = {{"error", 0}, {"warning", 0}, {"info", 0}};
+  for (const Diagnostic& d : diags) c[std::string(severity_name(d.severity))] = c[std::string(severity_name(d.severity))].get<uint64_t>() + 1;
+  return c;
+}
+
+nlohmann::json report_json(const Report& report, const Linter& linter) {
+  nlohmann::json root;
+  root["schema_version"] = kJsonSchemaVersion;
+  root["tool"] = {{"name", "onnx-lint"}, {"version", kVersion}};
+  nlohmann::json files = nlohmann::json::array();
+  for (const FileReport& f : report.files) {
+    nlohmann::json jf;
+    jf["path"] = f.path;
+    jf["status"] = f.status == FileReport::Status::Ok ? "ok" : "unreadable";
+    if (f.model) {
+      const ModelSummary& m = *f.model;
+      nlohmann::json opsets = nlohmann::json::object();
+      for (const auto& [domain, version] : m.opset_imports) opsets[domain.empty() ? "ai.onnx" : domain] = version;
+      jf["model"] = {{"ir_version", m.ir_version},
+                     {"opset_imports", opsets},
+                     {"producer", {{"name", m.producer_name}, {"version", m.producer_version}}},
+                     {"graphs", m.graphs},
+                     {"nodes", m.nodes},
+                     {"initializers", m.initializers},
+                     {"functions", m.functions},
+                     {"file_bytes", m.file_bytes},
+                     {"initializer_bytes", m.initializer_bytes},
+                     {"external_bytes", m.external_bytes}};
+    } else {
+      jf["model"] = nullptr;
+    }
+    nlohmann::json diags = nlohmann::json::array();
+    for (const Diagnostic& d : f.diagnostics) diags.push_back(diagnostic_json(d));
+    jf["diagnostics"] = std::move(diags);
+    jf["counts"] = counts_json(f.diagnostics);
+    jf["suppressed"] = f.suppressed;
+    jf["baselined"] = f.baselined;
+    nlohmann::json sections = nlohmann::json::object();
+    for (const ReportSection& s : f.sections) sections[s.name] = s.data;
+    jf["sections"] = std::move(sections);
+    files.push_back(std::move(jf));
+  }
+  root["files"] = std::move(files);
+  nlohmann::json by_rule = nlohmann::json::object();
+  for (const auto& [rule, n] : report.count_by_rule()) by_rule[rule] = n;
+  root["summary"] = {{"files", report.files.size()},
+                     {"by_severity",
+                      {{"error", report.count(Severity::Error)},
+                       {"warning", report.count(Severity::Warning)},
+                       {"info", report.count(Severity::Info)}}},
+                     {"by_rule", by_rule}};
+  nlohmann::json rules = nlohmann::json::array();
+  for (const std::string& id : linter.enabled_rules()) {
+    const RuleInfo& info = *linter.registry().find(id)->info;
+    rules.push_back({{"id", info.id},
+                     {"category", info.category},
+                     {"severity", severity_name(linter.severity_of(info))},
+                     {"summary", info.summary}});
+  }
+  root["rules"] = std::move(rules);
+  return root;
+}
+
+void emit_json(const Report& report, const Linter& linter, std::ostream& out) {
+  // Model strings are arbitrary bytes: replace invalid UTF-8 instead of throwing.
+  out << report_json(report, linter).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+      << "\n";
+}
+
+void emit_rule_list(const RuleRegistry& registry, bool json, std::ostream& out) {
+  if (json) {
+    nlohmann::json rules = nlohmann::json::array();
+    for (const auto& e : registry.entries()) {
+      const RuleInfo& info = *e.info;
+      nlohmann::json opts = nlohmann::json::array();
+      for (const OptionInfo& o : info.options) {
+        opts.push_back({{"name", o.name}, {"type", o.type}, {"default", o.default_value},
+                        {"description", o.description}});
+      }
+      rules.push_back({{"id", info.id},
+                       {"category", info.category},
+                       {"severity", severity_name(info.severity)},
+                       {"summary", info.summary},
+                       {"node_ops", info.node_ops},
+                       {"options", opts},
+                       {"doc", "docs/rules/" + info.id + ".md"}});
+    }
+    out << nlohmann::json{{"schema_version", kJsonSchemaVersion}, {"rules", rules}}.dump(2) << "\n";
+    return;
+  }
+  size_t width = 0;
+  for (const auto& e : registry.entries()) width = std::max(width, e.info->id.size());
+  for (const auto& e : registry.entries()) {
+    const RuleInfo& info = *e.info;
+    out << info.id << std::string(width + 2 - info.id.size(), ' ')
+        << std::string(severity_name(info.severity)) << std::string(9 - severity_name(info.severity).size(), ' ')
+        << info.summary << "\n";
+  }
+}
+
+}  // namespace onnxlint

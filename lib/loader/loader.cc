@@ -1,0 +1,735 @@
+// Builds the Model view by walking the protobuf wire format of ModelProto and its graphs.
+//
+// Why not ModelProto::ParseFromArray: it copies every payload (1 GiB of weights = 1 GiB more
+// memory and seconds of work), and protobuf refuses messages over 2 GiB. Walking the wire
+// format ourselves records where payloads are and skips over them without touching their
+// pages. Small, self-contained messages (TypeProto) are handed to ONNX's generated classes.
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <iterator>
+
+#include <onnx/onnx_pb.h>
+#include <onnxlint/loader.h>
+
+#include "loader/wire.h"
+
+namespace onnxlint {
+namespace {
+
+using wire::Field;
+using wire::Reader;
+
+class MappedBuffer final : public Model::Buffer {
+ public:
+  MappedBuffer(void* addr, size_t size) : addr_(addr), size_(size) {}
+  ~MappedBuffer() override {
+    if (addr_ != nullptr) munmap(addr_, size_);
+  }
+  std::span<const std::byte> bytes() const override {
+    return {static_cast<const std::byte*>(addr_), size_};
+  }
+
+ private:
+  void* addr_;
+  size_t size_;
+};
+
+class OwnedBuffer final : public Model::Buffer {
+ public:
+  explicit OwnedBuffer(std::string data) : data_(std::move(data)) {}
+  std::span<const std::byte> bytes() const override {
+    return {reinterpret_cast<const std::byte*>(data_.data()), data_.size()};
+  }
+
+ private:
+  std::string data_;
+};
+
+TypeInfo convert_type(const onnx::TypeProto& tp, const LoadLimits& limits) {
+  TypeInfo info;
+  const onnx::TypeProto* cur = &tp;
+  // Sequence/optional wrap an inner type: report the outer kind, the innermost element type.
+  switch (tp.value_case()) {
+    case onnx::TypeProto::kTensorType:
+      info.kind = TypeInfo::Kind::Tensor;
+      break;
+    case onnx::TypeProto::kSparseTensorType:
+      info.kind = TypeInfo::Kind::SparseTensor;
+      break;
+    case onnx::TypeProto::kSequenceType:
+      info.kind = TypeInfo::Kind::Sequence;
+      break;
+    case onnx::TypeProto::kMapType:
+      info.kind = TypeInfo::Kind::Map;
+      break;
+    case onnx::TypeProto::kOptionalType:
+      info.kind = TypeInfo::Kind::Optional;
+      break;
+    case onnx::TypeProto::VALUE_NOT_SET:
+      info.kind = TypeInfo::Kind::None;
+      return info;
+    default:
+      info.kind = TypeInfo::Kind::Other;
+      return info;
+  }
+  for (int guard = 0; guard < 32; ++guard) {
+    if (cur->has_sequence_type()) {
+      cur = &cur->sequence_type().elem_type();
+    } else if (cur->has_optional_type()) {
+      cur = &cur->optional_type().elem_type();
+    } else if (cur->has_map_type()) {
+      cur = &cur->map_type().value_type();
+    } else {
+      break;
+    }
+  }
+  const onnx::TensorShapeProto* shape = nullptr;
+  if (cur->has_tensor_type()) {
+    info.elem_type = cur->tensor_type().elem_type();
+    if (cur->tensor_type().has_shape()) shape = &cur->tensor_type().shape();
+  } else if (cur->has_sparse_tensor_type()) {
+    info.elem_type = cur->sparse_tensor_type().elem_type();
+    if (cur->sparse_tensor_type().has_shape()) shape = &cur->sparse_tensor_type().shape();
+  }
+  // Only a tensor's own shape is meaningful as "the value's shape".
+  if (shape != nullptr && (info.kind == TypeInfo::Kind::Tensor ||
+                           info.kind == TypeInfo::Kind::SparseTensor)) {
+    info.has_shape = true;
+    size_t n = std::min<size_t>(shape->dim_size(), limits.max_dims);
+    info.dims.reserve(n);
+    for (size_t i = 0; i < n; ++i) {
+      const auto& d = shape->dim(static_cast<int>(i));
+      Dim dim;
+      if (d.has_dim_value()) {
+        dim.kind = Dim::Kind::Value;
+        dim.value = d.dim_value();
+      } else if (d.has_dim_param() && !d.dim_param().empty()) {
+        dim.kind = Dim::Kind::Param;
+        dim.param = d.dim_param();
+      }
+      info.dims.push_back(std::move(dim));
+    }
+  }
+  return info;
+}
+
+class Walker {
+ public:
+  Walker(Model& model, const LoadLimits& limits)
+      : model_(model), bytes_(model.bytes()), limits_(limits) {}
+
+  void walk_model() {
+    Reader r(bytes_, 0, bytes_.size());
+    bool saw_graph = false;
+    while (!r.done()) {
+      Field f = r.next();
+      switch (f.number) {
+        case 1:
+          expect(f, wire::kVarint, "ModelProto.ir_version");
+          model_.ir_version = static_cast<int64_t>(f.varint);
+          model_.has_ir_version = true;
+          break;
+        case 2:
+          model_.producer_name = str(f, "ModelProto.producer_name");
+          break;
+        case 3:
+          model_.producer_version = str(f, "ModelProto.producer_version");
+          break;
+        case 4:
+          model_.domain = str(f, "ModelProto.domain");
+          break;
+        case 5:
+          expect(f, wire::kVarint, "ModelProto.model_version");
+          model_.model_version = static_cast<int64_t>(f.varint);
+          break;
+        case 6:
+          model_.doc_string = str(f, "ModelProto.doc_string");
+          break;
+        case 7:
+          expect(f, wire::kLen, "ModelProto.graph");
+          // A second graph field merges into the first in protobuf; we keep the last one.
+          model_.graph = Graph{};
+          walk_graph(f, model_.graph, Graph::Kind::Main, "main", nullptr, nullptr, "", 0);
+          saw_graph = true;
+          break;
+        case 8:
+          model_.opset_imports.push_back(opset_import(f));
+          break;
+        case 14:
+          model_.metadata_props.push_back(string_pair(f, "ModelProto.metadata_props"));
+          break;
+        case 20:
+          expect(f, wire::kLen, "ModelProto.training_info");
+          if (model_.training_info_count++ == 0) model_.training_info_offset = f.tag_offset;
+          break;
+        case 25:
+          walk_function(f);
+          break;
+        default:
+          break;  // unknown fields are skipped, as protobuf does
+      }
+    }
+    if (!saw_graph && !model_.has_ir_version && model_.opset_imports.empty()) {
+      Reader::fail("no ModelProto fields found (not an ONNX model)", 0);
+    }
+    if (!saw_graph) Reader::fail("ModelProto has no graph", 0);
+  }
+
+ private:
+  void expect(const Field& f, wire::WireType type, const char* what) {
+    if (f.type != type) {
+      Reader::fail(std::string(what) + " has wire type " + std::to_string(int(f.type)) +
+                       ", expected " + std::to_string(int(type)) + " (not an ONNX model?)",
+                   f.tag_offset);
+    }
+  }
+
+  std::string_view str(const Field& f, const char* what) {
+    expect(f, wire::kLen, what);
+    return wire::as_string(bytes_, f);
+  }
+
+  OpsetImport opset_import(const Field& f) {
+    expect(f, wire::kLen, "ModelProto.opset_import");
+    OpsetImport imp;
+    Reader r(bytes_, f.data, f.data + f.size);
+    while (!r.done()) {
+      Field g = r.next();
+      if (g.number == 1) imp.domain = str(g, "OperatorSetIdProto.domain");
+      if (g.number == 2) {
+        expect(g, wire::kVarint, "OperatorSetIdProto.version");
+        imp.version = static_cast<int64_t>(g.varint);
+      }
+    }
+    return imp;
+  }
+
+  StringPair string_pair(const Field& f, const char* what) {
+    expect(f, wire::kLen, what);
+    StringPair p;
+    Reader r(bytes_, f.data, f.data + f.size);
+    while (!r.done()) {
+      Field g = r.next();
+      if (g.number == 1) p.key = str(g, "StringStringEntryProto.key");
+      if (g.number == 2) p.value = str(g, "StringStringEntryProto.value");
+    }
+    return p;
+  }
+
+  TypeInfo type_proto(const Field& f) {
+    expect(f, wire::kLen, "TypeProto");
+    onnx::TypeProto tp;
+    if (f.size > INT32_MAX ||
+        !tp.ParseFromArray(reinterpret_cast<const char*>(bytes_.data()) + f.data,
+                           static_cast<int>(f.size))) {
+      Reader::fail("TypeProto could not be parsed", f.tag_offset);
+    }
+    return convert_type(tp, limits_);
+  }
+
+  ValueInfo value_info(const Field& f) {
+    expect(f, wire::kLen, "ValueInfoProto");
+    ValueInfo v;
+    v.offset = f.tag_offset;
+    Reader r(bytes_, f.data, f.data + f.size);
+    while (!r.done()) {
+      Field g = r.next();
+      if (g.number == 1) v.name = str(g, "ValueInfoProto.name");
+      if (g.number == 2) v.type = type_proto(g);
+      if (g.number == 4) v.metadata_props.push_back(string_pair(g, "ValueInfoProto.metadata_props"));
+    }
+    return v;
+  }
+
+  // Repeated int64 that may be packed (kLen) or not (kVarint).
+  void int64s(const Field& f, std::vector<int64_t>& out, uint64_t limit, const char* what) {
+    if (f.type == wire::kVarint) {
+      out.push_back(static_cast<int64_t>(f.varint));
+    } else {
+      expect(f, wire::kLen, what);
+      Reader r(bytes_, f.data, f.data + f.size);
+      while (!r.done()) {
+        if (out.size() >= limit) Reader::fail(std::string(what) + ": too many values", f.data);
+        out.push_back(static_cast<int64_t>(r.varint()));
+      }
+    }
+    if (out.size() > limit) Reader::fail(std::string(what) + ": too many values", f.tag_offset);
+  }
+
+  void tensor(const Field& f, TensorData& t) {
+    expect(f, wire::kLen, "TensorProto");
+    t.offset = f.tag_offset;
+    t.message = ByteSpan{f.data, f.size};
+    Reader r(bytes_, f.data, f.data + f.size);
+    bool external = false;
+    while (!r.done()) {
+      Field g = r.next();
+      switch (g.number) {
+        case 1:
+          int64s(g, t.dims, limits_.max_dims, "TensorProto.dims");
+          break;
+        case 2:
+          expect(g, wire::kVarint, "TensorProto.data_type");
+          t.data_type = static_cast<int32_t>(g.varint);
+          break;
+        case 8:
+          t.name = str(g, "TensorProto.name");
+          break;
+        case 9:
+          expect(g, wire::kLen, "TensorProto.raw_data");
+          t.storage = TensorData::Storage::Raw;
+          t.payload = ByteSpan{g.data, g.size};
+          break;
+        case 4:
+        case 5:
+        case 6:
+        case 7:
+        case 10:
+        case 11:
+          typed(g, t);
+          break;
+        case 13:
+          t.external_data.push_back(string_pair(g, "TensorProto.external_data"));
+          break;
+        case 14:
+          expect(g, wire::kVarint, "TensorProto.data_location");
+          external = g.varint == 1;
+          break;
+        default:
+          break;
+      }
+    }
+    if (external) t.storage = TensorData::Storage::External;
+  }
+
+  void typed(const Field& g, TensorData& t) {
+    const bool first = t.typed_field == 0;
+    if (first) {
+      t.typed_field = static_cast<int>(g.number);
+      t.payload = ByteSpan{g.data, g.size};
+      if (t.storage == TensorData::Storage::Empty) t.storage = TensorData::Storage::Typed;
+    } else {
+      t.typed_packed = false;  // several occurrences: decoded by re-walking the message
+    }
+    if (g.number == 6) {  // string_data: one entry per element, never packed
+      expect(g, wire::kLen, "TensorProto.string_data");
+      t.typed_packed = false;
+      t.typed_count += 1;
+    } else if (g.type != wire::kLen) {
+      t.typed_packed = false;
+      t.typed_count += 1;
+    } else if (g.number == 4) {
+      t.typed_count += g.size / 4;
+    } else if (g.number == 10) {
+      t.typed_count += g.size / 8;
+    } else {
+      // Packed varints: count terminating bytes without decoding.
+      const auto* p = reinterpret_cast<const uint8_t*>(bytes_.data()) + g.data;
+      for (uint64_t i = 0; i < g.size; ++i) t.typed_count += (p[i] & 0x80) == 0;
+    }
+  }
+
+  const TensorData* owned_tensor(const Field& f) {
+    auto t = std::make_unique<TensorData>();
+    tensor(f, *t);
+    model_.owned_tensors.push_back(std::move(t));
+    return model_.owned_tensors.back().get();
+  }
+
+  void sparse_tensor(const Field& f, SparseTensorData& s) {
+    expect(f, wire::kLen, "SparseTensorProto");
+    s.offset = f.tag_offset;
+    Reader r(bytes_, f.data, f.data + f.size);
+    while (!r.done()) {
+      Field g = r.next();
+      if (g.number == 1) tensor(g, s.values);
+      if (g.number == 2) tensor(g, s.indices);
+      if (g.number == 3) int64s(g, s.dims, limits_.max_dims, "SparseTensorProto.dims");
+    }
+  }
+
+  void attribute(const Field& f, Node& node, const Graph& owner, int depth) {
+    expect(f, wire::kLen, "AttributeProto");
+    Attribute a;
+    a.offset = f.tag_offset;
+    Reader r(bytes_, f.data, f.data + f.size);
+    // Graph attributes are walked after the name is known (their path includes it).
+    std::vector<Field> graph_fields;
+    Attribute::Type inferred = Attribute::Type::Undefined;
+    while (!r.done()) {
+      Field g = r.next();
+      switch (g.number) {
+        case 1:
+          a.name = str(g, "AttributeProto.name");
+          break;
+        case 21:
+          a.ref_attr_name = str(g, "AttributeProto.ref_attr_name");
+          break;
+        case 20:
+          expect(g, wire::kVarint, "AttributeProto.type");
+          a.type = static_cast<Attribute::Type>(g.varint <= 14 ? g.varint : 0);
+          a.type_declared = true;
+          break;
+        case 2: {
+          expect(g, wire::kFixed32, "AttributeProto.f");
+          uint32_t bits = static_cast<uint32_t>(g.varint);
+          std::memcpy(&a.f, &bits, 4);
+          inferred = Attribute::Type::Float;
+          break;
+        }
+        case 3:
+          expect(g, wire::kVarint, "AttributeProto.i");
+          a.i = static_cast<int64_t>(g.varint);
+          inferred = Attribute::Type::Int;
+          break;
+        case 4:
+          a.s = str(g, "AttributeProto.s");
+          inferred = Attribute::Type::String;
+          break;
+        case 5:
+          a.t = owned_tensor(g);
+          inferred = Attribute::Type::Tensor;
+          break;
+        case 6:
+          expect(g, wire::kLen, "AttributeProto.g");
+          graph_fields.push_back(g);
+          inferred = Attribute::Type::Graph;
+          break;
+        case 7:
+          floats(g, a.floats);
+          inferred = Attribute::Type::Floats;
+          break;
+        case 8:
+          int64s(g, a.ints, limits_.max_attribute_elements, "AttributeProto.ints");
+          inferred = Attribute::Type::Ints;
+          break;
+        case 9:
+          if (a.strings.size() >= limits_.max_attribute_elements) {
+            Reader::fail("AttributeProto.strings: too many values", g.tag_offset);
+          }
+          a.strings.push_back(str(g, "AttributeProto.strings"));
+          inferred = Attribute::Type::Strings;
+          break;
+        case 10:
+          a.tensors.push_back(owned_tensor(g));
+          inferred = Attribute::Type::Tensors;
+          break;
+        case 11:
+          expect(g, wire::kLen, "AttributeProto.graphs");
+          graph_fields.push_back(g);
+          inferred = Attribute::Type::Graphs;
+          break;
+        case 14:
+          a.tp = type_proto(g);
+          inferred = Attribute::Type::TypeProto;
+          break;
+        case 22:
+          expect(g, wire::kLen, "AttributeProto.sparse_tensor");
+          inferred = Attribute::Type::SparseTensor;
+          break;
+        case 23:
+          expect(g, wire::kLen, "AttributeProto.sparse_tensors");
+          inferred = Attribute::Type::SparseTensors;
+          break;
+        case 15:
+          expect(g, wire::kLen, "AttributeProto.type_protos");
+          inferred = Attribute::Type::TypeProtos;
+          break;
+        default:
+          break;
+      }
+    }
+    if (!a.type_declared) a.type = inferred;
+    size_t graph_index = 0;
+    const bool is_list = a.type == Attribute::Type::Graphs;
+    for (const Field& gf : graph_fields) {
+      auto sub = std::make_unique<Graph>();
+      std::string path = owner.path + "/" + node.display_name() + ":" + std::string(a.name);
+      if (is_list) path += "[" + std::to_string(graph_index) + "]";
+      ++graph_index;
+      walk_graph(gf, *sub, Graph::Kind::Subgraph, std::move(path), &owner, &node, a.name,
+                 depth + 1);
+      sub->function = owner.function;
+      if (gf.number == 6) {
+        a.g = sub.get();
+      } else {
+        a.graphs.push_back(sub.get());
+      }
+      model_.owned_graphs.push_back(std::move(sub));
+    }
+    node.attributes.push_back(std::move(a));
+  }
+
+  void floats(const Field& g, std::vector<float>& out) {
+    if (g.type == wire::kFixed32) {
+      uint32_t bits = static_cast<uint32_t>(g.varint);
+      float v;
+      std::memcpy(&v, &bits, 4);
+      out.push_back(v);
+    } else {
+      expect(g, wire::kLen, "AttributeProto.floats");
+      if (g.size % 4 != 0) Reader::fail("packed floats length not a multiple of 4", g.data);
+      if (out.size() + g.size / 4 > limits_.max_attribute_elements) {
+        Reader::fail("AttributeProto.floats: too many values", g.tag_offset);
+      }
+      const auto* p = reinterpret_cast<const char*>(bytes_.data()) + g.data;
+      for (uint64_t i = 0; i < g.size; i += 4) {
+        float v;
+        std::memcpy(&v, p + i, 4);
+        out.push_back(v);
+      }
+    }
+  }
+
+  void walk_node(const Field& f, Graph& graph, int depth) {
+    expect(f, wire::kLen, "NodeProto");
+    if (++node_count_ > limits_.max_nodes) {
+      Reader::fail("more than " + std::to_string(limits_.max_nodes) + " nodes", f.tag_offset);
+    }
+    Node& node = graph.nodes.emplace_back();
+    node.graph = &graph;
+    node.index = static_cast<uint32_t>(graph.nodes.size() - 1);
+    node.offset = f.tag_offset;
+    Reader r(bytes_, f.data, f.data + f.size);
+    std::vector<Field> attrs;
+    while (!r.done()) {
+      Field g = r.next();
+      switch (g.number) {
+        case 1:
+          node.inputs.push_back(str(g, "NodeProto.input"));
+          break;
+        case 2:
+          node.outputs.push_back(str(g, "NodeProto.output"));
+          break;
+        case 3:
+          node.name = str(g, "NodeProto.name");
+          break;
+        case 4:
+          node.op_type = str(g, "NodeProto.op_type");
+          break;
+        case 7:
+          node.domain = str(g, "NodeProto.domain");
+          break;
+        case 8:
+          node.overload = str(g, "NodeProto.overload");
+          break;
+        case 5:
+          expect(g, wire::kLen, "NodeProto.attribute");
+          attrs.push_back(g);
+          break;
+        case 9:
+          node.metadata_props.push_back(string_pair(g, "NodeProto.metadata_props"));
+          break;
+        default:
+          break;
+      }
+    }
+    // Attributes last: subgraph paths need the node's name and op type.
+    node.attributes.reserve(attrs.size());
+    for (const Field& a : attrs) attribute(a, node, graph, depth);
+  }
+
+  void walk_graph(const Field& f, Graph& graph, Graph::Kind kind, std::string path,
+                  const Graph* parent, const Node* owner, std::string_view owner_attr,
+                  int depth) {
+    expect(f, wire::kLen, "GraphProto");
+    if (depth > limits_.max_graph_depth) {
+      Reader::fail("subgraphs nested deeper than " + std::to_string(limits_.max_graph_depth),
+                   f.tag_offset);
+    }
+    graph.kind = kind;
+    graph.path = std::move(path);
+    graph.parent = parent;
+    graph.owner = owner;
+    graph.owner_attribute = owner_attr;
+    graph.offset = f.tag_offset;
+    graph.depth = depth;
+    // Count nodes first so `nodes` never reallocates: nodes hold pointers to each other's
+    // graphs and subgraphs hold pointers to their owner node.
+    size_t node_fields = 0;
+    {
+      Reader r(bytes_, f.data, f.data + f.size);
+      while (!r.done()) node_fields += r.next().number == 1;
+    }
+    graph.nodes.reserve(node_fields);
+    Reader r(bytes_, f.data, f.data + f.size);
+    while (!r.done()) {
+      Field g = r.next();
+      switch (g.number) {
+        case 1:
+          walk_node(g, graph, depth);
+          break;
+        case 2:
+          graph.name = str(g, "GraphProto.name");
+          break;
+        case 5:
+          tensor(g, graph.initializers.emplace_back());
+          break;
+        case 15:
+          sparse_tensor(g, graph.sparse_initializers.emplace_back());
+          break;
+        case 11:
+          graph.inputs.push_back(value_info(g));
+          break;
+        case 12:
+          graph.outputs.push_back(value_info(g));
+          break;
+        case 13:
+          graph.value_info.push_back(value_info(g));
+          break;
+        default:
+          break;
+      }
+    }
+  }
+
+  void walk_function(const Field& f) {
+    expect(f, wire::kLen, "FunctionProto");
+    auto fn = std::make_unique<Function>();
+    fn->offset = f.tag_offset;
+    Graph& body = fn->body;
+    body.kind = Graph::Kind::Function;
+    body.function = fn.get();
+    body.offset = f.tag_offset;
+    std::vector<Field> nodes;
+    std::vector<Field> attr_protos;
+    Reader r(bytes_, f.data, f.data + f.size);
+    while (!r.done()) {
+      Field g = r.next();
+      switch (g.number) {
+        case 1:
+          fn->name = str(g, "FunctionProto.name");
+          break;
+        case 10:
+          fn->domain = str(g, "FunctionProto.domain");
+          break;
+        case 13:
+          fn->overload = str(g, "FunctionProto.overload");
+          break;
+        case 4:
+          body.inputs.push_back(ValueInfo{str(g, "FunctionProto.input"), {}, {}, g.tag_offset});
+          break;
+        case 5:
+          body.outputs.push_back(ValueInfo{str(g, "FunctionProto.output"), {}, {}, g.tag_offset});
+          break;
+        case 6:
+          fn->attributes.push_back(str(g, "FunctionProto.attribute"));
+          break;
+        case 11: {
+          // attribute_proto: an attribute with a default value; only its name matters here.
+          expect(g, wire::kLen, "FunctionProto.attribute_proto");
+          Reader ar(bytes_, g.data, g.data + g.size);
+          while (!ar.done()) {
+            Field af = ar.next();
+            if (af.number == 1) fn->attributes.push_back(str(af, "AttributeProto.name"));
+          }
+          break;
+        }
+        case 7:
+          expect(g, wire::kLen, "FunctionProto.node");
+          nodes.push_back(g);
+          break;
+        case 9:
+          fn->opset_imports.push_back(opset_import(g));
+          break;
+        case 12:
+          body.value_info.push_back(value_info(g));
+          break;
+        default:
+          break;
+      }
+    }
+    body.path = "fn:" + std::string(fn->domain) + "::" + std::string(fn->name);
+    if (!fn->overload.empty()) body.path += ":" + std::string(fn->overload);
+    body.name = fn->name;
+    body.nodes.reserve(nodes.size());
+    for (const Field& n : nodes) walk_node(n, body, 0);
+    model_.functions.push_back(std::move(fn));
+  }
+
+  Model& model_;
+  std::span<const std::byte> bytes_;
+  const LoadLimits& limits_;
+  uint64_t node_count_ = 0;
+};
+
+LoadResult build(std::unique_ptr<Model> model, const LoadLimits& limits) {
+  LoadResult result;
+  if (model->bytes().empty()) {
+    result.error = LoadError{"file is empty", 0};
+    return result;
+  }
+  try {
+    Walker walker(*model, limits);
+    walker.walk_model();
+    model->finalize();
+    result.model = std::move(model);
+  } catch (const wire::Failure& f) {
+    result.error = LoadError{f.message, f.offset};
+  } catch (const std::bad_alloc&) {
+    result.error = LoadError{"out of memory while reading the model", 0};
+  }
+  return result;
+}
+
+std::string parent_directory(const std::string& path) {
+  std::filesystem::path p(path);
+  auto parent = p.parent_path();
+  return parent.empty() ? std::string(".") : parent.string();
+}
+
+}  // namespace
+
+LoadResult load_model(const std::string& path, const LoadLimits& limits) {
+  if (path == "-") {
+    std::string data((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+    auto result = load_model_from_bytes("-", data, limits);
+    if (result.model) result.model->set_directory(".");
+    return result;
+  }
+  LoadResult result;
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    result.error = LoadError{std::string("cannot open: ") + std::strerror(errno), 0};
+    return result;
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    result.error = LoadError{"not a regular file", 0};
+    return result;
+  }
+  size_t size = static_cast<size_t>(st.st_size);
+  void* addr = nullptr;
+  if (size > 0) {
+    addr = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (addr == MAP_FAILED) {
+      int err = errno;
+      ::close(fd);
+      result.error = LoadError{std::string("cannot map file: ") + std::strerror(err), 0};
+      return result;
+    }
+    // Headers are read, payloads skipped: do not read ahead into weight pages.
+    ::madvise(addr, size, MADV_RANDOM);
+  }
+  ::close(fd);
+  auto model = std::make_unique<Model>(path, std::make_unique<MappedBuffer>(addr, size));
+  model->set_directory(parent_directory(path));
+  return build(std::move(model), limits);
+}
+
+LoadResult load_model_from_bytes(const std::string& name, std::string_view bytes,
+                                 const LoadLimits& limits) {
+  auto model = std::make_unique<Model>(name, std::make_unique<OwnedBuffer>(std::string(bytes)));
+  model->set_directory(parent_directory(name));
+  return build(std::move(model), limits);
+}
+
+}  // namespace onnxlint

@@ -1,0 +1,23 @@
+#include <onnxlint/registry.h>
+
+#include "rules/categories.h"
+
+namespace onnxlint {
+
+void register_all_rules(RuleRegistry& registry) {
+  register_engine_rules(registry);
+  rules::register_data_rules(registry);
+  rules::register_graph_rules(registry);
+  rules::register_model_rules(registry);
+}
+
+const RuleRegistry& builtin_registry() {
+  static const RuleRegistry registry = [] {
+    RuleRegistry r;
+    register_all_rules(r);
+    return r;
+  }();
+  return registry;
+}
+
+}  // namespace onnxlint

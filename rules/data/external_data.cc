@@ -1,0 +1,140 @@
+#include "rules/data/external_data.h"
+
+#include <sys/stat.h>
+
+#include <charconv>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+namespace onnxlint::rules {
+
+std::vector<TensorSite> tensors_of(const Graph& g) {
+  std::vector<TensorSite> out;
+  for (const TensorData& t : g.initializers) out.push_back(TensorSite{&t, &g});
+  for (const SparseTensorData& s : g.sparse_initializers) {
+    out.push_back(TensorSite{&s.values, &g, nullptr, {}, true});
+    out.push_back(TensorSite{&s.indices, &g, nullptr, {}, true});
+  }
+  for (const Node& n : g.nodes) {
+    for (const Attribute& a : n.attributes) {
+      if (a.t != nullptr) out.push_back(TensorSite{a.t, &g, &n, a.name});
+      for (const TensorData* t : a.tensors) out.push_back(TensorSite{t, &g, &n, a.name});
+    }
+  }
+  return out;
+}
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::optional<uint64_t> parse_u64(std::string_view s) {
+  uint64_t v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+bool has_parent_component(std::string_view location) {
+  size_t start = 0;
+  while (start <= location.size()) {
+    size_t end = location.find_first_of("/\\", start);
+    std::string_view part =
+        location.substr(start, end == std::string_view::npos ? location.npos : end - start);
+    if (part == "..") return true;
+    if (end == std::string_view::npos) break;
+    start = end + 1;
+  }
+  return false;
+}
+
+void check(const Model& model, ExternalDataCheck::Entry& e) {
+  const TensorData& t = *e.site.tensor;
+  std::string_view location = t.external_value("location");
+  if (location.empty()) {
+    e.problem = ExternalDataCheck::Problem::Missing;
+    e.message = fmt::format("tensor '{}' is stored externally but has no 'location' entry", t.name);
+    return;
+  }
+  if (location.front() == '/' || location.front() == '\\' ||
+      (location.size() > 1 && location[1] == ':') || has_parent_component(location)) {
+    e.problem = ExternalDataCheck::Problem::PathEscape;
+    e.message = fmt::format("external data location '{}' of tensor '{}' is {}", location, t.name,
+                            has_parent_component(location) ? "outside the model's folder ('..')"
+                                                           : "an absolute path");
+    return;
+  }
+  fs::path dir(model.directory());
+  fs::path target = dir / fs::path(std::string(location));
+  e.resolved_path = target.string();
+  std::error_code ec;
+  // Symlinks may lead out of the folder: compare fully resolved paths.
+  fs::path real_dir = fs::canonical(dir, ec);
+  if (!ec) {
+    fs::path real_target = fs::weakly_canonical(target, ec);
+    if (!ec) {
+      auto rel = real_target.lexically_relative(real_dir);
+      if (rel.empty() || *rel.begin() == "..") {
+        e.problem = ExternalDataCheck::Problem::PathEscape;
+        e.message = fmt::format(
+            "external data location '{}' of tensor '{}' resolves (through a symlink) to '{}', "
+            "outside the model's folder",
+            location, t.name, real_target.string());
+        return;
+      }
+    }
+  }
+  struct stat st {};
+  if (::stat(target.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
+    e.problem = ExternalDataCheck::Problem::Missing;
+    e.message = fmt::format("external data file '{}' of tensor '{}' {}", location, t.name,
+                            ::stat(target.c_str(), &st) != 0 ? "does not exist"
+                                                             : "is not a regular file");
+    return;
+  }
+  uint64_t file_size = static_cast<uint64_t>(st.st_size);
+  auto parse_field = [&](std::string_view key, uint64_t fallback) -> std::optional<uint64_t> {
+    std::string_view v = t.external_value(key);
+    if (v.empty()) return fallback;
+    return parse_u64(v);
+  };
+  auto offset = parse_field("offset", 0);
+  auto expected = t.expected_bytes();
+  auto length = parse_field("length", expected.value_or(file_size - std::min(file_size, *offset)));
+  if (!offset || !length) {
+    e.problem = ExternalDataCheck::Problem::OutOfBounds;
+    e.message = fmt::format("external data of tensor '{}' has a non-numeric offset or length",
+                            t.name);
+    return;
+  }
+  if (*offset > file_size || *length > file_size - *offset) {
+    e.problem = ExternalDataCheck::Problem::OutOfBounds;
+    e.message = fmt::format(
+        "external data of tensor '{}' spans bytes {}..{} but '{}' has only {} bytes", t.name,
+        *offset, *offset + *length, location, file_size);
+    return;
+  }
+  if (expected && !t.external_value("length").empty() && *length != *expected) {
+    e.problem = ExternalDataCheck::Problem::OutOfBounds;
+    e.message = fmt::format(
+        "external data of tensor '{}' has length {} but its dims and type need {} bytes", t.name,
+        *length, *expected);
+  }
+}
+
+}  // namespace
+
+ExternalDataCheck::ExternalDataCheck(const Model& model, AnalysisCache&) {
+  for (const Graph* g : model.all_graphs()) {
+    for (const TensorSite& site : tensors_of(*g)) {
+      if (site.tensor->storage != TensorData::Storage::External) continue;
+      Entry e;
+      e.site = site;
+      check(model, e);
+      entries_.push_back(std::move(e));
+    }
+  }
+}
+
+}  // namespace onnxlint::rules

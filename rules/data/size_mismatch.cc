@@ -1,0 +1,100 @@
+// data-size-mismatch: embedded payload length disagrees with dims × element size.
+#include <fmt/format.h>
+
+#include "rules/categories.h"
+#include "rules/data/external_data.h"
+
+namespace onnxlint::rules {
+namespace {
+
+// How many entries the typed field must hold for `n` elements (ONNX packs some types).
+std::optional<uint64_t> typed_entries(int32_t data_type, uint64_t n) {
+  switch (data_type) {
+    case 14:  // complex64: real/imag pairs in float_data
+    case 15:  // complex128: pairs in double_data
+      return 2 * n;
+    case 21:  // uint4, int4, float4e2m1: two per int32_data entry
+    case 22:
+    case 23:
+      return (n + 1) / 2;
+    case 25:  // uint2, int2: four per entry
+    case 26:
+      return (n + 3) / 4;
+    default:
+      return data_type == 0 ? std::nullopt : std::optional<uint64_t>(n);
+  }
+}
+
+class SizeMismatch final : public Rule {
+ public:
+  static const RuleInfo& static_info() {
+    static const RuleInfo k{
+        .id = "data-size-mismatch",
+        .category = "data",
+        .severity = Severity::Error,
+        .summary = "Embedded tensor payload whose length disagrees with its dims and element "
+                   "type",
+    };
+    return k;
+  }
+  const RuleInfo& info() const override { return static_info(); }
+
+  void on_graph(const Graph& g, RuleContext& ctx) override {
+    for (const TensorSite& site : tensors_of(g)) {
+      const TensorData& t = *site.tensor;
+      std::string problem = check(t);
+      if (problem.empty()) continue;
+      Location loc = site.node ? ctx.at_node_value(*site.node, t.name) : ctx.at_value(g, t.name);
+      loc.attribute = std::string(site.attribute);
+      loc.byte_offset = t.offset;
+      Diagnostic& d = ctx.report(std::move(loc), problem);
+      d.key = std::string(site.attribute);
+      d.help = "the tensor was written incorrectly (or the file is corrupt); re-export or "
+               "re-save the model";
+    }
+  }
+
+ private:
+  static std::string label(const TensorData& t) {
+    std::string dims;
+    for (size_t i = 0; i < t.dims.size(); ++i) dims += (i ? "," : "") + std::to_string(t.dims[i]);
+    return fmt::format("tensor '{}' ({}[{}])", t.name, data_type_name(t.data_type), dims);
+  }
+
+  static std::string check(const TensorData& t) {
+    auto n = t.element_count();
+    if (!n) {
+      return fmt::format("{} has negative or overflowing dims", label(t));
+    }
+    switch (t.storage) {
+      case TensorData::Storage::External:
+        return {};
+      case TensorData::Storage::Raw: {
+        auto expected = t.expected_bytes();
+        if (expected && *expected != t.payload.size) {
+          return fmt::format("{} has {} bytes of raw_data but needs {}", label(t),
+                             t.payload.size, *expected);
+        }
+        return {};
+      }
+      case TensorData::Storage::Typed: {
+        auto expected = typed_entries(t.data_type, *n);
+        if (expected && *expected != t.typed_count) {
+          return fmt::format("{} holds {} values but needs {}", label(t), t.typed_count,
+                             *expected);
+        }
+        return {};
+      }
+      case TensorData::Storage::Empty:
+        if (*n > 0) return fmt::format("{} has no data but its dims need {} elements", label(t), *n);
+        return {};
+    }
+    return {};
+  }
+};
+
+}  // namespace
+
+void add_data_size_mismatch(RuleRegistry& registry) { registry.add<SizeMismatch>(); }
+
+}  // namespace onnxlint::rules

@@ -1,0 +1,50 @@
+// graph-duplicate-node-name: two nodes share a non-empty name.
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "rules/categories.h"
+
+namespace onnxlint::rules {
+namespace {
+
+class DuplicateNodeName final : public Rule {
+ public:
+  static const RuleInfo& static_info() {
+    static const RuleInfo k{
+        .id = "graph-duplicate-node-name",
+        .category = "graph",
+        .severity = Severity::Warning,
+        .summary = "Two nodes that share a non-empty name",
+    };
+    return k;
+  }
+  const RuleInfo& info() const override { return static_info(); }
+
+  // Names must be unique across the main graph and its subgraphs (runtimes such as TensorRT
+  // name layers after nodes); each function body is its own namespace.
+  void on_graph(const Graph& g, RuleContext& ctx) override {
+    auto& seen = g.function != nullptr ? by_function_[g.function] : model_names_;
+    for (const Node& n : g.nodes) {
+      if (n.name.empty()) continue;
+      auto [it, inserted] = seen.emplace(n.name, &n);
+      if (inserted) continue;
+      const Node& first = *it->second;
+      Diagnostic& d = ctx.report(
+          ctx.at_node(n), fmt::format("node name '{}' is already used by node {} of graph '{}'",
+                                      n.name, first.index, first.graph->path));
+      d.help = "give nodes unique names; runtimes and profilers identify layers by node name";
+    }
+  }
+
+ private:
+  std::unordered_map<std::string_view, const Node*> model_names_;
+  std::unordered_map<const Function*, std::unordered_map<std::string_view, const Node*>>
+      by_function_;
+};
+
+}  // namespace
+
+void add_graph_duplicate_node_name(RuleRegistry& registry) { registry.add<DuplicateNodeName>(); }
+
+}  // namespace onnxlint::rules

@@ -1,0 +1,49 @@
+// graph-unused-initializer: initializers nothing consumes.
+#include <fmt/format.h>
+#include <onnxlint/graph_index.h>
+
+#include "rules/categories.h"
+
+namespace onnxlint::rules {
+namespace {
+
+std::string human_bytes(uint64_t n) {
+  if (n >= (1ull << 20)) return fmt::format("{:.1f} MiB", static_cast<double>(n) / (1 << 20));
+  if (n >= (1ull << 10)) return fmt::format("{:.1f} KiB", static_cast<double>(n) / (1 << 10));
+  return fmt::format("{} bytes", n);
+}
+
+class UnusedInitializer final : public Rule {
+ public:
+  static const RuleInfo& static_info() {
+    static const RuleInfo k{
+        .id = "graph-unused-initializer",
+        .category = "graph",
+        .severity = Severity::Warning,
+        .summary = "Initializer that no node, subgraph or graph output consumes",
+    };
+    return k;
+  }
+  const RuleInfo& info() const override { return static_info(); }
+
+  void on_graph(const Graph& g, RuleContext& ctx) override {
+    const GraphInfo& info = ctx.get<GraphIndex>().info(g);
+    for (const TensorData& t : g.initializers) {
+      if (t.name.empty() || !info.uses_of(t.name).empty()) continue;
+      uint64_t bytes = t.storage == TensorData::Storage::External
+                           ? t.expected_bytes().value_or(0)
+                           : t.payload.size;
+      Diagnostic& d = ctx.report(
+          ctx.at_value(g, t.name),
+          fmt::format("initializer '{}' ({}) is never used", t.name, human_bytes(bytes)));
+      d.help = "drop it (onnx-simplifier, or onnx.utils.extract_model) so the file does not "
+               "carry dead weights";
+    }
+  }
+};
+
+}  // namespace
+
+void add_graph_unused_initializer(RuleRegistry& registry) { registry.add<UnusedInitializer>(); }
+
+}  // namespace onnxlint::rules

@@ -1,0 +1,256 @@
+// Lookups over the generated deployment-target tables (see include/onnxlint/targets.h and
+// docs/targets.md).
+#include <algorithm>
+#include <array>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "onnxlint/targets.h"
+
+namespace onnxlint {
+namespace detail {
+// Defined in the generated target_tables_data.cc.
+std::span<const TargetInfo> generated_targets();
+}  // namespace detail
+
+namespace {
+
+std::string domain_name(std::string_view domain) {
+  return domain.empty() ? std::string("ai.onnx") : std::string(domain);
+}
+
+// "Conv" for ai.onnx, "com.microsoft:FusedConv" otherwise (the spelling of the ORT docs).
+std::string op_name(std::string_view domain, std::string_view op) {
+  if (domain.empty()) return std::string(op);
+  std::string s(domain);
+  s += ':';
+  s += op;
+  return s;
+}
+
+std::string range_text(const VersionRange& r) {
+  if (r.to == 0) return std::to_string(r.from) + "+";
+  if (r.to == r.from) return std::to_string(r.from);
+  return std::to_string(r.from) + "-" + std::to_string(r.to);
+}
+
+std::string ranges_text(std::span<const VersionRange> ranges) {
+  std::string s;
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    if (i != 0) s += (i + 1 == ranges.size()) ? " and " : ", ";
+    s += range_text(ranges[i]);
+  }
+  return s;
+}
+
+bool in_ranges(std::span<const VersionRange> ranges, int v) {
+  return std::any_of(ranges.begin(), ranges.end(),
+                     [v](const VersionRange& r) { return r.contains(v); });
+}
+
+int find_opset(std::span<const DomainOpset> bounds, std::string_view domain) {
+  domain = normalize_domain(domain);
+  for (const DomainOpset& b : bounds) {
+    if (b.domain == domain) return b.opset;
+  }
+  return 0;
+}
+
+bool covers_domain(const TargetInfo& t, std::string_view domain) {
+  return std::binary_search(t.covered_domains.begin(), t.covered_domains.end(), domain);
+}
+
+bool contains_type(std::span<const std::string_view> types, std::string_view type) {
+  return std::find(types.begin(), types.end(), type) != types.end();
+}
+
+}  // namespace
+
+std::span<const TargetInfo> all_targets() { return detail::generated_targets(); }
+
+const TargetInfo* find_target(std::string_view id_or_alias) {
+  for (const TargetInfo& t : all_targets()) {
+    if (t.id == id_or_alias) return &t;
+  }
+  for (const TargetInfo& t : all_targets()) {
+    if (contains_type(t.aliases, id_or_alias)) return &t;
+  }
+  return nullptr;
+}
+
+std::string target_names_for_help() {
+  std::string s;
+  for (const TargetInfo& t : all_targets()) {
+    if (!s.empty()) s += ", ";
+    s += t.id;
+    bool first = true;
+    for (std::string_view a : t.aliases) {
+      if (a == t.id) continue;
+      s += first ? " (" : ", ";
+      s += a;
+      first = false;
+    }
+    if (!first) s += ')';
+  }
+  return s;
+}
+
+const TargetOp* find_target_op(const TargetInfo& target, std::string_view domain,
+                               std::string_view op) {
+  const std::pair<std::string_view, std::string_view> key{normalize_domain(domain), op};
+  auto less = [](const TargetOp& e, const std::pair<std::string_view, std::string_view>& k) {
+    return std::pair<std::string_view, std::string_view>{e.domain, e.op} < k;
+  };
+  auto it = std::lower_bound(target.ops.begin(), target.ops.end(), key, less);
+  if (it == target.ops.end() || it->domain != key.first || it->op != key.second) return nullptr;
+  return &*it;
+}
+
+bool is_listed_unsupported(const TargetInfo& target, std::string_view domain, std::string_view op) {
+  std::string key(normalize_domain(domain));
+  key += "::";
+  key += op;
+  return std::binary_search(target.unsupported.begin(), target.unsupported.end(),
+                            std::string_view(key));
+}
+
+int target_min_opset(const TargetInfo& target, std::string_view domain) {
+  return find_opset(target.min_opset, domain);
+}
+
+int target_max_opset(const TargetInfo& target, std::string_view domain) {
+  return find_opset(target.max_opset, domain);
+}
+
+std::string_view to_string(OpVerdict verdict) {
+  switch (verdict) {
+    case OpVerdict::Supported:
+      return "supported";
+    case OpVerdict::Unsupported:
+      return "unsupported";
+    case OpVerdict::ListedUnsupported:
+      return "listed-unsupported";
+    case OpVerdict::VersionOutOfRange:
+      return "version-out-of-range";
+    case OpVerdict::Unknown:
+      return "unknown";
+  }
+  return "unknown";
+}
+
+OpCheck check_op(const TargetInfo& target, std::string_view domain, std::string_view op,
+                 int since_version, int model_opset) {
+  domain = normalize_domain(domain);
+  const std::string name = op_name(domain, op);
+  const std::string_view who = target.display_name;
+  OpCheck r;
+
+  if (target.ops.empty() && target.unsupported.empty()) {
+    r.verdict = OpVerdict::Unknown;
+    r.reason = std::string(who) + " has no operator data, so " + name + " cannot be checked.";
+    return r;
+  }
+
+  if (is_listed_unsupported(target, domain, op)) {
+    r.verdict = OpVerdict::ListedUnsupported;
+    r.reason = std::string(who) + " lists " + name + " as not supported.";
+    return r;
+  }
+
+  const TargetOp* entry = find_target_op(target, domain, op);
+  r.entry = entry;
+  if (entry == nullptr) {
+    r.verdict = OpVerdict::Unsupported;
+    if (covers_domain(target, domain)) {
+      r.reason = std::string(who) + " does not support " + name;
+      r.reason += target.cpu_fallback ? "; the node would fall back to the CPU."
+                                      : " (it is not in its operator list).";
+    } else if (is_standard_domain(domain)) {
+      r.reason = std::string(who) + " supports no " + domain_name(domain) + " operators, so " +
+                 name + " is not supported" +
+                 (target.cpu_fallback ? "; the node would fall back to the CPU." : ".");
+    } else {
+      r.custom_domain = true;
+      r.reason = std::string(who) + " has no built-in operators in domain '" + std::string(domain) +
+                 "'; " + name +
+                 " needs a custom operator (plugin or extension) registered with the runtime.";
+    }
+    return r;
+  }
+
+  // The op's own version ranges.
+  if (entry->versions_known) {
+    if (target.semantics == VersionSemantics::OpSinceVersion && since_version > 0 &&
+        !in_ranges(entry->versions, since_version)) {
+      r.verdict = OpVerdict::VersionOutOfRange;
+      r.reason = std::string(who) + " has " + name + " kernels only for since-version " +
+                 ranges_text(entry->versions) + "; the model's " + name + " resolves to version " +
+                 std::to_string(since_version) + ".";
+      return r;
+    }
+    if (target.semantics == VersionSemantics::ModelOpset && model_opset > 0 &&
+        !in_ranges(entry->versions, model_opset)) {
+      r.verdict = OpVerdict::VersionOutOfRange;
+      r.reason = std::string(who) + " supports " + name + " only for opset " +
+                 ranges_text(entry->versions) + "; the model imports " + domain_name(domain) + " " +
+                 std::to_string(model_opset) + ".";
+      return r;
+    }
+  }
+
+  // Target-wide opset bounds for the domain.
+  if (model_opset > 0) {
+    const int lo = target_min_opset(target, domain);
+    const int hi = target_max_opset(target, domain);
+    if ((lo > 0 && model_opset < lo) || (hi > 0 && model_opset > hi)) {
+      r.verdict = OpVerdict::VersionOutOfRange;
+      std::string bounds;
+      if (lo > 0 && hi > 0) {
+        bounds = std::to_string(lo) + "-" + std::to_string(hi);
+      } else if (lo > 0) {
+        bounds = std::to_string(lo) + " and later";
+      } else {
+        bounds = "up to " + std::to_string(hi);
+      }
+      r.reason = std::string(who) + " accepts " + domain_name(domain) + " opsets " + bounds +
+                 "; the model imports " + std::to_string(model_opset) + " (node " + name + ").";
+      return r;
+    }
+  }
+
+  r.verdict = OpVerdict::Supported;
+  r.reason = std::string(who) + " supports " + name;
+  if (model_opset > 0) r.reason += " at opset " + std::to_string(model_opset);
+  if (entry->status == "partial") {
+    r.reason += ", but only some attribute/shape patterns convert";
+  } else if (target.semantics == VersionSemantics::ModelOpset && model_opset > 0 &&
+             !entry->unregistered_newer_versions.empty()) {
+    for (int v : entry->unregistered_newer_versions) {
+      if (v <= model_opset) {
+        r.reason += ", but its translator predates " + name + "-" + std::to_string(v) +
+                    " (newer attributes or types may not work)";
+        break;
+      }
+    }
+  }
+  r.reason += '.';
+  return r;
+}
+
+bool type_supported(const TargetOp& op, std::string_view type_string) {
+  return op.types.empty() || contains_type(op.types, type_string);
+}
+
+bool type_supported(const TargetOp& op, std::string_view type_string, int since_version) {
+  if (since_version > 0) {
+    for (const TypedRange& tr : op.typed_ranges) {
+      if (tr.versions.contains(since_version)) return contains_type(tr.types, type_string);
+    }
+  }
+  return type_supported(op, type_string);
+}
+
+
+}  // namespace onnxlint

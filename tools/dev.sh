@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Developer entry point (the README's quick start). Installs missing Debian packages (as root),
+# then builds and either lints the example models or runs the whole test suite.
+#   tools/dev.sh example   build, then lint examples/ (shows real findings)
+#   tools/dev.sh test      build, then run every test with ctest
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+BUILD=${ONNXLINT_BUILD_DIR:-$ROOT/build}
+
+PACKAGES=(cmake ninja-build g++ python3 git
+  libprotobuf-dev protobuf-compiler libonnx-dev nlohmann-json3-dev libcli11-dev libfmt-dev
+  libtomlplusplus-dev libgtest-dev libgmock-dev libbenchmark-dev
+  python3-jsonschema libonnx-testdata pre-commit)
+
+install_missing() {
+  local missing=()
+  for p in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if ((${#missing[@]})); then
+    if [[ $(id -u) -ne 0 ]]; then
+      echo "missing Debian packages: ${missing[*]} (run as root to install them)" >&2
+      exit 2
+    fi
+    echo "installing: ${missing[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  fi
+}
+
+build() {
+  cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE="${ONNXLINT_BUILD_TYPE:-Release}" \
+    ${ONNXLINT_CMAKE_ARGS:-}
+  cmake --build "$BUILD" -j "$(nproc)"
+}
+
+case "${1:-}" in
+  example)
+    install_missing
+    build
+    set +e
+    "$BUILD/tools/onnx-lint" "$ROOT/examples"
+    rc=$?
+    echo "(onnx-lint exit code: $rc — 1 means it found errors, as it should on these examples)"
+    [[ $rc -le 1 ]]
+    ;;
+  test)
+    install_missing
+    build
+    ctest --test-dir "$BUILD" -j "$(nproc)" --output-on-failure
+    ;;
+  *)
+    echo "usage: tools/dev.sh example|test" >&2
+    exit 2
+    ;;
+esac
