@@ -1,4 +1,5 @@
-# Installs the libraries, headers, CLI and a CMake package so that find_package(onnxlint) works.
+# Installs the libraries, headers, CLI, a CMake package (find_package(onnxlint)) and a
+# pkg-config file. Tested by tests/package (install to a temporary prefix, build a consumer).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -16,8 +17,18 @@ if(TARGET onnx-lint)
 endif()
 
 install(EXPORT onnxlint-targets NAMESPACE onnxlint:: DESTINATION ${ONNXLINT_CMAKE_DIR})
+# Build-tree package: find_package(onnxlint) with onnxlint_DIR=<build dir> also works.
 export(EXPORT onnxlint-targets NAMESPACE onnxlint::
        FILE ${PROJECT_BINARY_DIR}/onnxlint-targets.cmake)
+
+# Static archives carry no dependency information: the package config must find what they link
+# privately. Shared libraries only need the public (header) dependency.
+get_target_property(ONNXLINT_CORE_TYPE onnxlint_core TYPE)
+if(ONNXLINT_CORE_TYPE STREQUAL "STATIC_LIBRARY")
+  set(ONNXLINT_STATIC ON)
+else()
+  set(ONNXLINT_STATIC OFF)
+endif()
 
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/onnxlint-config.cmake.in
   ${PROJECT_BINARY_DIR}/onnxlint-config.cmake INSTALL_DESTINATION ${ONNXLINT_CMAKE_DIR})
@@ -27,5 +38,19 @@ install(FILES ${PROJECT_BINARY_DIR}/onnxlint-config.cmake
               ${PROJECT_BINARY_DIR}/onnxlint-config-version.cmake
         DESTINATION ${ONNXLINT_CMAKE_DIR})
 
+# pkg-config: relocatable (prefix found from the .pc file's own folder), so that
+# `cmake --install --prefix X` and packaging with DESTDIR both give a correct file.
+set(ONNXLINT_PC_DIR ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+file(RELATIVE_PATH ONNXLINT_PC_TO_PREFIX /${ONNXLINT_PC_DIR} /)
+string(REGEX REPLACE "/$" "" ONNXLINT_PC_TO_PREFIX "${ONNXLINT_PC_TO_PREFIX}")
+if(ONNXLINT_STATIC)
+  set(ONNXLINT_PC_REQUIRES "nlohmann_json protobuf fmt tomlplusplus")
+  set(ONNXLINT_PC_REQUIRES_PRIVATE "")
+  set(ONNXLINT_PC_LIBS_DEPS "-lonnx_proto -pthread")
+else()
+  set(ONNXLINT_PC_REQUIRES "nlohmann_json")
+  set(ONNXLINT_PC_REQUIRES_PRIVATE "protobuf fmt tomlplusplus")
+  set(ONNXLINT_PC_LIBS_DEPS "")
+endif()
 configure_file(${PROJECT_SOURCE_DIR}/cmake/onnxlint.pc.in ${PROJECT_BINARY_DIR}/onnxlint.pc @ONLY)
-install(FILES ${PROJECT_BINARY_DIR}/onnxlint.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+install(FILES ${PROJECT_BINARY_DIR}/onnxlint.pc DESTINATION ${ONNXLINT_PC_DIR})

@@ -34,6 +34,9 @@ FACT_KEYS = {
     "max_opset": dict,
     "max_ir_version": int,
     "cpu_fallback": bool,
+    "constant_folding": bool,
+    "inlines_functions": bool,
+    "extra_ops": list,
 }
 PLAIN_KEYS = {"display_name", "aliases", "comment"}
 
@@ -129,15 +132,24 @@ class Pools:
     def ranges(self, items) -> str:
         return self._add("V", "VersionRange", tuple(items), lambda r: f"{{{r[0]}, {r[1]}}}")
 
-    def typed_ranges(self, items) -> str:
-        # items: tuple of ((from, to), types-tuple)
-        def render(item):
-            (lo, hi), types = item
-            return f"{{.versions = {{{lo}, {hi}}}, .types = {self.strings(types)}}}"
-
-        # Make sure the nested string pools are emitted first.
+    def params(self, items) -> str:
+        # items: tuple of (param, types-tuple), sorted by param
         for _, types in items:
             self.strings(types)
+        return self._add("P", "TypeParamTypes", tuple(items),
+                         lambda p: f"{{.param = {cpp_str(p[0])}, .types = {self.strings(p[1])}}}")
+
+    def typed_ranges(self, items) -> str:
+        # items: tuple of ((from, to), types-tuple, params-tuple)
+        def render(item):
+            (lo, hi), types, params = item
+            return (f"{{.versions = {{{lo}, {hi}}}, .types = {self.strings(types)}, "
+                    f".params = {self.params(params)}}}")
+
+        # Make sure the nested pools are emitted first.
+        for _, types, params in items:
+            self.strings(types)
+            self.params(params)
         return self._add("T", "TypedRange", tuple(items), render)
 
     def opsets(self, items) -> str:
@@ -188,6 +200,13 @@ def load_extra_facts(path: pathlib.Path) -> dict:
                 fail(f"{where}.{key}: value must be true or false")
             if want is dict:
                 parse_opsets(v, f"{where}.{key}")
+            if want is list:
+                if not isinstance(v, list) or not v:
+                    fail(f"{where}.{key}: value must be a non-empty list")
+                for item in v:
+                    if not (isinstance(item, dict) and set(item) == {"op", "versions"}):
+                        fail(f"{where}.{key}: each entry must be {{\"op\": \"<domain>::<Op>\", "
+                             f"\"versions\": [[from, to|null], ...] | null}}")
         aliases = facts.get("aliases", [])
         if not (isinstance(aliases, list) and all(isinstance(a, str) and a for a in aliases)):
             fail(f"{where}: aliases must be a list of non-empty strings")
@@ -213,6 +232,15 @@ def build_target(index: int, path: pathlib.Path, facts: dict, pools: Pools) -> t
     if not isinstance(operators, dict):
         fail(f"{where}: 'operators' must be an object")
 
+    # Operators the source document misses, added by extra_facts.json with their own source.
+    extra_ops = facts.get("extra_ops")
+    operators = dict(operators)
+    if extra_ops is not None:
+        for item in extra_ops["value"]:
+            if item["op"] in operators:
+                fail(f"{EXTRA_FACTS_FILE}: {tid}.extra_ops: {item['op']} is already in the table")
+            operators[item["op"]] = {"versions": item["versions"]}
+
     op_entries = []
     domains = set()
     for key in operators:
@@ -237,8 +265,16 @@ def build_target(index: int, path: pathlib.Path, facts: dict, pools: Pools) -> t
         typed = []
         for r in o.get("ranges", []):
             lo_hi = parse_range(r.get("versions"), w)
-            union = sorted({t for ts in r.get("type_constraints", {}).values() for t in ts})
-            typed.append((lo_hi, tuple(union)))
+            constraints = r.get("type_constraints", {})
+            if not isinstance(constraints, dict) or not all(
+                    isinstance(ts, list) and all(isinstance(t, str) for t in ts)
+                    for ts in constraints.values()):
+                fail(f"{w}: type_constraints must map a type parameter to a list of strings")
+            union = sorted({t for ts in constraints.values() for t in ts})
+            # Per type parameter (e.g. Pad's T), so that a fixed-type input such as Pad's int64
+            # `pads` is never checked against T's list.
+            params = tuple(sorted((p, tuple(sorted(set(ts)))) for p, ts in constraints.items()))
+            typed.append((lo_hi, tuple(union), params))
         typed.sort()
         newer = o.get("newer_onnx_versions_not_registered", [])
         if not all(isinstance(n, int) for n in newer):
@@ -308,6 +344,10 @@ def build_target(index: int, path: pathlib.Path, facts: dict, pools: Pools) -> t
     max_dim = fact_value("max_dim", 0)
     max_ir = fact_value("max_ir_version", 0)
     cpu_fallback = fact_value("cpu_fallback", False)
+    constant_folding = fact_value("constant_folding", False)
+    inlines_functions = fact_value("inlines_functions", False)
+    if extra_ops is not None:
+        fact_sources.append(("extra_ops", extra_ops["source"]))
     fact_sources.sort()
 
     src = d.get("source") or {}
@@ -339,6 +379,8 @@ def build_target(index: int, path: pathlib.Path, facts: dict, pools: Pools) -> t
         f".max_rank = {max_rank}",
         f".max_dim = {max_dim}",
         f".cpu_fallback = {'true' if cpu_fallback else 'false'}",
+        f".constant_folding = {'true' if constant_folding else 'false'}",
+        f".inlines_functions = {'true' if inlines_functions else 'false'}",
         f".global_notes = {pools.strings(notes)}",
         f".ops = {ops_name if op_entries else '{}'}",
         f".unsupported = {pools.strings(unsupported)}",

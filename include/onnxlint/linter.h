@@ -4,9 +4,11 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <onnxlint/diagnostic.h>
@@ -27,6 +29,20 @@ struct SeverityOverride {
   Severity severity;
 };
 
+struct LintOptions;
+
+/// Chooses per-file options (the config file's `[[overrides]]`). Files whose key is equal share
+/// one set of options; the Linter builds and caches one sub-linter per key.
+class FileOptionsResolver {
+ public:
+  virtual ~FileOptionsResolver() = default;
+  /// A key naming the options that apply to the model at `path` ("" = the Linter's own).
+  virtual std::string key(std::string_view path) const = 0;
+  /// The options for a non-empty key. They must pass validation whenever the Linter's own
+  /// options do (their `per_file` is ignored).
+  virtual LintOptions options(std::string_view key) const = 0;
+};
+
 struct LintOptions {
   /// Rule selectors: ids, categories ("shape"), globs ("graph-*") or "ALL". Empty = all.
   std::vector<std::string> select;
@@ -38,6 +54,8 @@ struct LintOptions {
   int jobs = 1;
   /// Honour `onnx-lint:disable` in the model's metadata_props.
   bool in_model_suppressions = true;
+  /// Per-file options (see FileOptionsResolver); null = these options for every file.
+  std::shared_ptr<const FileOptionsResolver> per_file;
 };
 
 /// Facts about a loaded model for reports (absent when the model is unreadable).
@@ -103,9 +121,14 @@ class Linter {
   FileReport lint_model(const Model& model) const;
 
  private:
+  /// The linter for a file's own options (`*this` unless options().per_file picks others).
+  const Linter& for_path(std::string_view path) const;
+
   const RuleRegistry& registry_;
   LintOptions options_;
   std::vector<const RuleRegistry::Entry*> enabled_;
+  struct PerFileCache;
+  std::shared_ptr<PerFileCache> per_file_cache_;  // shared: copies of a Linter share it
 };
 
 /// Exit code per the CLI contract: 2 on internal errors, 1 if any finding is at or above

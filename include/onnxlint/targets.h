@@ -37,11 +37,24 @@ struct VersionRange {
   constexpr bool contains(int v) const { return v >= from && (to == 0 || v <= to); }
 };
 
-/// The types one kernel (version range) accepts: union over all its type parameters.
-/// Only the ONNX Runtime tables (OperatorKernels.md) carry these.
+/// The types one kernel accepts for one type parameter of the op schema ("T", "T1", "Tind").
+struct TypeParamTypes {
+  std::string_view param;
+  std::span<const std::string_view> types;  // sorted
+};
+
+/// The types one kernel (version range) accepts. Only the ONNX Runtime tables
+/// (OperatorKernels.md) carry these.
 struct TypedRange {
   VersionRange versions;
+  /// Union over all its type parameters.
   std::span<const std::string_view> types;
+  /// Per type parameter, sorted by name. A type parameter of the schema that is not listed is
+  /// not constrained by the kernel (any type the schema allows).
+  std::span<const TypeParamTypes> params;
+
+  /// The kernel's types for `param`, or nullptr when the kernel does not constrain it.
+  const TypeParamTypes* find_param(std::string_view param) const;
 };
 
 /// One operator a target supports.
@@ -111,6 +124,14 @@ struct TargetInfo {
   /// Nodes the target cannot take are run elsewhere (ORT EPs fall back to another EP, usually
   /// CPU; onnx-mlir NNPA runs them on the CPU) instead of failing the whole model.
   bool cpu_fallback = false;
+  /// The runtime turns Constant nodes, and nodes computed only from constants, into
+  /// initializers before it assigns nodes (ONNX Runtime's graph loading and ConstantFolding), so
+  /// such nodes need no kernel. check_op() accepts Constant on these targets.
+  bool constant_folding = false;
+  /// A node the target has no kernel for, whose ONNX schema defines a function body, is
+  /// replaced by the body's nodes (ONNX Runtime's function inlining): it is not unsupported as
+  /// such (the body's ops are what must run).
+  bool inlines_functions = false;
   std::span<const std::string_view> global_notes;
   std::span<const TargetOp> ops;                  // sorted by (domain, op)
   std::span<const std::string_view> unsupported;  // "domain::Op", sorted; listed as NOT supported
@@ -183,6 +204,13 @@ bool type_supported(const TargetOp& op, std::string_view type_string);
 /// Like above, but when the op has per-kernel type sets (ORT) and `since_version` > 0, checks
 /// the kernel whose range contains `since_version`; falls back to the union otherwise.
 bool type_supported(const TargetOp& op, std::string_view type_string, int since_version);
+
+/// The ORT kernel whose version range contains `since_version`, or nullptr (no per-kernel data,
+/// or no kernel for that version).
+const TypedRange* find_kernel(const TargetOp& op, int since_version);
+
+/// "7-9", "13+", "1-5, 7 and 13+": version ranges as text for messages.
+std::string version_ranges_text(std::span<const VersionRange> ranges);
 
 
 

@@ -1,6 +1,5 @@
 #include <onnxlint/graph_index.h>
 
-#include <deque>
 #include <unordered_set>
 
 namespace onnxlint {
@@ -27,31 +26,39 @@ namespace {
 
 void build_defs(GraphInfo& info) {
   const Graph& g = *info.graph;
-  info.defs.reserve(g.inputs.size() + g.initializers.size() + g.nodes.size() * 2);
+  size_t node_outputs = 0;
+  for (const Node& n : g.nodes) node_outputs += n.outputs.size();
+  info.defs.reserve(g.inputs.size() + g.initializers.size() + g.sparse_initializers.size() +
+                    node_outputs);
   auto add = [&](std::string_view name, const ValueDef& def) {
     if (name.empty()) return;
-    auto [it, inserted] = info.defs.emplace(name, def);
+    auto [it, inserted] = info.defs.try_emplace(name, def);
     if (!inserted) info.duplicate_defs.emplace_back(name, def);
   };
   for (const ValueInfo& in : g.inputs) {
     add(in.name, ValueDef{ValueDef::Kind::Input, &g, nullptr, 0, nullptr, &in});
   }
-  std::unordered_set<std::string_view> initializer_names;
-  for (const TensorData& t : g.initializers) {
+  // An initializer that is also a graph input is a default value for that input (required
+  // before IR 4), not a second definition. Only the first one attaches: once the input's
+  // `tensor` is set, a repeated initializer of that name is a duplicate definition.
+  auto attach_to_input = [&](const TensorData& t) {
     auto it = info.defs.find(t.name);
-    bool repeated = !initializer_names.insert(t.name).second;
-    // An initializer that is also a graph input is a default value for that input
-    // (required before IR 4), not a second definition.
-    if (!repeated && it != info.defs.end() && it->second.kind == ValueDef::Kind::Input &&
-        it->second.tensor == nullptr) {
-      it->second.tensor = &t;
-      continue;
+    if (it == info.defs.end() || it->second.kind != ValueDef::Kind::Input ||
+        it->second.tensor != nullptr) {
+      return false;
     }
+    it->second.tensor = &t;
+    return true;
+  };
+  for (const TensorData& t : g.initializers) {
+    if (attach_to_input(t)) continue;
     add(t.name, ValueDef{ValueDef::Kind::Initializer, &g, nullptr, 0, &t, nullptr});
   }
   for (const SparseTensorData& s : g.sparse_initializers) {
-    add(s.values.name, ValueDef{ValueDef::Kind::SparseInitializer, &g, nullptr, 0, &s.values,
-                                nullptr});
+    // Like a dense initializer, a sparse one may also be listed as a graph input.
+    if (attach_to_input(s.values)) continue;
+    add(s.values.name,
+        ValueDef{ValueDef::Kind::SparseInitializer, &g, nullptr, 0, &s.values, nullptr});
   }
   for (const Node& n : g.nodes) {
     for (uint32_t i = 0; i < n.outputs.size(); ++i) {
@@ -74,80 +81,95 @@ GraphIndex::GraphIndex(const Model& model, AnalysisCache&) {
     const Graph& g = **it;
     GraphInfo& info = infos_[&g];
     build_defs(info);
+    info.uses.reserve(info.defs.size());
+
+    // Edges producer -> consumer between local nodes, in consumer order. Flat arrays rather
+    // than a vector per node: a 1M-node graph would otherwise cost millions of allocations.
+    const uint32_t count = static_cast<uint32_t>(g.nodes.size());
+    std::vector<size_t> pred_begin(count + 1, 0);  // preds of i: preds[pred_begin[i]..[i+1])
+    std::vector<uint32_t> preds;
+    preds.reserve(count);
 
     std::unordered_set<std::string_view> outer;
-    auto note_use = [&](std::string_view name, const ValueUse& use) {
-      if (name.empty()) return;
+    // Records a use; returns the local node producing the value, if any (one lookup per use).
+    auto note_use = [&](std::string_view name, const ValueUse& use) -> const Node* {
+      if (name.empty()) return nullptr;
       info.uses[name].push_back(use);
-      if (info.defs.find(name) == info.defs.end() && outer.insert(name).second) {
-        info.outer_refs.push_back(name);
-      }
-    };
-    // Per node, the local nodes whose outputs it reads (for ordering and topo sort).
-    std::vector<std::vector<uint32_t>> preds(g.nodes.size());
-    auto local_producer = [&](std::string_view name) -> const Node* {
       auto d = info.defs.find(name);
-      if (d == info.defs.end() || d->second.kind != ValueDef::Kind::Node) return nullptr;
-      return d->second.node;
+      if (d == info.defs.end()) {
+        if (outer.insert(name).second) info.outer_refs.push_back(name);
+        return nullptr;
+      }
+      return d->second.kind == ValueDef::Kind::Node ? d->second.node : nullptr;
     };
     for (const Node& n : g.nodes) {
       for (uint32_t i = 0; i < n.inputs.size(); ++i) {
-        note_use(n.inputs[i], ValueUse{&n, &g, i, false});
-        if (const Node* p = local_producer(n.inputs[i])) preds[n.index].push_back(p->index);
+        if (const Node* p = note_use(n.inputs[i], ValueUse{&n, &g, i, false})) {
+          preds.push_back(p->index);
+        }
       }
       for (const Graph* sub : n.subgraphs()) {
         for (std::string_view name : infos_[sub].outer_refs) {
-          note_use(name, ValueUse{&n, &g, 0, true});
-          if (const Node* p = local_producer(name)) preds[n.index].push_back(p->index);
+          if (const Node* p = note_use(name, ValueUse{&n, &g, 0, true})) preds.push_back(p->index);
         }
       }
+      pred_begin[n.index + 1] = preds.size();
     }
     for (const ValueInfo& out : g.outputs) note_use(out.name, ValueUse{nullptr, &g, 0, false});
 
-    // Ordering: a node must come after every local producer it reads.
-    std::vector<uint32_t> indegree(g.nodes.size(), 0);
-    std::vector<std::vector<uint32_t>> succs(g.nodes.size());
-    for (uint32_t i = 0; i < g.nodes.size(); ++i) {
-      bool out_of_order = false;
-      for (uint32_t p : preds[i]) {
-        if (p >= i) out_of_order = true;
-        succs[p].push_back(i);
-        ++indegree[i];
+    // Ordering: a node must come after every local producer it reads. Successor lists are
+    // filled in consumer order, as the topological sort below expects.
+    std::vector<uint32_t> indegree(count, 0);
+    std::vector<size_t> succ_begin(count + 1, 0);
+    for (uint32_t p : preds) ++succ_begin[p + 1];
+    for (uint32_t i = 0; i < count; ++i) succ_begin[i + 1] += succ_begin[i];
+    std::vector<uint32_t> succs(preds.size());
+    {
+      std::vector<size_t> fill(succ_begin.begin(), succ_begin.end() - 1);
+      for (uint32_t i = 0; i < count; ++i) {
+        bool out_of_order = false;
+        for (size_t k = pred_begin[i]; k < pred_begin[i + 1]; ++k) {
+          const uint32_t p = preds[k];
+          if (p >= i) out_of_order = true;
+          succs[fill[p]++] = i;
+          ++indegree[i];
+        }
+        if (out_of_order) info.out_of_order_nodes.push_back(i);
       }
-      if (out_of_order) info.out_of_order_nodes.push_back(i);
     }
+    // Kahn's algorithm, FIFO: `order` doubles as the queue.
     std::vector<uint32_t> order;
-    order.reserve(g.nodes.size());
-    std::deque<uint32_t> ready;
-    for (uint32_t i = 0; i < g.nodes.size(); ++i) {
-      if (indegree[i] == 0) ready.push_back(i);
+    order.reserve(count);
+    for (uint32_t i = 0; i < count; ++i) {
+      if (indegree[i] == 0) order.push_back(i);
     }
-    while (!ready.empty()) {
-      uint32_t i = ready.front();
-      ready.pop_front();
-      order.push_back(i);
-      for (uint32_t s : succs[i]) {
-        if (--indegree[s] == 0) ready.push_back(s);
+    for (size_t head = 0; head < order.size(); ++head) {
+      const uint32_t i = order[head];
+      for (size_t k = succ_begin[i]; k < succ_begin[i + 1]; ++k) {
+        if (--indegree[succs[k]] == 0) order.push_back(succs[k]);
       }
     }
-    if (order.size() == g.nodes.size()) info.topo_order = std::move(order);
+    if (order.size() == count) info.topo_order = std::move(order);
 
     // Liveness: walk back from the graph outputs through producers.
-    info.live.assign(g.nodes.size(), false);
+    info.live.assign(count, false);
     std::vector<uint32_t> work;
     for (const ValueInfo& out : g.outputs) {
-      if (const Node* p = local_producer(out.name); p && !info.live[p->index]) {
-        info.live[p->index] = true;
-        work.push_back(p->index);
+      auto d = info.defs.find(out.name);
+      if (d == info.defs.end() || d->second.kind != ValueDef::Kind::Node) continue;
+      const uint32_t p = d->second.node->index;
+      if (!info.live[p]) {
+        info.live[p] = true;
+        work.push_back(p);
       }
     }
     while (!work.empty()) {
-      uint32_t i = work.back();
+      const uint32_t i = work.back();
       work.pop_back();
-      for (uint32_t p : preds[i]) {
-        if (!info.live[p]) {
-          info.live[p] = true;
-          work.push_back(p);
+      for (size_t k = pred_begin[i]; k < pred_begin[i + 1]; ++k) {
+        if (!info.live[preds[k]]) {
+          info.live[preds[k]] = true;
+          work.push_back(preds[k]);
         }
       }
     }

@@ -7,10 +7,13 @@
 #include <filesystem>
 #include <mutex>
 #include <thread>
+#include <type_traits>
 #include <unordered_map>
 
 #include <fmt/format.h>
 #include <onnxlint/loader.h>
+
+#include "config/text_util.h"
 
 namespace onnxlint {
 
@@ -81,6 +84,38 @@ std::vector<std::string> in_model_disables(const Model& model) {
   return out;
 }
 
+constexpr std::string_view kUnusedSuppression = "model-unused-suppression";
+
+// The model-unused-suppression finding for a disable entry that hid nothing, or nullopt when
+// the entry only names rules that did not run (then nothing is known about it).
+std::optional<Diagnostic> unused_suppression(const RuleRegistry& registry, const Linter& linter,
+                                             const Model& model, const std::string& entry) {
+  bool known = false, ran = false;
+  for (const RuleRegistry::Entry& e : registry.entries()) {
+    if (!selector_matches(entry, *e.info)) continue;
+    known = true;
+    ran = ran || linter.is_enabled(e.info->id);
+  }
+  if (known && !ran) return std::nullopt;
+  Diagnostic d;
+  d.rule_id = std::string(kUnusedSuppression);
+  d.severity = linter.severity_of(*registry.find(kUnusedSuppression)->info);
+  d.location.file = model.path();
+  d.key = entry;
+  if (known) {
+    d.message = fmt::format("'onnx-lint:disable' entry '{}' suppressed nothing", entry);
+    d.help = "remove the entry from the model's metadata_props (the finding it was added for is "
+             "gone)";
+    return d;
+  }
+  d.message = fmt::format("'onnx-lint:disable' entry '{}' names no rule id, category or glob",
+                          entry);
+  std::optional<std::string> close = closest_rule_name(registry, entry);
+  d.help = close ? fmt::format("did you mean '{}'?", *close)
+                 : "see `onnx-lint --list-rules` for the rule ids and categories";
+  return d;
+}
+
 ModelSummary summarize(const Model& model) {
   ModelSummary s;
   s.ir_version = model.ir_version;
@@ -120,8 +155,28 @@ ModelSummary summarize(const Model& model) {
 
 }  // namespace
 
+struct Linter::PerFileCache {
+  std::mutex mutex;
+  std::map<std::string, std::unique_ptr<Linter>, std::less<>> linters;
+};
+
+const Linter& Linter::for_path(std::string_view path) const {
+  if (!options_.per_file) return *this;
+  std::string key = options_.per_file->key(path);
+  if (key.empty()) return *this;
+  std::lock_guard lock(per_file_cache_->mutex);
+  std::unique_ptr<Linter>& slot = per_file_cache_->linters[key];
+  if (!slot) {
+    LintOptions o = options_.per_file->options(key);
+    o.per_file = nullptr;
+    slot = std::make_unique<Linter>(registry_, std::move(o));
+  }
+  return *slot;
+}
+
 Linter::Linter(const RuleRegistry& registry, LintOptions options)
     : registry_(registry), options_(std::move(options)) {
+  if (options_.per_file) per_file_cache_ = std::make_shared<PerFileCache>();
   check_selectors(registry_, options_.select, "select");
   check_selectors(registry_, options_.extend_select, "extend-select");
   check_selectors(registry_, options_.ignore, "ignore");
@@ -170,6 +225,7 @@ Severity Linter::severity_of(const RuleInfo& info) const {
 }
 
 FileReport Linter::lint_file(const std::string& path) const {
+  if (const Linter& own = for_path(path); &own != this) return own.lint_file(path);
   LoadResult loaded = load_model(path);
   if (!loaded.model) {
     FileReport r;
@@ -193,6 +249,7 @@ FileReport Linter::lint_file(const std::string& path) const {
 }
 
 FileReport Linter::lint_bytes(const std::string& name, std::string_view bytes) const {
+  if (const Linter& own = for_path(name); &own != this) return own.lint_bytes(name, bytes);
   LoadResult loaded = load_model_from_bytes(name, bytes);
   if (!loaded.model) {
     FileReport r;
@@ -213,6 +270,15 @@ FileReport Linter::lint_bytes(const std::string& name, std::string_view bytes) c
 
 namespace {
 
+template <class Where>
+Location location_of(const Where& where) {
+  if constexpr (std::is_invocable_v<const Where&>) {
+    return where();
+  } else {
+    return where;
+  }
+}
+
 struct ActiveRule {
   std::unique_ptr<Rule> rule;
   std::unique_ptr<RuleContext> ctx;
@@ -222,6 +288,7 @@ struct ActiveRule {
 }  // namespace
 
 FileReport Linter::lint_model(const Model& model) const {
+  if (const Linter& own = for_path(model.path()); &own != this) return own.lint_model(model);
   FileReport report;
   report.path = model.path();
   report.model = summarize(model);
@@ -255,7 +322,9 @@ FileReport Linter::lint_model(const Model& model) const {
   }
 
   // Runs one callback; an exception disables the rule for this model and is reported.
-  auto run = [&](size_t i, const Location& where, auto&& call) {
+  // `where` is a Location or a callable returning one, so that node locations (three strings)
+  // are built only when a rule fails rather than once per node.
+  auto run = [&](size_t i, const auto& where, auto&& call) {
     ActiveRule& a = active[i];
     if (a.failed) return;
     try {
@@ -265,7 +334,7 @@ FileReport Linter::lint_model(const Model& model) const {
       Diagnostic& d = sink.emplace_back();
       d.rule_id = "internal-error";
       d.severity = Severity::Error;
-      d.location = where;
+      d.location = location_of(where);
       d.message = fmt::format("rule '{}' failed: {}", a.rule->info().id, ex.what());
       d.help = "please report this bug with the model (or a reduced copy); use --ignore " +
                a.rule->info().id + " to lint without this rule meanwhile";
@@ -274,7 +343,7 @@ FileReport Linter::lint_model(const Model& model) const {
       Diagnostic& d = sink.emplace_back();
       d.rule_id = "internal-error";
       d.severity = Severity::Error;
-      d.location = where;
+      d.location = location_of(where);
       d.message = fmt::format("rule '{}' failed with an unknown exception", a.rule->info().id);
     }
   };
@@ -299,10 +368,13 @@ FileReport Linter::lint_model(const Model& model) const {
     for (const Node& n : g->nodes) {
       auto it = by_op.find(n.op_type);
       if (it == by_op.end() && every_node.empty()) continue;
-      Location node_loc = graph_loc;
-      node_loc.node_index = n.index;
-      node_loc.node_name = n.display_name();
-      node_loc.op_type = std::string(n.op_type);
+      auto node_loc = [&] {
+        Location l = graph_loc;
+        l.node_index = n.index;
+        l.node_name = n.display_name();
+        l.op_type = std::string(n.op_type);
+        return l;
+      };
       for (size_t i : every_node) {
         run(i, node_loc, [&](Rule& r, RuleContext& c) { r.on_node(n, c); });
       }
@@ -319,17 +391,34 @@ FileReport Linter::lint_model(const Model& model) const {
 
   std::vector<std::string> disables;
   if (options_.in_model_suppressions) disables = in_model_disables(model);
+  std::vector<bool> used(disables.size(), false);
+  auto suppressed = [&](const Diagnostic& d) {
+    if (d.rule_id == "internal-error") return false;
+    const RuleRegistry::Entry* e = registry_.find(d.rule_id);
+    bool hit = false;
+    for (size_t i = 0; e != nullptr && i < disables.size(); ++i) {
+      if (selector_matches(disables[i], *e->info)) hit = used[i] = true;
+    }
+    return hit;
+  };
   for (Diagnostic& d : sink) {
-    if (d.rule_id != "internal-error" && !disables.empty()) {
-      const RuleRegistry::Entry* e = registry_.find(d.rule_id);
-      if (e != nullptr && std::any_of(disables.begin(), disables.end(), [&](const std::string& s) {
-            return selector_matches(s, *e->info);
-          })) {
+    if (suppressed(d)) {
+      ++report.suppressed;
+    } else {
+      report.diagnostics.push_back(std::move(d));
+    }
+  }
+  if (is_enabled(kUnusedSuppression)) {
+    for (size_t i = 0; i < disables.size(); ++i) {
+      if (used[i]) continue;
+      std::optional<Diagnostic> d = unused_suppression(registry_, *this, model, disables[i]);
+      if (!d) continue;
+      if (suppressed(*d)) {
         ++report.suppressed;
-        continue;
+      } else {
+        report.diagnostics.push_back(std::move(*d));
       }
     }
-    report.diagnostics.push_back(std::move(d));
   }
   std::sort(report.diagnostics.begin(), report.diagnostics.end(), diagnostic_less);
   std::stable_sort(sections.begin(), sections.end(),
@@ -371,6 +460,8 @@ std::vector<std::string> expand_paths(const std::vector<std::string>& paths) {
 Report Linter::lint_paths(const std::vector<std::string>& paths,
                           const std::function<void(size_t, size_t)>& progress) const {
   std::vector<std::string> files = expand_paths(paths);
+  // Builds the per-file linters here so that a ConfigError reaches the caller, not a worker.
+  for (const std::string& f : files) for_path(f);
   Report report;
   report.files.resize(files.size());
   std::atomic<size_t> next{0}, done{0};

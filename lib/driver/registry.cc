@@ -61,11 +61,25 @@ const RuleInfo& internal_error_info() {
   };
   return k;
 }
+// Reported by the driver after in-model suppression (lib/driver/linter.cc), because only the
+// driver knows which findings each `onnx-lint:disable` entry hid.
+const RuleInfo& unused_suppression_info() {
+  static const RuleInfo k{
+      .id = "model-unused-suppression",
+      .category = "model",
+      .severity = Severity::Info,
+      .summary = "An 'onnx-lint:disable' entry in the model's metadata that suppressed nothing or "
+                 "names no known rule",
+      .engine = true,
+  };
+  return k;
+}
 }  // namespace
 
 void register_engine_rules(RuleRegistry& registry) {
   registry.add(unreadable_info(), nullptr);
   registry.add(internal_error_info(), nullptr);
+  registry.add(unused_suppression_info(), nullptr);
 }
 
 }  // namespace onnxlint

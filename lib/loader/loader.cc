@@ -5,18 +5,19 @@
 // format ourselves records where payloads are and skips over them without touching their
 // pages. Small, self-contained messages (TypeProto) are handed to ONNX's generated classes.
 #include <fcntl.h>
+#include <google/protobuf/arena.h>
+#include <onnx/onnx_pb.h>
+#include <onnxlint/loader.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <iterator>
-
-#include <onnx/onnx_pb.h>
-#include <onnxlint/loader.h>
 
 #include "loader/wire.h"
 
@@ -99,8 +100,8 @@ TypeInfo convert_type(const onnx::TypeProto& tp, const LoadLimits& limits) {
     if (cur->sparse_tensor_type().has_shape()) shape = &cur->sparse_tensor_type().shape();
   }
   // Only a tensor's own shape is meaningful as "the value's shape".
-  if (shape != nullptr && (info.kind == TypeInfo::Kind::Tensor ||
-                           info.kind == TypeInfo::Kind::SparseTensor)) {
+  if (shape != nullptr &&
+      (info.kind == TypeInfo::Kind::Tensor || info.kind == TypeInfo::Kind::SparseTensor)) {
     info.has_shape = true;
     size_t n = std::min<size_t>(shape->dim_size(), limits.max_dims);
     info.dims.reserve(n);
@@ -225,13 +226,19 @@ class Walker {
 
   TypeInfo type_proto(const Field& f) {
     expect(f, wire::kLen, "TypeProto");
-    onnx::TypeProto tp;
+    // An arena whose first block is on the stack: a typical TypeProto parses without malloc.
+    alignas(16) char block[2048];
+    google::protobuf::ArenaOptions options;
+    options.initial_block = block;
+    options.initial_block_size = sizeof(block);
+    google::protobuf::Arena arena(options);
+    auto* tp = google::protobuf::Arena::CreateMessage<onnx::TypeProto>(&arena);
     if (f.size > INT32_MAX ||
-        !tp.ParseFromArray(reinterpret_cast<const char*>(bytes_.data()) + f.data,
-                           static_cast<int>(f.size))) {
+        !tp->ParseFromArray(reinterpret_cast<const char*>(bytes_.data()) + f.data,
+                            static_cast<int>(f.size))) {
       Reader::fail("TypeProto could not be parsed", f.tag_offset);
     }
-    return convert_type(tp, limits_);
+    return convert_type(*tp, limits_);
   }
 
   ValueInfo value_info(const Field& f) {
@@ -243,7 +250,8 @@ class Walker {
       Field g = r.next();
       if (g.number == 1) v.name = str(g, "ValueInfoProto.name");
       if (g.number == 2) v.type = type_proto(g);
-      if (g.number == 4) v.metadata_props.push_back(string_pair(g, "ValueInfoProto.metadata_props"));
+      if (g.number == 4)
+        v.metadata_props.push_back(string_pair(g, "ValueInfoProto.metadata_props"));
     }
     return v;
   }
@@ -454,9 +462,10 @@ class Walker {
       std::string path = owner.path + "/" + node.display_name() + ":" + std::string(a.name);
       if (is_list) path += "[" + std::to_string(graph_index) + "]";
       ++graph_index;
+      // Set before the walk: subgraphs nested inside this one inherit it from their owner.
+      sub->function = owner.function;
       walk_graph(gf, *sub, Graph::Kind::Subgraph, std::move(path), &owner, &node, a.name,
                  depth + 1);
-      sub->function = owner.function;
       if (gf.number == 6) {
         a.g = sub.get();
       } else {
@@ -497,8 +506,11 @@ class Walker {
     node.graph = &graph;
     node.index = static_cast<uint32_t>(graph.nodes.size() - 1);
     node.offset = f.tag_offset;
+    // Attributes are walked after the other fields; remembering where the first one is
+    // (rather than collecting them in a vector) saves an allocation per node.
+    size_t attributes = 0;
+    uint64_t first_attribute = 0;
     Reader r(bytes_, f.data, f.data + f.size);
-    std::vector<Field> attrs;
     while (!r.done()) {
       Field g = r.next();
       switch (g.number) {
@@ -522,7 +534,7 @@ class Walker {
           break;
         case 5:
           expect(g, wire::kLen, "NodeProto.attribute");
-          attrs.push_back(g);
+          if (attributes++ == 0) first_attribute = g.tag_offset;
           break;
         case 9:
           node.metadata_props.push_back(string_pair(g, "NodeProto.metadata_props"));
@@ -532,13 +544,16 @@ class Walker {
       }
     }
     // Attributes last: subgraph paths need the node's name and op type.
-    node.attributes.reserve(attrs.size());
-    for (const Field& a : attrs) attribute(a, node, graph, depth);
+    if (attributes == 0) return;
+    node.attributes.reserve(attributes);
+    for (Reader a(bytes_, first_attribute, f.data + f.size); !a.done();) {
+      Field g = a.next();
+      if (g.number == 5) attribute(g, node, graph, depth);
+    }
   }
 
   void walk_graph(const Field& f, Graph& graph, Graph::Kind kind, std::string path,
-                  const Graph* parent, const Node* owner, std::string_view owner_attr,
-                  int depth) {
+                  const Graph* parent, const Node* owner, std::string_view owner_attr, int depth) {
     expect(f, wire::kLen, "GraphProto");
     if (depth > limits_.max_graph_depth) {
       Reader::fail("subgraphs nested deeper than " + std::to_string(limits_.max_graph_depth),
@@ -552,13 +567,31 @@ class Walker {
     graph.offset = f.tag_offset;
     graph.depth = depth;
     // Count nodes first so `nodes` never reallocates: nodes hold pointers to each other's
-    // graphs and subgraphs hold pointers to their owner node.
-    size_t node_fields = 0;
+    // graphs and subgraphs hold pointers to their owner node. The other lists are sized in
+    // the same pass, so that large graphs do not pay for regrowth (time and peak memory).
+    size_t node_fields = 0, initializers = 0, sparse = 0, inputs = 0, outputs = 0, infos = 0;
     {
       Reader r(bytes_, f.data, f.data + f.size);
-      while (!r.done()) node_fields += r.next().number == 1;
+      while (!r.done()) {
+        const uint32_t number = r.next().number;
+        node_fields += number == 1;
+        initializers += number == 5;
+        sparse += number == 15;
+        inputs += number == 11;
+        outputs += number == 12;
+        infos += number == 13;
+      }
+    }
+    // Checked before reserving: a hostile count must not turn into a huge allocation.
+    if (node_fields > limits_.max_nodes - std::min(node_count_, limits_.max_nodes)) {
+      Reader::fail("more than " + std::to_string(limits_.max_nodes) + " nodes", f.tag_offset);
     }
     graph.nodes.reserve(node_fields);
+    graph.initializers.reserve(initializers);
+    graph.sparse_initializers.reserve(sparse);
+    graph.inputs.reserve(inputs);
+    graph.outputs.reserve(outputs);
+    graph.value_info.reserve(infos);
     Reader r(bytes_, f.data, f.data + f.size);
     while (!r.done()) {
       Field g = r.next();
@@ -649,6 +682,9 @@ class Walker {
     body.path = "fn:" + std::string(fn->domain) + "::" + std::string(fn->name);
     if (!fn->overload.empty()) body.path += ":" + std::string(fn->overload);
     body.name = fn->name;
+    if (nodes.size() > limits_.max_nodes - std::min(node_count_, limits_.max_nodes)) {
+      Reader::fail("more than " + std::to_string(limits_.max_nodes) + " nodes", f.tag_offset);
+    }
     body.nodes.reserve(nodes.size());
     for (const Field& n : nodes) walk_node(n, body, 0);
     model_.functions.push_back(std::move(fn));

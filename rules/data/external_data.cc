@@ -1,11 +1,10 @@
 #include "rules/data/external_data.h"
 
+#include <fmt/format.h>
 #include <sys/stat.h>
 
 #include <charconv>
 #include <filesystem>
-
-#include <fmt/format.h>
 
 namespace onnxlint::rules {
 
@@ -36,20 +35,21 @@ std::optional<uint64_t> parse_u64(std::string_view s) {
   return v;
 }
 
-bool has_parent_component(std::string_view location) {
-  size_t start = 0;
-  while (start <= location.size()) {
-    size_t end = location.find_first_of("/\\", start);
-    std::string_view part =
-        location.substr(start, end == std::string_view::npos ? location.npos : end - start);
-    if (part == "..") return true;
-    if (end == std::string_view::npos) break;
-    start = end + 1;
+// Whether a relative location climbs out of the model's folder once "a/../b" is folded, as
+// ONNX's checker decides (so "sub/../w.bin" is fine). '\\' counts as a separator too: models
+// saved on Windows use it. Symlinks are checked separately on the resolved path.
+bool leaves_folder(std::string_view location) {
+  std::string normalized(location);
+  for (char& c : normalized) {
+    if (c == '\\') c = '/';
   }
-  return false;
+  fs::path p = fs::path(normalized).lexically_normal();
+  return !p.empty() && *p.begin() == "..";
 }
 
-void check(const Model& model, ExternalDataCheck::Entry& e) {
+// `real_dir` is the model's folder with symlinks resolved (empty if that failed), computed
+// once per model: models saved tensor by tensor reference thousands of files.
+void check(const Model& model, const fs::path& real_dir, ExternalDataCheck::Entry& e) {
   const TensorData& t = *e.site.tensor;
   std::string_view location = t.external_value("location");
   if (location.empty()) {
@@ -57,12 +57,13 @@ void check(const Model& model, ExternalDataCheck::Entry& e) {
     e.message = fmt::format("tensor '{}' is stored externally but has no 'location' entry", t.name);
     return;
   }
-  if (location.front() == '/' || location.front() == '\\' ||
-      (location.size() > 1 && location[1] == ':') || has_parent_component(location)) {
+  // "C:..." is a Windows drive path: absolute on the machine that wrote it.
+  const bool absolute = location.front() == '/' || location.front() == '\\' ||
+                        (location.size() > 1 && location[1] == ':');
+  if (absolute || leaves_folder(location)) {
     e.problem = ExternalDataCheck::Problem::PathEscape;
     e.message = fmt::format("external data location '{}' of tensor '{}' is {}", location, t.name,
-                            has_parent_component(location) ? "outside the model's folder ('..')"
-                                                           : "an absolute path");
+                            absolute ? "an absolute path" : "outside the model's folder ('..')");
     return;
   }
   fs::path dir(model.directory());
@@ -70,8 +71,7 @@ void check(const Model& model, ExternalDataCheck::Entry& e) {
   e.resolved_path = target.string();
   std::error_code ec;
   // Symlinks may lead out of the folder: compare fully resolved paths.
-  fs::path real_dir = fs::canonical(dir, ec);
-  if (!ec) {
+  if (!real_dir.empty()) {
     fs::path real_target = fs::weakly_canonical(target, ec);
     if (!ec) {
       auto rel = real_target.lexically_relative(real_dir);
@@ -88,9 +88,9 @@ void check(const Model& model, ExternalDataCheck::Entry& e) {
   struct stat st {};
   if (::stat(target.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
     e.problem = ExternalDataCheck::Problem::Missing;
-    e.message = fmt::format("external data file '{}' of tensor '{}' {}", location, t.name,
-                            ::stat(target.c_str(), &st) != 0 ? "does not exist"
-                                                             : "is not a regular file");
+    e.message =
+        fmt::format("external data file '{}' of tensor '{}' {}", location, t.name,
+                    ::stat(target.c_str(), &st) != 0 ? "does not exist" : "is not a regular file");
     return;
   }
   uint64_t file_size = static_cast<uint64_t>(st.st_size);
@@ -101,18 +101,31 @@ void check(const Model& model, ExternalDataCheck::Entry& e) {
   };
   auto offset = parse_field("offset", 0);
   auto expected = t.expected_bytes();
-  auto length = parse_field("length", expected.value_or(file_size - std::min(file_size, *offset)));
+  // Without a length the tensor needs dims × element size bytes (or, for types without a
+  // fixed size, whatever follows the offset).
+  std::optional<uint64_t> length;
+  if (offset) {
+    length = parse_field("length", expected.value_or(file_size - std::min(file_size, *offset)));
+  }
   if (!offset || !length) {
     e.problem = ExternalDataCheck::Problem::OutOfBounds;
-    e.message = fmt::format("external data of tensor '{}' has a non-numeric offset or length",
-                            t.name);
+    e.message =
+        fmt::format("external data of tensor '{}' has a non-numeric offset or length", t.name);
     return;
   }
-  if (*offset > file_size || *length > file_size - *offset) {
+  if (*offset > file_size) {
     e.problem = ExternalDataCheck::Problem::OutOfBounds;
     e.message = fmt::format(
-        "external data of tensor '{}' spans bytes {}..{} but '{}' has only {} bytes", t.name,
-        *offset, *offset + *length, location, file_size);
+        "external data of tensor '{}' starts at byte {} but '{}' has only {} "
+        "bytes",
+        t.name, *offset, location, file_size);
+    return;
+  }
+  if (*length > file_size - *offset) {
+    e.problem = ExternalDataCheck::Problem::OutOfBounds;
+    e.message = fmt::format(
+        "external data of tensor '{}' spans {} bytes from offset {} but '{}' has only {} bytes",
+        t.name, *length, *offset, location, file_size);
     return;
   }
   if (expected && !t.external_value("length").empty() && *length != *expected) {
@@ -126,12 +139,20 @@ void check(const Model& model, ExternalDataCheck::Entry& e) {
 }  // namespace
 
 ExternalDataCheck::ExternalDataCheck(const Model& model, AnalysisCache&) {
+  fs::path real_dir;
+  bool resolved = false;
   for (const Graph* g : model.all_graphs()) {
     for (const TensorSite& site : tensors_of(*g)) {
       if (site.tensor->storage != TensorData::Storage::External) continue;
+      if (!resolved) {
+        std::error_code ec;
+        real_dir = fs::canonical(fs::path(model.directory()), ec);
+        if (ec) real_dir.clear();
+        resolved = true;
+      }
       Entry e;
       e.site = site;
-      check(model, e);
+      check(model, real_dir, e);
       entries_.push_back(std::move(e));
     }
   }

@@ -2,8 +2,18 @@
 
 namespace onnxlint::rules {
 
+void add_export_aten_op(RuleRegistry& registry);
+void add_export_custom_domain(RuleRegistry& registry);
+void add_export_python_op(RuleRegistry& registry);
+void add_export_training_mode(RuleRegistry& registry);
+void add_export_unrolled_loop(RuleRegistry& registry);
+
 void register_export_rules(RuleRegistry& registry) {
-  (void)registry;  // rules of this category are added here, sorted by id
+  add_export_aten_op(registry);
+  add_export_custom_domain(registry);
+  add_export_python_op(registry);
+  add_export_training_mode(registry);
+  add_export_unrolled_loop(registry);
 }
 
 }  // namespace onnxlint::rules

@@ -2,8 +2,16 @@
 
 namespace onnxlint::rules {
 
+void add_flow_constant_condition(RuleRegistry& registry);
+void add_flow_data_dependent_if(RuleRegistry& registry);
+void add_flow_data_dependent_loop(RuleRegistry& registry);
+void add_flow_dim_dependent_loop(RuleRegistry& registry);
+
 void register_flow_rules(RuleRegistry& registry) {
-  (void)registry;  // rules of this category are added here, sorted by id
+  add_flow_constant_condition(registry);
+  add_flow_data_dependent_if(registry);
+  add_flow_data_dependent_loop(registry);
+  add_flow_dim_dependent_loop(registry);
 }
 
 }  // namespace onnxlint::rules

@@ -29,6 +29,10 @@ class DeadNode final : public Rule {
       if (!info.live[i]) dead.push_back(i);
     }
     if (dead.empty()) return;
+    // Marks for count_upstream, allocated once per graph: a graph with many dead sinks must
+    // not cost sinks × nodes.
+    std::vector<uint32_t> seen(g.nodes.size(), 0);
+    uint32_t walk = 0;
     for (uint32_t i : dead) {
       const Node& n = g.nodes[i];
       bool read = false;
@@ -36,7 +40,7 @@ class DeadNode final : public Rule {
         if (!out.empty() && !info.uses_of(out).empty()) read = true;
       }
       if (read) continue;
-      size_t upstream = count_upstream(g, info, i);
+      size_t upstream = count_upstream(g, info, ctx.get<GraphIndex>(), i, seen, ++walk);
       std::string outputs;
       for (std::string_view out : n.outputs) {
         if (out.empty()) continue;
@@ -44,37 +48,44 @@ class DeadNode final : public Rule {
         outputs += "'" + std::string(out) + "'";
       }
       Diagnostic& d = ctx.report(
-          ctx.at_node(n),
-          fmt::format("{} ({}) computes {} but nothing uses {}", n.display_name(), n.op_type,
-                      outputs.empty() ? "no outputs" : outputs,
-                      n.outputs.size() == 1 ? "it" : "them"));
+          ctx.at_node(n), fmt::format("{} ({}) computes {} but nothing uses {}", n.display_name(),
+                                      n.op_type, outputs.empty() ? "no outputs" : outputs,
+                                      n.outputs.size() == 1 ? "it" : "them"));
       if (upstream > 0) {
         d.notes.push_back(fmt::format("{} more node{} only feed{} it and {} dead too", upstream,
                                       upstream == 1 ? "" : "s", upstream == 1 ? "s" : "",
                                       upstream == 1 ? "is" : "are"));
       }
-      d.help = "remove dead nodes with onnx-simplifier or onnxruntime's graph optimizer, or "
-               "return the value from forward() if it was meant to be an output";
+      d.help =
+          "remove dead nodes with onnx-simplifier or onnxruntime's graph optimizer, or "
+          "return the value from forward() if it was meant to be an output";
     }
   }
 
  private:
-  static size_t count_upstream(const Graph& g, const GraphInfo& info, uint32_t sink) {
+  // Dead nodes that only feed `sink`, through node inputs or through values its subgraphs
+  // read from this graph.
+  // `seen[i] == walk` marks nodes already counted in this walk.
+  static size_t count_upstream(const Graph& g, const GraphInfo& info, const GraphIndex& index,
+                               uint32_t sink, std::vector<uint32_t>& seen, uint32_t walk) {
     std::vector<uint32_t> work{sink};
-    std::vector<bool> seen(g.nodes.size(), false);
-    seen[sink] = true;
+    seen[sink] = walk;
     size_t count = 0;
+    auto visit = [&](std::string_view name) {
+      const ValueDef* def = info.local(name);
+      if (!def || def->kind != ValueDef::Kind::Node) return;
+      uint32_t p = def->node->index;
+      if (info.live[p] || seen[p] == walk) return;
+      seen[p] = walk;
+      ++count;
+      work.push_back(p);
+    };
     while (!work.empty()) {
       const Node& n = g.nodes[work.back()];
       work.pop_back();
-      for (std::string_view in : n.inputs) {
-        const ValueDef* def = info.local(in);
-        if (!def || def->kind != ValueDef::Kind::Node) continue;
-        uint32_t p = def->node->index;
-        if (info.live[p] || seen[p]) continue;
-        seen[p] = true;
-        ++count;
-        work.push_back(p);
+      for (std::string_view in : n.inputs) visit(in);
+      for (const Graph* sub : n.subgraphs()) {
+        for (std::string_view name : index.info(*sub).outer_refs) visit(name);
       }
     }
     return count;

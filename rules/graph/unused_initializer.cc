@@ -30,14 +30,24 @@ class UnusedInitializer final : public Rule {
     const GraphInfo& info = ctx.get<GraphIndex>().info(g);
     for (const TensorData& t : g.initializers) {
       if (t.name.empty() || !info.uses_of(t.name).empty()) continue;
-      uint64_t bytes = t.storage == TensorData::Storage::External
-                           ? t.expected_bytes().value_or(0)
-                           : t.payload.size;
+      uint64_t bytes = t.storage == TensorData::Storage::External ? t.expected_bytes().value_or(0)
+                                                                  : t.payload.size;
       Diagnostic& d = ctx.report(
           ctx.at_value(g, t.name),
           fmt::format("initializer '{}' ({}) is never used", t.name, human_bytes(bytes)));
-      d.help = "drop it (onnx-simplifier, or onnx.utils.extract_model) so the file does not "
-               "carry dead weights";
+      d.help =
+          "drop it (onnx-simplifier, or onnx.utils.extract_model) so the file does not "
+          "carry dead weights";
+    }
+    for (const SparseTensorData& s : g.sparse_initializers) {
+      const TensorData& t = s.values;
+      if (t.name.empty() || !info.uses_of(t.name).empty()) continue;
+      Diagnostic& d = ctx.report(ctx.at_value(g, t.name),
+                                 fmt::format("sparse initializer '{}' ({}) is never used", t.name,
+                                             human_bytes(t.payload.size + s.indices.payload.size)));
+      d.help =
+          "drop it (onnx-simplifier, or onnx.utils.extract_model) so the file does not "
+          "carry dead weights";
     }
   }
 };

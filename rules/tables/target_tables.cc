@@ -153,6 +153,14 @@ OpCheck check_op(const TargetInfo& target, std::string_view domain, std::string_
     return r;
   }
 
+  // ONNX Runtime turns Constant nodes into initializers when it loads the model: no kernel needed.
+  if (target.constant_folding && domain.empty() && op == "Constant") {
+    r.verdict = OpVerdict::Supported;
+    r.entry = find_target_op(target, domain, op);
+    r.reason = std::string(who) + " turns Constant nodes into initializers when it loads the model.";
+    return r;
+  }
+
   if (is_listed_unsupported(target, domain, op)) {
     r.verdict = OpVerdict::ListedUnsupported;
     r.reason = std::string(who) + " lists " + name + " as not supported.";
@@ -250,6 +258,25 @@ bool type_supported(const TargetOp& op, std::string_view type_string, int since_
     }
   }
   return type_supported(op, type_string);
+}
+
+const TypeParamTypes* TypedRange::find_param(std::string_view param) const {
+  auto it = std::lower_bound(params.begin(), params.end(), param,
+                             [](const TypeParamTypes& p, std::string_view k) { return p.param < k; });
+  if (it == params.end() || it->param != param) return nullptr;
+  return &*it;
+}
+
+const TypedRange* find_kernel(const TargetOp& op, int since_version) {
+  if (since_version <= 0) return nullptr;
+  for (const TypedRange& tr : op.typed_ranges) {
+    if (tr.versions.contains(since_version)) return &tr;
+  }
+  return nullptr;
+}
+
+std::string version_ranges_text(std::span<const VersionRange> ranges) {
+  return ranges_text(ranges);
 }
 
 

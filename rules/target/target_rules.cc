@@ -2,8 +2,18 @@
 
 namespace onnxlint::rules {
 
+void add_target_dynamic_shape(RuleRegistry& registry);
+void add_target_opset_range(RuleRegistry& registry);
+void add_target_restriction(RuleRegistry& registry);
+void add_target_unsupported_op(RuleRegistry& registry);
+void add_target_unsupported_type(RuleRegistry& registry);
+
 void register_target_rules(RuleRegistry& registry) {
-  (void)registry;  // rules of this category are added here, sorted by id
+  add_target_dynamic_shape(registry);
+  add_target_opset_range(registry);
+  add_target_restriction(registry);
+  add_target_unsupported_op(registry);
+  add_target_unsupported_type(registry);
 }
 
 }  // namespace onnxlint::rules

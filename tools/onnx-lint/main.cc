@@ -1,12 +1,17 @@
 // The onnx-lint command: argument parsing and exit codes only; everything else is the library.
 #include <fmt/format.h>
+#include <onnxlint/baseline.h>
+#include <onnxlint/config.h>
 #include <onnxlint/onnxlint.h>
 #include <onnxlint/targets.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 
@@ -44,6 +49,44 @@ std::vector<std::string> resolve_targets(const std::vector<std::string>& names) 
   return out;
 }
 
+std::optional<std::string> canonical_target(std::string_view name) {
+  const onnxlint::TargetInfo* t = onnxlint::find_target(name);
+  if (t == nullptr) return std::nullopt;
+  return std::string(t->id);
+}
+
+// "files done / total" on stderr, redrawn in place. Only for a terminal (a log or a pipe would
+// collect every redraw) and only for runs long enough to wait on.
+class Progress {
+ public:
+  static constexpr size_t kMinFiles = 6;  // more than a handful
+
+  explicit Progress(bool enabled) : enabled_(enabled) {}
+
+  void operator()(size_t done, size_t total) {
+    if (!enabled_ || total < kMinFiles) return;
+    auto now = std::chrono::steady_clock::now();
+    if (shown_ && done != total && now - last_ < std::chrono::milliseconds(100)) return;
+    last_ = now;
+    shown_ = true;
+    std::fprintf(stderr, "\r\x1b[Konnx-lint: %zu/%zu files", done, total);
+    std::fflush(stderr);
+  }
+
+  // Erases the line so that the report starts on a clean terminal line.
+  void finish() {
+    if (!shown_) return;
+    std::fputs("\r\x1b[K", stderr);
+    std::fflush(stderr);
+    shown_ = false;
+  }
+
+ private:
+  bool enabled_;
+  bool shown_ = false;
+  std::chrono::steady_clock::time_point last_;
+};
+
 void list_targets(std::ostream& out) {
   for (const onnxlint::TargetInfo& t : onnxlint::all_targets()) {
     std::string aliases;
@@ -70,7 +113,9 @@ int main(int argc, char** argv) {
   std::string fail_on = "error";
   std::string color = "auto";
   std::string explain;
+  std::string config_file, baseline_file, write_baseline_file;
   bool list_rules = false, list_targets_flag = false, statistics = false, quiet = false;
+  bool show_config = false, no_config = false, no_baseline = false;
   int jobs = 1;
 
   app.add_option("paths", paths, "Model files, folders (searched for *.onnx), or - for stdin");
@@ -97,6 +142,19 @@ int main(int argc, char** argv) {
   app.add_flag("-q,--quiet", quiet, "Print findings only, no summary");
   app.add_option("-j,--jobs", jobs, "Lint N files in parallel (output stays in input order)")
       ->check(CLI::Range(1, 256));
+  auto* config_opt = app.add_option(
+      "--config", config_file,
+      "Read this config file instead of searching for onnx-lint.toml / pyproject.toml");
+  app.add_flag("--no-config", no_config, "Ignore configuration files (built-in defaults + flags)")
+      ->excludes(config_opt);
+  app.add_flag("--show-config", show_config,
+               "Print the effective configuration (for each PATH given, with its overrides)");
+  auto* baseline_opt = app.add_option("--baseline", baseline_file,
+                                      "Accept the findings recorded in this baseline file");
+  app.add_flag("--no-baseline", no_baseline, "Ignore the config file's baseline")
+      ->excludes(baseline_opt);
+  app.add_option("--write-baseline", write_baseline_file,
+                 "Record the current findings in this baseline file (the run then exits 0)");
 
   try {
     app.parse(argc, argv);
@@ -132,24 +190,65 @@ int main(int argc, char** argv) {
     }
     return 0;
   }
-  if (paths.empty()) {
-    std::cerr << "onnx-lint: no model given (try: onnx-lint model.onnx, or --help)\n";
-    return kExitUsage;
-  }
-
-  LintOptions options;
-  options.select = split_commas(select);
-  options.extend_select = split_commas(extend_select);
-  options.ignore = split_commas(ignore);
-  options.jobs = jobs;
-
-  std::optional<Severity> fail_threshold;
-  if (fail_on != "never") fail_threshold = parse_severity(fail_on);
-
   try {
-    options.targets = resolve_targets(split_commas(targets));
-    Linter linter(registry, options);
-    Report report = linter.lint_paths(paths);
+    Config config;
+    if (!config_file.empty()) {
+      config = load_config(config_file, registry, canonical_target);
+    } else if (!no_config) {
+      if (auto found = find_config_file(std::filesystem::current_path())) {
+        config = load_config(*found, registry, canonical_target);
+      }
+    }
+
+    CommandLine cli;
+    if (app.count("--select") > 0) cli.selection.select = split_commas(select);
+    cli.selection.extend_select = split_commas(extend_select);
+    cli.selection.ignore = split_commas(ignore);
+    cli.targets = resolve_targets(split_commas(targets));
+    if (app.count("--fail-on") > 0) cli.fail_on = fail_on;
+    if (!baseline_file.empty()) cli.baseline = baseline_file;
+    cli.no_baseline = no_baseline;
+    cli.jobs = jobs;
+    const Settings settings = resolve_settings(registry, config, cli);
+
+    if (show_config) {
+      if (paths.empty()) std::cout << onnxlint::show_config(registry, config, settings);
+      for (size_t i = 0; i < paths.size(); ++i) {
+        std::cout << (i > 0 ? "\n" : "")
+                  << onnxlint::show_config(registry, config, settings, paths[i]);
+      }
+      return 0;
+    }
+    if (paths.empty()) {
+      std::cerr << "onnx-lint: no model given (try: onnx-lint model.onnx, or --help)\n";
+      return kExitUsage;
+    }
+
+    Linter linter(registry, settings.lint);
+    // Progress never mixes with machine-readable output, even on stderr.
+    Progress progress(::isatty(STDERR_FILENO) && !quiet &&
+                      (format == "text" || format == "github"));
+    Report report =
+        linter.lint_paths(paths, [&progress](size_t done, size_t total) { progress(done, total); });
+    progress.finish();
+
+    if (!write_baseline_file.empty()) {
+      Baseline written(baseline_root(write_baseline_file));
+      written.add(report);
+      written.save(write_baseline_file);
+      written.apply(report);
+      std::cerr << fmt::format("onnx-lint: wrote {} finding{} to {}\n", written.entries().size(),
+                               written.entries().size() == 1 ? "" : "s", write_baseline_file);
+    } else if (settings.baseline) {
+      Baseline accepted = Baseline::load(*settings.baseline);
+      size_t fixed = accepted.apply(report);
+      if (fixed > 0 && !quiet) {
+        std::cerr << fmt::format(
+            "onnx-lint: {} baseline entr{} matched no finding (fixed?); refresh with "
+            "--write-baseline {}\n",
+            fixed, fixed == 1 ? "y" : "ies", settings.baseline->string());
+      }
+    }
 
     std::ofstream file;
     if (!output.empty()) {
@@ -162,6 +261,10 @@ int main(int argc, char** argv) {
     std::ostream& out = output.empty() ? std::cout : file;
     if (format == "json") {
       emit_json(report, linter, out);
+    } else if (format == "sarif") {
+      emit_sarif(report, linter, out);
+    } else if (format == "github") {
+      emit_github(report, linter, out);
     } else {
       TextOptions text;
       const bool tty = output.empty() && ::isatty(STDOUT_FILENO);
@@ -171,7 +274,7 @@ int main(int argc, char** argv) {
       text.statistics = statistics;
       emit_text(report, linter, text, out);
     }
-    return exit_code(report, fail_threshold);
+    return exit_code(report, settings.fail_threshold);
   } catch (const ConfigError& e) {
     std::cerr << "onnx-lint: " << e.what() << "\n";
     return kExitUsage;

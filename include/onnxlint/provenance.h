@@ -1,0 +1,192 @@
+// Shape/value provenance: why a shape is dynamic, and where it became so.
+//
+// One forward pass over every graph (in topological order, into If/Loop/Scan bodies and through
+// model-local functions) gives each value two facts:
+//  - a shape class: static, input-dim-dependent (with the names of the input dims it depends
+//    on), data-dependent (set by tensor values computed at run time), or unknown;
+//  - a value class: constant, shape-derived (computed only from Shape/Size outputs and
+//    constants, with the dims it reads), data, or unknown.
+// Each fact records the node where its class arose (the origin) and the value it came through
+// (a back-pointer), so a reason chain is materialized only when a rule reports it.
+//
+// Alongside the classes the pass keeps a light per-dimension view (fixed size, symbolic, or
+// unknown) for common ops, and the elements of small integer vectors (shape arithmetic such as
+// Shape→Gather→Concat), which makes the dim names precise and lets foldable shape computations
+// be recognised. It is not full shape inference: ops it does not model leave dims unknown and
+// fall back to the class-level rules of the op semantics table.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <onnxlint/analysis.h>
+#include <onnxlint/model.h>
+
+namespace onnxlint {
+
+/// Ordered from most to least static; joining two classes takes the larger.
+enum class ShapeClass : uint8_t { Static = 0, InputDim = 1, Unknown = 2, DataDependent = 3 };
+enum class ValueClass : uint8_t { Constant = 0, ShapeDerived = 1, Unknown = 2, Data = 3 };
+
+/// "static", "input-dim-dependent", "unknown", "data-dependent".
+std::string_view shape_class_name(ShapeClass c);
+/// "constant", "shape-derived", "unknown", "data".
+std::string_view value_class_name(ValueClass c);
+
+// ---------------------------------------------------------------------------------------------
+// Per-op semantics: facts about each ONNX op, written in the project (lib/analysis/op_semantics.cc)
+
+/// How an op's output shapes arise.
+enum class ShapeBehavior : uint8_t {
+  FromInputShapes,  ///< from input shapes and attributes only (Relu, MatMul, Conv, ...)
+  FromValues,       ///< the values of `value_inputs` set output shapes (Reshape `shape`, ...)
+  DataDependent,    ///< by its nature the op's output shape follows input values (NonZero, ...)
+  ShapeToValue,     ///< outputs an input's shape as a value (Shape, Size, SequenceLength)
+  Static,           ///< shape fixed by attributes (Constant, RandomNormal, SequenceEmpty)
+  ControlFlow,      ///< follows its subgraphs (If, Loop, Scan, SequenceMap)
+  Unknown,          ///< no facts known: the conservative default
+};
+
+/// How an op's output values relate to its inputs.
+enum class ValueBehavior : uint8_t {
+  Propagate,  ///< computed from the input values (constant in, constant out)
+  FromShape,  ///< computed from input shapes, not values (Shape, Size, EyeLike)
+  Constant,   ///< fixed by attributes (Constant)
+  Random,     ///< random at run time (RandomNormal, Bernoulli, Multinomial)
+  Unknown,    ///< no facts known
+};
+
+struct OpSemantics {
+  std::string_view domain;  ///< "" for ai.onnx
+  std::string_view op;
+  int since_version = 1;  ///< first opset of `domain` this entry describes
+  ShapeBehavior shape = ShapeBehavior::FromInputShapes;
+  ValueBehavior value = ValueBehavior::Propagate;
+  uint32_t value_inputs = 0;          ///< bit i: the VALUE of input i sets output shapes
+  uint32_t affected_outputs = ~0u;    ///< bit k: output k's shape is set by `value_inputs`
+  bool input_shapes = true;           ///< input shapes contribute to output shapes
+
+  bool reads_value(size_t input) const { return input < 32 && ((value_inputs >> input) & 1u); }
+  bool affects_output(size_t output) const {
+    return output >= 32 || ((affected_outputs >> output) & 1u);
+  }
+};
+
+/// Every entry, sorted by (domain, op, since_version).
+std::span<const OpSemantics> op_semantics_table();
+/// The entry in force for `op` of `domain` ("ai.onnx" accepted) at `opset` (largest
+/// since_version <= opset; the oldest entry if the opset predates it). nullptr if the op is not
+/// in the table.
+const OpSemantics* find_op_semantics(std::string_view domain, std::string_view op,
+                                     int64_t opset);
+/// The conservative default for ops not in the table (custom ops): output shapes follow every
+/// input shape and are otherwise `unknown`; output values follow every input and are
+/// otherwise `unknown`. Nothing is assumed about which input values set shapes.
+const OpSemantics& unknown_op_semantics();
+
+// ---------------------------------------------------------------------------------------------
+// The analysis
+
+/// Identifies a value (graph input, initializer, node output, subgraph/function formal input)
+/// across all graphs of one model.
+using ValueId = uint32_t;
+inline constexpr ValueId kNoValue = 0xffffffffu;
+
+/// One dimension as far as the analysis knows it.
+struct DimFact {
+  enum class Kind : uint8_t { Fixed, Symbolic, Unknown };
+  Kind kind = Kind::Unknown;
+  int64_t value = 0;                     ///< Fixed: the size (or element value)
+  std::vector<std::string_view> names;   ///< Symbolic: the input dims it derives from
+};
+
+/// One step of a reason chain, from the value a rule asked about back towards the origin.
+struct ReasonStep {
+  ValueId value = kNoValue;
+  const Graph* graph = nullptr;
+  std::string_view name;
+  const Node* producer = nullptr;  ///< nullptr: graph/subgraph/function input or initializer
+  bool via_value = false;          ///< this step follows the value (true) or the shape (false)
+};
+
+class Provenance {
+ public:
+  Provenance(const Model& model, AnalysisCache& cache);
+  ~Provenance();
+  Provenance(const Provenance&) = delete;
+  Provenance& operator=(const Provenance&) = delete;
+
+  /// The value a name refers to in graph `g` (lexical scope), or kNoValue.
+  ValueId find(const Graph& g, std::string_view name) const;
+  /// Output `k` of a node, or kNoValue if absent/empty.
+  ValueId output(const Node& n, size_t k) const;
+  /// Graph and name of a value.
+  const Graph* graph_of(ValueId v) const;
+  std::string_view name_of(ValueId v) const;
+  /// The node producing a value (nullptr for inputs and initializers).
+  const Node* producer(ValueId v) const;
+
+  ShapeClass shape_class(ValueId v) const;
+  ValueClass value_class(ValueId v) const;
+  /// Input dim names the shape (resp. value) depends on, sorted; empty unless input-dim-
+  /// dependent/shape-derived (or unknown with some known dims).
+  std::vector<std::string_view> shape_dims(ValueId v) const;
+  std::vector<std::string_view> value_dims(ValueId v) const;
+  /// The node where the class arose: e.g. NonZero for its outputs and everything downstream;
+  /// a Reshape whose shape is computed. nullptr when the class comes from a graph input, or
+  /// for static/constant values.
+  const Node* shape_origin(ValueId v) const;
+  const Node* value_origin(ValueId v) const;
+  /// True when the value was computed from a Shape/Size/SequenceLength output.
+  bool from_shape(ValueId v) const;
+
+  /// The dims the analysis knows (nullopt if not even the rank is known).
+  std::optional<std::vector<DimFact>> dims(ValueId v) const;
+  /// The elements of a small integer value known statically (initializer, Constant, or shape
+  /// arithmetic on static dims), or nullopt.
+  std::optional<std::vector<int64_t>> known_ints(ValueId v) const;
+
+  /// Reason chains (at most `max_steps` steps; the first step is `v` itself).
+  std::vector<ReasonStep> shape_reason(ValueId v, size_t max_steps = 12) const;
+  std::vector<ReasonStep> value_reason(ValueId v, size_t max_steps = 12) const;
+  /// The chain rendered for a note, e.g.
+  /// "Concat_9 ← Unsqueeze_8 ← Gather_7 ← Shape_5(x) ← input 'x' [batch, 16]".
+  std::string explain_shape(ValueId v) const;
+  std::string explain_value(ValueId v) const;
+
+  /// Semantics used for a node (table entry at the node's opset, or the unknown default).
+  const OpSemantics& semantics(const Node& n) const;
+  /// The model-local function a node calls, or nullptr.
+  const Function* called_function(const Node& n) const;
+  /// Opset of the node's domain in force where it sits (function bodies use their imports);
+  /// 0 if none is imported.
+  int64_t opset(const Node& n) const;
+
+  /// True if the shape class of some output of `n` is `c` and arose at `n` itself.
+  bool is_shape_origin(const Node& n, ShapeClass c) const;
+
+  /// How many nodes (all graphs) have an output whose shape depends on each input dim.
+  struct DimUsage {
+    std::string name;
+    size_t nodes = 0;
+  };
+  std::vector<DimUsage> dim_usage() const;  ///< sorted by name
+  /// Nodes (all graphs) with a data-dependent output shape.
+  size_t data_dependent_nodes() const;
+  /// Nodes where a data-dependent shape arises (shape origins), in walk order.
+  std::vector<const Node*> data_dependent_origins() const;
+  /// Total nodes analysed (all graphs).
+  size_t node_count() const;
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace onnxlint

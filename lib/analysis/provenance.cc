@@ -1,0 +1,1350 @@
+// The provenance pass: value ids, the forward dataflow over every graph, control flow,
+// model-local functions, reason chains and the public queries. Per-dimension facts for common
+// ops live in provenance_dims.cc.
+#include <onnxlint/provenance.h>
+
+#include <algorithm>
+#include <fmt/format.h>
+
+#include "analysis/provenance_internal.h"
+
+namespace onnxlint {
+
+namespace {
+
+bool is_standard(std::string_view domain) { return domain.empty() || domain == "ai.onnx"; }
+
+const Graph* graph_attr(const Node& n, std::string_view name) {
+  const Attribute* a = n.attribute(name);
+  return a != nullptr ? a->g : nullptr;
+}
+
+bool has_subgraphs(const Node& n) {
+  for (const Attribute& a : n.attributes) {
+    if (a.g != nullptr || !a.graphs.empty()) return true;
+  }
+  return false;
+}
+
+// Accumulates the join of candidate facts: the highest level wins; at equal levels the first
+// candidate keeps the back-pointer, so shape links (added first) win over value links and the
+// origin stays upstream. Input-dim names are unioned.
+struct Acc {
+  Provenance::Impl& a;
+  Fact f{};
+  bool any = false;
+
+  explicit Acc(Provenance::Impl& impl) : a(impl) { f.level = kStatic; }
+  // `here` != kNoNode: the class arises at this node (a value setting a shape, a Shape op...).
+  void take(const Fact& src, uint32_t src_id, bool via_value, uint32_t here = kNoNode) {
+    if (!any || src.level > f.level) {
+      f.level = src.level;
+      f.pred = src_id;
+      f.via_value = via_value ? 1 : 0;
+      f.origin = here != kNoNode ? here : src.origin;
+      any = true;
+    }
+    if ((src.level == kDims || src.level == kUnknownLevel) && src.dims != 0) {
+      f.dims = a.join_sets(f.dims, src.dims);
+    }
+    f.from_shape |= src.from_shape;
+  }
+  void raise(uint8_t level, uint32_t here) {
+    if (!any || level > f.level) {
+      f.level = level;
+      f.pred = kNoValue;
+      f.via_value = 0;
+      f.origin = here;
+      any = true;
+    }
+  }
+  Fact done() {
+    if (f.level == kStatic || f.level == kData) f.dims = 0;
+    return f;
+  }
+};
+
+Fact link(const Fact& src, uint32_t src_id, bool via_value) {
+  Fact f = src;
+  f.pred = src_id;
+  f.via_value = via_value ? 1 : 0;
+  return f;
+}
+
+Fact static_fact() {
+  Fact f;
+  f.level = kStatic;
+  return f;
+}
+
+bool same_class(const Fact& a, const Fact& b) { return a.level == b.level && a.dims == b.dims; }
+
+// Lowers a class using the per-dimension view: dims known (no unknown entry) give the exact
+// set of input dims, or static when all are fixed. Only for classes that are at most
+// input-dim-dependent: data and unknown classes are never refined away.
+void refine(Provenance::Impl& a, Fact& f, ArenaRef r) {
+  if (f.level > kDims || r.n < 0) return;
+  uint32_t set = 0;
+  for (const Sym& s : a.view(r)) {
+    if (s.kind == Sym::kUnknown) return;
+    if (s.kind == Sym::kSymbolic) set = a.join_sets(set, s.set);
+  }
+  f.dims = set;
+  f.level = set != 0 ? kDims : kStatic;
+}
+
+constexpr size_t kMaxFunctionInstances = 16;
+constexpr int kMaxLoopPasses = 3;
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Construction and ids
+
+Provenance::Impl::Impl(const Model& m, AnalysisCache& cache)
+    : model(m), index(cache.get<GraphIndex>()), consts(cache.get<ConstantIndex>()) {
+  sets.emplace_back();
+  set_ids.emplace(std::vector<uint32_t>{}, 0);
+
+  const auto& graphs = model.all_graphs();
+  slots.resize(graphs.size());
+  uint32_t next = 0, next_node = 0;
+  for (size_t i = 0; i < graphs.size(); ++i) {
+    const Graph& g = *graphs[i];
+    GraphSlot& s = slots[i];
+    s.graph = &g;
+    s.info = &index.info(g);
+    slot_of.emplace(&g, static_cast<uint32_t>(i));
+    s.base = next;
+    next += static_cast<uint32_t>(g.inputs.size() + g.initializers.size() +
+                                  g.sparse_initializers.size());
+    s.outs_base = next;
+    s.out_off.resize(g.nodes.size());
+    uint32_t off = 0;
+    for (size_t j = 0; j < g.nodes.size(); ++j) {
+      s.out_off[j] = off;
+      off += static_cast<uint32_t>(g.nodes[j].outputs.size());
+    }
+    next += off;
+    s.end = next;
+    s.node_base = next_node;
+    next_node += static_cast<uint32_t>(g.nodes.size());
+  }
+  nodes.resize(next_node);
+  node_sem.assign(next_node, nullptr);
+  for (GraphSlot& s : slots) {
+    for (const Node& n : s.graph->nodes) nodes[s.node_base + n.index] = &n;
+    const Graph* root = s.graph;
+    while (root->parent != nullptr) root = root->parent;
+    s.root_slot = slot_of.at(root);
+    s.function = root->kind == Graph::Kind::Function ? root->function : nullptr;
+  }
+  shape.assign(next, Fact{});
+  value.assign(next, Fact{});
+  dims.assign(next, ArenaRef{});
+  svec.assign(next, ArenaRef{});
+
+  for (const auto& f : model.functions) {
+    auto it = slot_of.find(&f->body);
+    if (it == slot_of.end()) continue;
+    FnState st;
+    st.fn = f.get();
+    st.begin = slots[it->second].base;
+    st.end = st.begin;
+    for (const GraphSlot& s : slots) {
+      if (s.root_slot == it->second) st.end = std::max(st.end, s.end);
+    }
+    functions.try_emplace({f->domain, f->name}, std::move(st));
+  }
+
+  set_main_inputs();
+  run_graph(model.graph);
+  finish_functions();
+}
+
+uint32_t Provenance::Impl::id_of(const ValueDef& d) const {
+  auto it = slot_of.find(d.graph);
+  if (it == slot_of.end()) return kNoValue;
+  const GraphSlot& s = slots[it->second];
+  const Graph& g = *d.graph;
+  switch (d.kind) {
+    case ValueDef::Kind::Input:
+      return s.base + static_cast<uint32_t>(d.input - g.inputs.data());
+    case ValueDef::Kind::Initializer:
+      return s.base + static_cast<uint32_t>(g.inputs.size() + (d.tensor - g.initializers.data()));
+    case ValueDef::Kind::SparseInitializer:
+      for (size_t i = 0; i < g.sparse_initializers.size(); ++i) {
+        if (&g.sparse_initializers[i].values == d.tensor) {
+          return s.base + static_cast<uint32_t>(g.inputs.size() + g.initializers.size() + i);
+        }
+      }
+      return kNoValue;
+    case ValueDef::Kind::Node:
+      return s.outs_base + s.out_off[d.node->index] + d.output_index;
+  }
+  return kNoValue;
+}
+
+uint32_t Provenance::Impl::resolve(const GraphSlot& s, std::string_view name) const {
+  if (name.empty()) return kNoValue;
+  const ValueDef* d = s.info->resolve(name);
+  return d == nullptr ? kNoValue : id_of(*d);
+}
+
+uint32_t Provenance::Impl::out_id(const GraphSlot& s, const Node& n, size_t k) const {
+  if (k >= n.outputs.size() || n.outputs[k].empty()) return kNoValue;
+  return s.outs_base + s.out_off[n.index] + static_cast<uint32_t>(k);
+}
+
+const GraphSlot* Provenance::Impl::slot_of_value(uint32_t v) const {
+  if (v == kNoValue || slots.empty()) return nullptr;
+  auto it = std::upper_bound(slots.begin(), slots.end(), v,
+                             [](uint32_t x, const GraphSlot& s) { return x < s.base; });
+  if (it == slots.begin()) return nullptr;
+  --it;
+  // Graphs without values share a base with the next graph: step back to one that holds v.
+  while (v >= it->end) {
+    if (it == slots.begin()) return nullptr;
+    --it;
+  }
+  return &*it;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Interned dim names and sets
+
+uint32_t Provenance::Impl::name_id(const std::string& name) {
+  auto [it, inserted] = name_ids.try_emplace(name, static_cast<uint32_t>(names.size()));
+  if (inserted) names.push_back(name);
+  return it->second;
+}
+
+uint32_t Provenance::Impl::single_set(uint32_t name) {
+  std::vector<uint32_t> v{name};
+  auto [it, inserted] = set_ids.try_emplace(v, static_cast<uint32_t>(sets.size()));
+  if (inserted) sets.push_back(std::move(v));
+  return it->second;
+}
+
+uint32_t Provenance::Impl::join_sets(uint32_t x, uint32_t y) {
+  if (x == y || y == 0) return x;
+  if (x == 0) return y;
+  if (x > y) std::swap(x, y);
+  uint64_t key = (uint64_t{x} << 32) | y;
+  if (auto it = join_cache.find(key); it != join_cache.end()) return it->second;
+  std::vector<uint32_t> u;
+  std::set_union(sets[x].begin(), sets[x].end(), sets[y].begin(), sets[y].end(),
+                 std::back_inserter(u));
+  auto [it, inserted] = set_ids.try_emplace(u, static_cast<uint32_t>(sets.size()));
+  if (inserted) sets.push_back(std::move(u));
+  join_cache.emplace(key, it->second);
+  return it->second;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Arena of dims / small integer vectors
+
+ArenaRef Provenance::Impl::push(std::span<const Sym> syms) {
+  ArenaRef r;
+  r.off = static_cast<uint32_t>(arena.size());
+  r.n = static_cast<int32_t>(syms.size());
+  arena.insert(arena.end(), syms.begin(), syms.end());
+  return r;
+}
+
+bool Provenance::Impl::same(ArenaRef x, ArenaRef y) const {
+  if (x.n != y.n) return false;
+  if (x.n < 0 || x.off == y.off) return true;
+  auto a = view(x), b = view(y);
+  return std::equal(a.begin(), a.end(), b.begin());
+}
+
+Sym Provenance::Impl::derive(const Sym& x, const Sym& y) {
+  if (x.kind == Sym::kUnknown || y.kind == Sym::kUnknown) return Sym::unknown();
+  uint32_t set = join_sets(x.kind == Sym::kSymbolic ? x.set : 0,
+                           y.kind == Sym::kSymbolic ? y.set : 0);
+  return set != 0 ? Sym::symbolic(set) : Sym::unknown();
+}
+
+ArenaRef Provenance::Impl::merge(ArenaRef x, ArenaRef y, bool& varies) {
+  if (x.n < 0 || y.n < 0) return ArenaRef{};
+  if (x.n != y.n) {
+    varies = true;
+    return ArenaRef{};
+  }
+  if (same(x, y)) return x;
+  std::vector<Sym> out(static_cast<size_t>(x.n));
+  for (int32_t i = 0; i < x.n; ++i) {
+    Sym p = arena[x.off + i], q = arena[y.off + i];
+    if (p == q) {
+      out[i] = p;
+    } else if (p.is_fixed() && q.is_fixed()) {
+      varies = true;
+      out[i] = Sym::unknown();
+    } else {
+      out[i] = derive(p, q);
+    }
+  }
+  return push(out);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The pass
+
+int64_t Provenance::Impl::opset_of(const Node& n) const {
+  std::string_view d = n.domain == "ai.onnx" ? std::string_view() : n.domain;
+  if (const Function* fn = slot(*n.graph).function) {
+    for (const OpsetImport& imp : fn->opset_imports) {
+      std::string_view id = imp.domain == "ai.onnx" ? std::string_view() : imp.domain;
+      if (id == d) return imp.version;
+    }
+  }
+  // A missing import is reported by opset rules; assume a current opset meanwhile.
+  return model.opset_for(d).value_or(1000);
+}
+
+const OpSemantics& Provenance::Impl::semantics_of(const Node& n) const {
+  auto it = slot_of.find(n.graph);
+  if (it != slot_of.end()) {
+    const uint32_t id = slots[it->second].node_base + n.index;
+    if (id < node_sem.size() && node_sem[id] != nullptr) return *node_sem[id];
+  }
+  const OpSemantics* s = find_op_semantics(n.domain, n.op_type, opset_of(n));
+  return s != nullptr ? *s : unknown_op_semantics();
+}
+
+const Function* Provenance::Impl::function_for(const Node& n) const {
+  if (functions.empty()) return nullptr;
+  auto it = functions.find({n.domain, n.op_type});
+  return it == functions.end() ? nullptr : it->second.fn;
+}
+
+void Provenance::Impl::set_main_inputs() {
+  const Graph& g = model.graph;
+  const GraphSlot& s = slot(g);
+  for (size_t k = 0; k < g.inputs.size(); ++k) {
+    const ValueInfo& in = g.inputs[k];
+    uint32_t id = s.base + static_cast<uint32_t>(k);
+    const ValueDef* d = s.info->local(in.name);
+    if (d != nullptr && d->kind == ValueDef::Kind::Input && d->input == &in &&
+        d->tensor != nullptr) {
+      // An initializer listed as an input: its default value and dims.
+      std::vector<Sym> ds;
+      for (int64_t x : d->tensor->dims) ds.push_back(Sym::fixed(x));
+      shape[id] = static_fact();
+      dims[id] = push(ds);
+      value[id] = static_fact();
+      svec[id] = const_svec(*d->tensor);
+      continue;
+    }
+    Fact sf;
+    if (in.type.has_shape) {
+      std::vector<Sym> ds;
+      uint32_t set = 0;
+      for (size_t i = 0; i < in.type.dims.size(); ++i) {
+        const Dim& dim = in.type.dims[i];
+        if (dim.kind == Dim::Kind::Value && dim.value >= 0) {
+          ds.push_back(Sym::fixed(dim.value));
+          continue;
+        }
+        // An unnamed dynamic dim is named after its position, so it can still be reported.
+        std::string name = dim.kind == Dim::Kind::Param && !dim.param.empty()
+                               ? dim.param
+                               : fmt::format("{}.shape[{}]", in.name, i);
+        uint32_t one = single_set(name_id(name));
+        ds.push_back(Sym::symbolic(one));
+        set = join_sets(set, one);
+      }
+      sf.level = set != 0 ? kDims : kStatic;
+      sf.dims = set;
+      dims[id] = push(ds);
+    } else {
+      sf.level = kDims;
+      sf.dims = single_set(name_id(fmt::format("{}.shape", in.name)));
+    }
+    shape[id] = sf;
+    Fact vf;
+    vf.level = kData;
+    value[id] = vf;
+  }
+}
+
+void Provenance::Impl::set_constants(const GraphSlot& s) {
+  const Graph& g = *s.graph;
+  uint32_t id = s.base + static_cast<uint32_t>(g.inputs.size());
+  std::vector<Sym> ds;
+  for (const TensorData& t : g.initializers) {
+    ds.clear();
+    for (int64_t x : t.dims) ds.push_back(Sym::fixed(x));
+    shape[id] = static_fact();
+    value[id] = static_fact();
+    dims[id] = push(ds);
+    svec[id] = const_svec(t);
+    ++id;
+  }
+  for (const SparseTensorData& t : g.sparse_initializers) {
+    ds.clear();
+    for (int64_t x : t.dims) ds.push_back(Sym::fixed(x));
+    shape[id] = static_fact();
+    value[id] = static_fact();
+    dims[id] = push(ds);
+    svec[id] = ArenaRef{};
+    ++id;
+  }
+}
+
+void Provenance::Impl::run_graph(const Graph& g) {
+  const GraphSlot& s = slot(g);
+  set_constants(s);
+  if (s.info->topo_order) {
+    for (uint32_t i : *s.info->topo_order) transfer(g.nodes[i], s);
+    return;
+  }
+  // A cycle: walk in file order; values read before they are computed stay unknown.
+  for (uint32_t v = s.outs_base; v < s.end; ++v) {
+    shape[v] = Fact{};
+    value[v] = Fact{};
+    dims[v] = ArenaRef{};
+    svec[v] = ArenaRef{};
+  }
+  for (const Node& n : g.nodes) transfer(n, s);
+}
+
+void Provenance::Impl::transfer(const Node& n, const GraphSlot& s) {
+  uint32_t small[16];
+  std::vector<uint32_t> big;
+  uint32_t* buf = small;
+  if (n.inputs.size() > 16) {
+    big.resize(n.inputs.size());
+    buf = big.data();
+  }
+  for (size_t i = 0; i < n.inputs.size(); ++i) buf[i] = resolve(s, n.inputs[i]);
+  std::span<const uint32_t> ins(buf, n.inputs.size());
+
+  if (!functions.empty()) {
+    auto it = functions.find({n.domain, n.op_type});
+    if (it != functions.end()) {
+      call_function(n, s, it->second, ins);
+      return;
+    }
+  }
+  const OpSemantics* found = find_op_semantics(n.domain, n.op_type, opset_of(n));
+  const OpSemantics& sem = found != nullptr ? *found : unknown_op_semantics();
+  node_sem[s.node_base + n.index] = &sem;
+  if (sem.shape == ShapeBehavior::ControlFlow && is_standard(n.domain)) {
+    if (n.op_type == "If" && graph_attr(n, "then_branch") && graph_attr(n, "else_branch")) {
+      do_if(n, s, ins);
+    } else if (n.op_type == "Loop" && graph_attr(n, "body")) {
+      do_loop(n, s, ins);
+    } else if (n.op_type == "Scan" && graph_attr(n, "body")) {
+      do_scan(n, s, ins);
+    } else {
+      do_other_subgraphs(n, s, sem, ins);
+    }
+  } else if (has_subgraphs(n)) {
+    do_other_subgraphs(n, s, sem, ins);
+  } else {
+    generic(n, s, sem, ins);
+  }
+}
+
+void Provenance::Impl::generic(const Node& n, const GraphSlot& s, const OpSemantics& sem,
+                               std::span<const uint32_t> ins) {
+  infer(n, s, ins, opset_of(n));
+  const uint32_t here = s.node_base + n.index;
+  for (size_t k = 0; k < n.outputs.size(); ++k) {
+    uint32_t id = out_id(s, n, k);
+    if (id == kNoValue) continue;
+
+    Acc sh(*this);
+    if (sem.input_shapes) {
+      for (size_t i = 0; i < ins.size(); ++i) {
+        if (ins[i] != kNoValue) sh.take(shape[ins[i]], ins[i], false);
+      }
+    }
+    if (sem.affects_output(k)) {
+      for (size_t i = 0; i < ins.size(); ++i) {
+        if (sem.reads_value(i) && ins[i] != kNoValue) sh.take(value[ins[i]], ins[i], true, here);
+      }
+    }
+    // A name defined nowhere (reported by graph-undefined-value): nothing is known about it.
+    for (size_t i = 0; i < ins.size(); ++i) {
+      if (ins[i] == kNoValue && !n.inputs[i].empty()) sh.raise(kUnknownLevel, here);
+    }
+    if (sem.shape == ShapeBehavior::Unknown) sh.raise(kUnknownLevel, here);
+    Fact sf = sh.done();
+    refine(*this, sf, dims[id]);
+    shape[id] = sf;
+
+    Acc va(*this);
+    switch (sem.value) {
+      case ValueBehavior::Propagate:
+      case ValueBehavior::Unknown:
+        for (size_t i = 0; i < ins.size(); ++i) {
+          if (ins[i] != kNoValue) va.take(value[ins[i]], ins[i], true);
+        }
+        if (sem.value == ValueBehavior::Unknown) va.raise(kUnknownLevel, here);
+        break;
+      case ValueBehavior::FromShape:
+        if (!ins.empty() && ins[0] != kNoValue) va.take(shape[ins[0]], ins[0], false, here);
+        va.f.origin = here;
+        va.f.from_shape = 1;
+        break;
+      case ValueBehavior::Constant:
+        break;
+      case ValueBehavior::Random:
+        va.raise(kData, here);
+        break;
+    }
+    for (size_t i = 0; i < ins.size(); ++i) {
+      if (ins[i] == kNoValue && !n.inputs[i].empty()) va.raise(kUnknownLevel, here);
+    }
+    Fact vf = va.done();
+    refine(*this, vf, svec[id]);
+    value[id] = vf;
+  }
+}
+
+void Provenance::Impl::do_if(const Node& n, const GraphSlot& s, std::span<const uint32_t> ins) {
+  const Graph& then_g = *graph_attr(n, "then_branch");
+  const Graph& else_g = *graph_attr(n, "else_branch");
+  run_graph(then_g);
+  run_graph(else_g);
+  const GraphSlot& ts = slot(then_g);
+  const GraphSlot& es = slot(else_g);
+  const uint32_t here = s.node_base + n.index;
+  const uint32_t cond = ins.empty() ? kNoValue : ins[0];
+  for (size_t k = 0; k < n.outputs.size(); ++k) {
+    uint32_t id = out_id(s, n, k);
+    if (id == kNoValue) continue;
+    uint32_t t = k < then_g.outputs.size() ? resolve(ts, then_g.outputs[k].name) : kNoValue;
+    uint32_t e = k < else_g.outputs.size() ? resolve(es, else_g.outputs[k].name) : kNoValue;
+    Acc sh(*this);
+    if (t != kNoValue) sh.take(shape[t], t, false);
+    if (e != kNoValue) sh.take(shape[e], e, false);
+    bool varies = false;
+    ArenaRef d = (t != kNoValue && e != kNoValue) ? merge(dims[t], dims[e], varies) : ArenaRef{};
+    // Branches of different shapes: the output shape is whichever the condition picks.
+    if (varies && cond != kNoValue) sh.take(value[cond], cond, true, here);
+    if (t == kNoValue || e == kNoValue) sh.raise(kUnknownLevel, here);
+    Fact sf = sh.done();
+    refine(*this, sf, d);
+    shape[id] = sf;
+    dims[id] = d;
+
+    Acc va(*this);
+    if (t != kNoValue) va.take(value[t], t, true);
+    if (e != kNoValue) va.take(value[e], e, true);
+    if (cond != kNoValue) va.take(value[cond], cond, true, here);
+    if (t == kNoValue || e == kNoValue) va.raise(kUnknownLevel, here);
+    Fact vf = va.done();
+    ArenaRef sv = (t != kNoValue && e != kNoValue && same(svec[t], svec[e])) ? svec[t] : ArenaRef{};
+    refine(*this, vf, sv);
+    value[id] = vf;
+    svec[id] = sv;
+  }
+}
+
+void Provenance::Impl::do_loop(const Node& n, const GraphSlot& s,
+                               std::span<const uint32_t> ins) {
+  const Graph& body = *graph_attr(n, "body");
+  const GraphSlot& bs = slot(body);
+  const uint32_t here = s.node_base + n.index;
+  const size_t nc = n.inputs.size() > 2 ? n.inputs.size() - 2 : 0;
+  const uint32_t M = ins.size() > 0 ? ins[0] : kNoValue;
+  const uint32_t C = ins.size() > 1 ? ins[1] : kNoValue;
+  auto formal = [&](size_t k) {
+    return k < body.inputs.size() ? bs.base + static_cast<uint32_t>(k) : kNoValue;
+  };
+  auto body_out = [&](size_t k) {
+    return k < body.outputs.size() ? resolve(bs, body.outputs[k].name) : kNoValue;
+  };
+  // The iteration counter varies per iteration but is not runtime data: it carries the trip
+  // count's class. The condition starts as the initial condition.
+  if (uint32_t it = formal(0); it != kNoValue) {
+    shape[it] = static_fact();
+    dims[it] = push({});
+    value[it] = M != kNoValue ? link(value[M], M, true) : static_fact();
+    svec[it] = ArenaRef{};
+  }
+  if (uint32_t c = formal(1); c != kNoValue) {
+    shape[c] = static_fact();
+    dims[c] = push({});
+    value[c] = C != kNoValue ? link(value[C], C, true) : static_fact();
+    svec[c] = C != kNoValue ? svec[C] : ArenaRef{};
+  }
+  for (size_t k = 0; k < nc; ++k) {
+    uint32_t f = formal(2 + k), a = ins[2 + k];
+    if (f == kNoValue) continue;
+    if (a == kNoValue) {
+      shape[f] = Fact{};
+      value[f] = Fact{};
+      dims[f] = svec[f] = ArenaRef{};
+      continue;
+    }
+    shape[f] = link(shape[a], a, false);
+    value[f] = link(value[a], a, true);
+    dims[f] = dims[a];
+    svec[f] = svec[a];
+  }
+
+  // Loop-carried values take the join of their initial value and the body's result; the body
+  // is re-run while that changes (the lattice is shallow, so this stops quickly).
+  std::vector<uint8_t> varies(nc, 0);
+  uint32_t cond_out = kNoValue;
+  for (int pass = 0; pass < kMaxLoopPasses; ++pass) {
+    run_graph(body);
+    bool changed = false;
+    cond_out = body_out(0);
+    if (uint32_t c = formal(1); c != kNoValue && cond_out != kNoValue) {
+      Acc va(*this);
+      if (C != kNoValue) va.take(value[C], C, true);
+      va.take(value[cond_out], cond_out, true);
+      Fact vf = va.done();
+      if (!same_class(vf, value[c])) changed = true;
+      value[c] = vf;
+    }
+    for (size_t k = 0; k < nc; ++k) {
+      uint32_t f = formal(2 + k), o = body_out(1 + k), a = ins[2 + k];
+      if (f == kNoValue || o == kNoValue || a == kNoValue) continue;
+      Acc sh(*this);
+      sh.take(shape[a], a, false);
+      sh.take(shape[o], o, false);
+      Fact sf = sh.done();
+      bool v = false;
+      ArenaRef d = merge(dims[a], dims[o], v);
+      if (v) varies[k] = 1;
+      Acc va(*this);
+      va.take(value[a], a, true);
+      va.take(value[o], o, true);
+      Fact vf = va.done();
+      ArenaRef sv = same(svec[a], svec[o]) ? svec[a] : ArenaRef{};
+      if (!same_class(sf, shape[f]) || !same_class(vf, value[f]) || !same(d, dims[f])) {
+        changed = true;
+      }
+      shape[f] = sf;
+      value[f] = vf;
+      dims[f] = d;
+      svec[f] = sv;
+    }
+    if (!changed) break;
+  }
+
+  // The trip count: M, the initial condition and the body's condition together.
+  Acc trip(*this);
+  if (M != kNoValue) trip.take(value[M], M, true);
+  if (C != kNoValue) trip.take(value[C], C, true);
+  if (cond_out != kNoValue) trip.take(value[cond_out], cond_out, true);
+  const Fact tf = trip.done();
+  const uint32_t tsrc = tf.pred;
+  // The number of iterations as a dim, when it is known (M fixed or symbolic, no data exit).
+  Sym length = Sym::unknown();
+  if (M != kNoValue && tf.level <= kDims) {
+    auto m = view(svec[M]);
+    if (m.size() == 1 && m[0].kind != Sym::kUnknown) {
+      length = m[0];
+      // The condition may stop the loop early when it is not a constant.
+      if (tf.level == kDims && (tf.pred != M)) length = Sym::unknown();
+    }
+  }
+
+  for (size_t k = 0; k < n.outputs.size(); ++k) {
+    uint32_t id = out_id(s, n, k);
+    if (id == kNoValue) continue;
+    if (k < nc) {
+      uint32_t f = formal(2 + k);
+      if (f == kNoValue) {
+        shape[id] = value[id] = Fact{};
+        dims[id] = svec[id] = ArenaRef{};
+        continue;
+      }
+      Acc sh(*this);
+      sh.take(shape[f], f, false);
+      // A carried value whose shape changes per iteration ends with a shape set by the count.
+      if (varies[k] && tsrc != kNoValue) sh.take(value[tsrc], tsrc, true, here);
+      Fact sf = sh.done();
+      ArenaRef d = varies[k] ? ArenaRef{} : dims[f];
+      refine(*this, sf, d);
+      shape[id] = sf;
+      dims[id] = d;
+      Acc va(*this);
+      va.take(value[f], f, true);
+      if (tsrc != kNoValue) va.take(value[tsrc], tsrc, true, here);
+      Fact vf = va.done();
+      ArenaRef sv = tf.level == kStatic ? svec[f] : ArenaRef{};
+      refine(*this, vf, sv);
+      value[id] = vf;
+      svec[id] = sv;
+    } else {
+      // Scan outputs stack one slice per iteration: their length is the trip count.
+      uint32_t o = body_out(1 + k);
+      Acc sh(*this);
+      if (o != kNoValue) sh.take(shape[o], o, false);
+      if (tsrc != kNoValue) sh.take(value[tsrc], tsrc, true, here);
+      if (o == kNoValue) sh.raise(kUnknownLevel, here);
+      Fact sf = sh.done();
+      ArenaRef d;
+      if (o != kNoValue && dims[o].n >= 0 && length.kind != Sym::kUnknown) {
+        std::vector<Sym> ds{length};
+        auto inner = view(dims[o]);
+        ds.insert(ds.end(), inner.begin(), inner.end());
+        d = push(ds);
+      }
+      refine(*this, sf, d);
+      shape[id] = sf;
+      dims[id] = d;
+      Acc va(*this);
+      if (o != kNoValue) va.take(value[o], o, true);
+      if (tsrc != kNoValue) va.take(value[tsrc], tsrc, true, here);
+      if (o == kNoValue) va.raise(kUnknownLevel, here);
+      value[id] = va.done();
+      svec[id] = ArenaRef{};
+    }
+  }
+}
+
+void Provenance::Impl::do_scan(const Node& n, const GraphSlot& s,
+                               std::span<const uint32_t> ins) {
+  const Graph& body = *graph_attr(n, "body");
+  const GraphSlot& bs = slot(body);
+  const int64_t opset = opset_of(n);
+  const size_t off = opset < 9 ? 1 : 0;  // Scan-8 starts with sequence_lens
+  const size_t total = ins.size() > off ? ins.size() - off : 0;
+  const size_t num_scan =
+      std::min(total, static_cast<size_t>(std::max<int64_t>(0, n.attr_int("num_scan_inputs")
+                                                                   .value_or(0))));
+  const size_t ns = total - num_scan;
+  const Attribute* in_axes = n.attribute("scan_input_axes");
+  const Attribute* out_axes = n.attribute("scan_output_axes");
+  auto formal = [&](size_t k) {
+    return k < body.inputs.size() ? bs.base + static_cast<uint32_t>(k) : kNoValue;
+  };
+  auto body_out = [&](size_t k) {
+    return k < body.outputs.size() ? resolve(bs, body.outputs[k].name) : kNoValue;
+  };
+  auto axis_of = [&](const Attribute* a, size_t j, int64_t rank) -> int64_t {
+    int64_t ax = (a != nullptr && j < a->ints.size()) ? a->ints[j] : 0;
+    if (ax < 0) ax += rank;
+    return ax;
+  };
+
+  for (size_t k = 0; k < ns + num_scan; ++k) {
+    uint32_t f = formal(k), a = ins[off + k];
+    if (f == kNoValue) continue;
+    if (a == kNoValue) {
+      shape[f] = value[f] = Fact{};
+      dims[f] = svec[f] = ArenaRef{};
+      continue;
+    }
+    shape[f] = link(shape[a], a, false);
+    value[f] = link(value[a], a, true);
+    svec[f] = k < ns ? svec[a] : ArenaRef{};
+    dims[f] = ArenaRef{};
+    if (k < ns) {
+      dims[f] = dims[a];
+    } else if (opset >= 9 && dims[a].n > 0) {
+      // A slice: the scanned axis removed.
+      auto ds = view(dims[a]);
+      int64_t ax = axis_of(in_axes, k - ns, static_cast<int64_t>(ds.size()));
+      if (ax >= 0 && ax < static_cast<int64_t>(ds.size())) {
+        std::vector<Sym> slice(ds.begin(), ds.end());
+        slice.erase(slice.begin() + ax);
+        dims[f] = push(slice);
+      }
+    }
+  }
+
+  std::vector<uint8_t> varies(ns, 0);
+  for (int pass = 0; pass < kMaxLoopPasses; ++pass) {
+    run_graph(body);
+    bool changed = false;
+    for (size_t k = 0; k < ns; ++k) {
+      uint32_t f = formal(k), o = body_out(k), a = ins[off + k];
+      if (f == kNoValue || o == kNoValue || a == kNoValue) continue;
+      Acc sh(*this);
+      sh.take(shape[a], a, false);
+      sh.take(shape[o], o, false);
+      Fact sf = sh.done();
+      bool v = false;
+      ArenaRef d = merge(dims[a], dims[o], v);
+      if (v) varies[k] = 1;
+      Acc va(*this);
+      va.take(value[a], a, true);
+      va.take(value[o], o, true);
+      Fact vf = va.done();
+      if (!same_class(sf, shape[f]) || !same_class(vf, value[f]) || !same(d, dims[f])) {
+        changed = true;
+      }
+      shape[f] = sf;
+      value[f] = vf;
+      dims[f] = d;
+      svec[f] = same(svec[a], svec[o]) ? svec[a] : ArenaRef{};
+    }
+    if (!changed) break;
+  }
+
+  // The scan length: the scanned axis of the first scan input.
+  const uint32_t first_scan = num_scan > 0 ? ins[off + ns] : kNoValue;
+  Sym length = Sym::unknown();
+  if (first_scan != kNoValue && opset >= 9 && dims[first_scan].n > 0) {
+    auto ds = view(dims[first_scan]);
+    int64_t ax = axis_of(in_axes, 0, static_cast<int64_t>(ds.size()));
+    if (ax >= 0 && ax < static_cast<int64_t>(ds.size())) length = ds[ax];
+  }
+  for (size_t k = 0; k < n.outputs.size(); ++k) {
+    uint32_t id = out_id(s, n, k);
+    if (id == kNoValue) continue;
+    uint32_t o = body_out(k);
+    if (k < ns) {
+      uint32_t f = formal(k);
+      if (f == kNoValue) {
+        shape[id] = value[id] = Fact{};
+        dims[id] = svec[id] = ArenaRef{};
+        continue;
+      }
+      shape[id] = link(shape[f], f, false);
+      value[id] = link(value[f], f, true);
+      dims[id] = varies[k] ? ArenaRef{} : dims[f];
+      svec[id] = svec[f];
+      continue;
+    }
+    Acc sh(*this);
+    if (o != kNoValue) sh.take(shape[o], o, false);
+    if (first_scan != kNoValue) sh.take(shape[first_scan], first_scan, false);
+    if (o == kNoValue) sh.raise(kUnknownLevel, s.node_base + n.index);
+    Fact sf = sh.done();
+    ArenaRef d;
+    if (o != kNoValue && dims[o].n >= 0 && length.kind != Sym::kUnknown) {
+      auto inner = view(dims[o]);
+      std::vector<Sym> ds(inner.begin(), inner.end());
+      int64_t ax = axis_of(out_axes, k - ns, static_cast<int64_t>(ds.size()) + 1);
+      if (ax >= 0 && ax <= static_cast<int64_t>(ds.size())) {
+        ds.insert(ds.begin() + ax, length);
+        d = push(ds);
+      }
+    }
+    refine(*this, sf, d);
+    shape[id] = sf;
+    dims[id] = d;
+    value[id] = o != kNoValue ? link(value[o], o, true) : Fact{};
+    svec[id] = ArenaRef{};
+  }
+}
+
+void Provenance::Impl::do_other_subgraphs(const Node& n, const GraphSlot& s,
+                                          const OpSemantics& sem,
+                                          std::span<const uint32_t> ins) {
+  // Unmodelled ops with subgraphs (SequenceMap, custom ops): each formal input gets the join
+  // of the node's inputs, and outputs join the subgraphs' outputs with the op's own rule.
+  Acc js(*this), jv(*this);
+  for (uint32_t a : ins) {
+    if (a == kNoValue) continue;
+    js.take(shape[a], a, false);
+    jv.take(value[a], a, true);
+  }
+  const Fact fs = js.done(), fv = jv.done();
+  std::vector<const Graph*> subs;
+  for (const Attribute& a : n.attributes) {
+    if (a.g != nullptr) subs.push_back(a.g);
+    for (const Graph* g : a.graphs) subs.push_back(g);
+  }
+  for (const Graph* sg : subs) {
+    const GraphSlot& ss = slot(*sg);
+    for (size_t k = 0; k < sg->inputs.size(); ++k) {
+      uint32_t f = ss.base + static_cast<uint32_t>(k);
+      shape[f] = fs;
+      value[f] = fv;
+      dims[f] = svec[f] = ArenaRef{};
+    }
+    run_graph(*sg);
+  }
+  generic(n, s, sem, ins);
+  for (size_t k = 0; k < n.outputs.size(); ++k) {
+    uint32_t id = out_id(s, n, k);
+    if (id == kNoValue) continue;
+    Acc sh(*this), va(*this);
+    sh.f = shape[id];
+    sh.any = true;
+    va.f = value[id];
+    va.any = true;
+    bool joined = false;
+    for (const Graph* sg : subs) {
+      if (k >= sg->outputs.size()) continue;
+      uint32_t o = resolve(slot(*sg), sg->outputs[k].name);
+      if (o == kNoValue) continue;
+      sh.take(shape[o], o, false);
+      va.take(value[o], o, true);
+      joined = true;
+    }
+    if (!joined) continue;
+    shape[id] = sh.done();
+    value[id] = va.done();
+    dims[id] = svec[id] = ArenaRef{};
+  }
+}
+
+void Provenance::Impl::default_call(const Node& n, const GraphSlot& s,
+                                    std::span<const uint32_t> ins) {
+  const uint32_t here = s.node_base + n.index;
+  for (size_t k = 0; k < n.outputs.size(); ++k) {
+    uint32_t id = out_id(s, n, k);
+    if (id == kNoValue) continue;
+    Acc sh(*this), va(*this);
+    for (uint32_t a : ins) {
+      if (a == kNoValue) continue;
+      sh.take(shape[a], a, false);
+      va.take(value[a], a, true);
+    }
+    sh.raise(kUnknownLevel, here);
+    va.raise(kUnknownLevel, here);
+    shape[id] = sh.done();
+    value[id] = va.done();
+    dims[id] = svec[id] = ArenaRef{};
+  }
+}
+
+void Provenance::Impl::call_function(const Node& n, const GraphSlot& s, FnState& st,
+                                     std::span<const uint32_t> ins) {
+  const Graph& body = st.fn->body;
+  const GraphSlot& bs = slot(body);
+  if (st.busy) {  // recursion
+    default_call(n, s, ins);
+    return;
+  }
+  // Instances are keyed by everything the body can observe of its inputs.
+  std::vector<int64_t> key;
+  for (size_t k = 0; k < body.inputs.size(); ++k) {
+    uint32_t a = k < ins.size() ? ins[k] : kNoValue;
+    if (a == kNoValue) {
+      key.push_back(-1);
+      continue;
+    }
+    key.insert(key.end(), {shape[a].level, shape[a].dims, value[a].level, value[a].dims});
+    for (ArenaRef r : {dims[a], svec[a]}) {
+      key.push_back(r.n);
+      for (const Sym& x : view(r)) key.insert(key.end(), {x.kind, x.v, x.set});
+    }
+  }
+  const Instance* inst = nullptr;
+  for (const Instance& i : st.instances) {
+    if (i.key == key) inst = &i;
+  }
+  if (inst == nullptr) {
+    if (st.instances.size() >= kMaxFunctionInstances) {
+      default_call(n, s, ins);
+      return;
+    }
+    st.busy = true;
+    for (size_t k = 0; k < body.inputs.size(); ++k) {
+      uint32_t f = bs.base + static_cast<uint32_t>(k);
+      uint32_t a = k < ins.size() ? ins[k] : kNoValue;
+      if (a == kNoValue) {
+        shape[f] = value[f] = static_fact();
+        dims[f] = svec[f] = ArenaRef{};
+        continue;
+      }
+      shape[f] = link(shape[a], a, false);
+      value[f] = link(value[a], a, true);
+      dims[f] = dims[a];
+      svec[f] = svec[a];
+    }
+    run_graph(body);
+    // Facts inside the body: the join over every instance (what rules see).
+    const size_t len = st.end - st.begin;
+    if (st.acc_shape.empty()) {
+      st.acc_shape.assign(shape.begin() + st.begin, shape.begin() + st.end);
+      st.acc_value.assign(value.begin() + st.begin, value.begin() + st.end);
+      st.acc_dims.assign(dims.begin() + st.begin, dims.begin() + st.end);
+    } else {
+      for (size_t i = 0; i < len; ++i) {
+        for (auto [acc, cur] : {std::pair{&st.acc_shape[i], &shape[st.begin + i]},
+                                std::pair{&st.acc_value[i], &value[st.begin + i]}}) {
+          if (cur->level > acc->level) {
+            *acc = *cur;
+          } else if (cur->level == acc->level && cur->level != kStatic && cur->level != kData) {
+            acc->dims = join_sets(acc->dims, cur->dims);
+          }
+        }
+        if (!same(st.acc_dims[i], dims[st.begin + i])) st.acc_dims[i] = ArenaRef{};
+      }
+    }
+    Instance made;
+    made.key = std::move(key);
+    for (size_t j = 0; j < body.outputs.size(); ++j) {
+      uint32_t o = resolve(bs, body.outputs[j].name);
+      made.out_ids.push_back(o);
+      made.out_shape.push_back(o != kNoValue ? shape[o] : Fact{});
+      made.out_value.push_back(o != kNoValue ? value[o] : Fact{});
+      made.out_dims.push_back(o != kNoValue ? dims[o] : ArenaRef{});
+      made.out_svec.push_back(o != kNoValue ? svec[o] : ArenaRef{});
+    }
+    st.instances.push_back(std::move(made));
+    inst = &st.instances.back();
+    st.busy = false;
+  }
+  for (size_t k = 0; k < n.outputs.size(); ++k) {
+    uint32_t id = out_id(s, n, k);
+    if (id == kNoValue) continue;
+    if (k >= inst->out_ids.size() || inst->out_ids[k] == kNoValue) {
+      shape[id] = value[id] = Fact{};
+      dims[id] = svec[id] = ArenaRef{};
+      continue;
+    }
+    shape[id] = link(inst->out_shape[k], inst->out_ids[k], false);
+    value[id] = link(inst->out_value[k], inst->out_ids[k], true);
+    dims[id] = inst->out_dims[k];
+    svec[id] = inst->out_svec[k];
+  }
+}
+
+void Provenance::Impl::finish_functions() {
+  // Functions nothing calls: analysed once with inputs of unknown class.
+  for (auto& [key, st] : functions) {
+    if (!st.instances.empty() || !st.acc_shape.empty()) continue;
+    const Graph& body = st.fn->body;
+    const GraphSlot& bs = slot(body);
+    for (size_t k = 0; k < body.inputs.size(); ++k) {
+      uint32_t f = bs.base + static_cast<uint32_t>(k);
+      shape[f] = value[f] = Fact{};
+      dims[f] = svec[f] = ArenaRef{};
+    }
+    st.busy = true;
+    run_graph(body);
+    st.busy = false;
+  }
+  for (auto& [key, st] : functions) {
+    if (st.acc_shape.empty()) continue;
+    std::copy(st.acc_shape.begin(), st.acc_shape.end(), shape.begin() + st.begin);
+    std::copy(st.acc_value.begin(), st.acc_value.end(), value.begin() + st.begin);
+    std::copy(st.acc_dims.begin(), st.acc_dims.end(), dims.begin() + st.begin);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reason chains
+
+std::vector<ReasonStep> Provenance::Impl::walk(uint32_t v, bool via_value,
+                                               size_t max_steps) const {
+  std::vector<ReasonStep> out;
+  uint32_t cur = v;
+  bool vv = via_value;
+  while (cur != kNoValue && cur < shape.size() && out.size() < max_steps) {
+    ReasonStep st;
+    st.value = cur;
+    const GraphSlot* gs = slot_of_value(cur);
+    st.graph = gs != nullptr ? gs->graph : nullptr;
+    st.via_value = vv;
+    out.push_back(st);
+    const Fact& f = vv ? value[cur] : shape[cur];
+    if (f.pred == kNoValue) break;
+    const Fact& next = f.via_value ? value[f.pred] : shape[f.pred];
+    if (next.level == kStatic) break;
+    cur = f.pred;
+    vv = f.via_value != 0;
+  }
+  return out;
+}
+
+std::string Provenance::Impl::describe_terminal(uint32_t v, bool via_value) const {
+  const GraphSlot* gs = slot_of_value(v);
+  if (gs == nullptr) return "?";
+  const Graph& g = *gs->graph;
+  uint32_t idx = v - gs->base;
+  if (idx < g.inputs.size()) {
+    const ValueInfo& in = g.inputs[idx];
+    if (g.kind == Graph::Kind::Main) {
+      if (via_value || !in.type.has_shape) return fmt::format("input '{}'", in.name);
+      std::string ds;
+      for (const Dim& d : in.type.dims) {
+        if (!ds.empty()) ds += ", ";
+        ds += d.kind == Dim::Kind::Value   ? std::to_string(d.value)
+              : d.kind == Dim::Kind::Param ? d.param
+                                           : std::string("?");
+      }
+      return fmt::format("input '{}' [{}]", in.name, ds);
+    }
+    if (g.kind == Graph::Kind::Function && g.function != nullptr) {
+      return fmt::format("'{}' (input of function {})", in.name, g.function->name);
+    }
+    if (g.owner != nullptr) {
+      std::string owner = g.owner->display_name();
+      if (g.owner->op_type == "Loop") {
+        if (idx == 0) return fmt::format("'{}' (iteration count of {})", in.name, owner);
+        if (idx == 1) return fmt::format("'{}' (condition of {})", in.name, owner);
+        return fmt::format("'{}' (carried by {})", in.name, owner);
+      }
+      return fmt::format("'{}' (input of {}'s {})", in.name, owner, g.owner_attribute);
+    }
+    return fmt::format("'{}'", in.name);
+  }
+  idx -= static_cast<uint32_t>(g.inputs.size());
+  if (idx < g.initializers.size()) {
+    return fmt::format("initializer '{}'", g.initializers[idx].name);
+  }
+  return fmt::format("'{}'", name(v));
+}
+
+std::string_view Provenance::Impl::name(uint32_t v) const {
+  const GraphSlot* s = slot_of_value(v);
+  if (s == nullptr) return {};
+  const Graph& g = *s->graph;
+  uint32_t idx = v - s->base;
+  if (idx < g.inputs.size()) return g.inputs[idx].name;
+  idx -= static_cast<uint32_t>(g.inputs.size());
+  if (idx < g.initializers.size()) return g.initializers[idx].name;
+  idx -= static_cast<uint32_t>(g.initializers.size());
+  if (idx < g.sparse_initializers.size()) return g.sparse_initializers[idx].values.name;
+  const Node* p = producer_of(v);
+  if (p == nullptr) return {};
+  return p->outputs[v - s->outs_base - s->out_off[p->index]];
+}
+
+const Node* Provenance::Impl::producer_of(uint32_t v) const {
+  const GraphSlot* s = slot_of_value(v);
+  if (s == nullptr || v < s->outs_base) return nullptr;
+  uint32_t rel = v - s->outs_base;
+  auto it = std::upper_bound(s->out_off.begin(), s->out_off.end(), rel);
+  if (it == s->out_off.begin()) return nullptr;
+  return &s->graph->nodes[static_cast<size_t>(it - s->out_off.begin()) - 1];
+}
+
+std::string Provenance::Impl::render(uint32_t v, bool via_value) const {
+  constexpr size_t kMax = 12;
+  std::vector<ReasonStep> steps = walk(v, via_value, kMax);
+  std::string out;
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const ReasonStep& st = steps[i];
+    const Node* p = producer_of(st.value);
+    std::string part;
+    if (p != nullptr) {
+      part = p->display_name();
+      // Shape_5(x): the value whose shape is read.
+      if (st.via_value && i + 1 < steps.size() && !steps[i + 1].via_value &&
+          semantics_of(*p).shape == ShapeBehavior::ShapeToValue) {
+        part += fmt::format("({})", name(steps[i + 1].value));
+      }
+    } else {
+      part = describe_terminal(st.value, st.via_value);
+    }
+    if (!out.empty()) out += " \u2190 ";
+    out += part;
+  }
+  if (steps.size() == kMax) {
+    const ReasonStep& last = steps.back();
+    const Fact& f = last.via_value ? value[last.value] : shape[last.value];
+    if (f.pred != kNoValue) out += " \u2190 \u2026";
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Public API
+
+Provenance::Provenance(const Model& model, AnalysisCache& cache)
+    : impl_(std::make_unique<Impl>(model, cache)) {}
+
+Provenance::~Provenance() = default;
+
+ValueId Provenance::find(const Graph& g, std::string_view name) const {
+  auto it = impl_->slot_of.find(&g);
+  if (it == impl_->slot_of.end()) return kNoValue;
+  return impl_->resolve(impl_->slots[it->second], name);
+}
+
+ValueId Provenance::output(const Node& n, size_t k) const {
+  auto it = impl_->slot_of.find(n.graph);
+  if (it == impl_->slot_of.end()) return kNoValue;
+  return impl_->out_id(impl_->slots[it->second], n, k);
+}
+
+const Graph* Provenance::graph_of(ValueId v) const {
+  const GraphSlot* s = impl_->slot_of_value(v);
+  return s != nullptr ? s->graph : nullptr;
+}
+
+std::string_view Provenance::name_of(ValueId v) const { return impl_->name(v); }
+
+const Node* Provenance::producer(ValueId v) const { return impl_->producer_of(v); }
+
+ShapeClass Provenance::shape_class(ValueId v) const {
+  if (v >= impl_->shape.size()) return ShapeClass::Unknown;
+  return static_cast<ShapeClass>(impl_->shape[v].level);
+}
+
+ValueClass Provenance::value_class(ValueId v) const {
+  if (v >= impl_->value.size()) return ValueClass::Unknown;
+  return static_cast<ValueClass>(impl_->value[v].level);
+}
+
+namespace {
+std::vector<std::string_view> set_names(const Provenance::Impl& a, uint32_t set) {
+  std::vector<std::string_view> out;
+  for (uint32_t id : a.sets[set]) out.push_back(a.names[id]);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+}  // namespace
+
+std::vector<std::string_view> Provenance::shape_dims(ValueId v) const {
+  if (v >= impl_->shape.size()) return {};
+  return set_names(*impl_, impl_->shape[v].dims);
+}
+
+std::vector<std::string_view> Provenance::value_dims(ValueId v) const {
+  if (v >= impl_->value.size()) return {};
+  return set_names(*impl_, impl_->value[v].dims);
+}
+
+const Node* Provenance::shape_origin(ValueId v) const {
+  if (v >= impl_->shape.size()) return nullptr;
+  const Fact& f = impl_->shape[v];
+  if (f.level == kStatic || f.origin == kNoNode) return nullptr;
+  return impl_->nodes[f.origin];
+}
+
+const Node* Provenance::value_origin(ValueId v) const {
+  if (v >= impl_->value.size()) return nullptr;
+  const Fact& f = impl_->value[v];
+  if (f.level == kStatic || f.origin == kNoNode) return nullptr;
+  return impl_->nodes[f.origin];
+}
+
+bool Provenance::from_shape(ValueId v) const {
+  return v < impl_->value.size() && impl_->value[v].from_shape != 0;
+}
+
+std::optional<std::vector<DimFact>> Provenance::dims(ValueId v) const {
+  if (v >= impl_->dims.size() || impl_->dims[v].n < 0) return std::nullopt;
+  std::vector<DimFact> out;
+  for (const Sym& s : impl_->view(impl_->dims[v])) {
+    DimFact d;
+    if (s.kind == Sym::kFixed) {
+      d.kind = DimFact::Kind::Fixed;
+      d.value = s.v;
+    } else if (s.kind == Sym::kSymbolic) {
+      d.kind = DimFact::Kind::Symbolic;
+      d.names = set_names(*impl_, s.set);
+    }
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+std::optional<std::vector<int64_t>> Provenance::known_ints(ValueId v) const {
+  if (v >= impl_->svec.size() || impl_->svec[v].n < 0) return std::nullopt;
+  if (impl_->value[v].level != kStatic) return std::nullopt;
+  std::vector<int64_t> out;
+  for (const Sym& s : impl_->view(impl_->svec[v])) {
+    if (!s.is_fixed()) return std::nullopt;
+    out.push_back(s.v);
+  }
+  return out;
+}
+
+std::vector<ReasonStep> Provenance::shape_reason(ValueId v, size_t max_steps) const {
+  std::vector<ReasonStep> out = impl_->walk(v, false, max_steps);
+  for (ReasonStep& s : out) {
+    s.name = name_of(s.value);
+    s.producer = producer(s.value);
+  }
+  return out;
+}
+
+std::vector<ReasonStep> Provenance::value_reason(ValueId v, size_t max_steps) const {
+  std::vector<ReasonStep> out = impl_->walk(v, true, max_steps);
+  for (ReasonStep& s : out) {
+    s.name = name_of(s.value);
+    s.producer = producer(s.value);
+  }
+  return out;
+}
+
+std::string Provenance::explain_shape(ValueId v) const {
+  if (v >= impl_->shape.size()) return {};
+  return impl_->render(v, false);
+}
+
+std::string Provenance::explain_value(ValueId v) const {
+  if (v >= impl_->value.size()) return {};
+  return impl_->render(v, true);
+}
+
+const OpSemantics& Provenance::semantics(const Node& n) const {
+  return impl_->semantics_of(n);
+}
+
+const Function* Provenance::called_function(const Node& n) const {
+  return impl_->function_for(n);
+}
+
+int64_t Provenance::opset(const Node& n) const { return impl_->opset_of(n); }
+
+bool Provenance::is_shape_origin(const Node& n, ShapeClass c) const {
+  auto it = impl_->slot_of.find(n.graph);
+  if (it == impl_->slot_of.end()) return false;
+  const GraphSlot& s = impl_->slots[it->second];
+  const uint32_t here = s.node_base + n.index;
+  for (size_t k = 0; k < n.outputs.size(); ++k) {
+    uint32_t id = impl_->out_id(s, n, k);
+    if (id == kNoValue) continue;
+    const Fact& f = impl_->shape[id];
+    if (f.level == static_cast<uint8_t>(c) && f.origin == here) return true;
+  }
+  return false;
+}
+
+std::vector<Provenance::DimUsage> Provenance::dim_usage() const {
+  const Impl& a = *impl_;
+  std::vector<size_t> counts(a.names.size(), 0);
+  std::vector<uint32_t> seen;
+  for (const GraphSlot& s : a.slots) {
+    for (const Node& n : s.graph->nodes) {
+      seen.clear();
+      for (size_t k = 0; k < n.outputs.size(); ++k) {
+        uint32_t id = a.out_id(s, n, k);
+        if (id == kNoValue || a.shape[id].level != kDims) continue;
+        const auto& set = a.sets[a.shape[id].dims];
+        seen.insert(seen.end(), set.begin(), set.end());
+      }
+      std::sort(seen.begin(), seen.end());
+      seen.erase(std::unique(seen.begin(), seen.end()), seen.end());
+      for (uint32_t d : seen) ++counts[d];
+    }
+  }
+  std::vector<DimUsage> out;
+  for (size_t i = 0; i < a.names.size(); ++i) out.push_back({a.names[i], counts[i]});
+  std::sort(out.begin(), out.end(),
+            [](const DimUsage& x, const DimUsage& y) { return x.name < y.name; });
+  return out;
+}
+
+size_t Provenance::data_dependent_nodes() const {
+  const Impl& a = *impl_;
+  size_t count = 0;
+  for (const GraphSlot& s : a.slots) {
+    for (const Node& n : s.graph->nodes) {
+      for (size_t k = 0; k < n.outputs.size(); ++k) {
+        uint32_t id = a.out_id(s, n, k);
+        if (id != kNoValue && a.shape[id].level == kData) {
+          ++count;
+          break;
+        }
+      }
+    }
+  }
+  return count;
+}
+
+std::vector<const Node*> Provenance::data_dependent_origins() const {
+  std::vector<const Node*> out;
+  for (const GraphSlot& s : impl_->slots) {
+    for (const Node& n : s.graph->nodes) {
+      if (is_shape_origin(n, ShapeClass::DataDependent)) out.push_back(&n);
+    }
+  }
+  return out;
+}
+
+size_t Provenance::node_count() const { return impl_->nodes.size(); }
+
+}  // namespace onnxlint

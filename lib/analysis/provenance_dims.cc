@@ -1,0 +1,1181 @@
+// Per-dimension facts for the provenance pass: output dims (fixed, symbolic, unknown) and the
+// elements of small integer vectors for the common ops of exported models. Anything not
+// modelled here leaves the output dims unknown, and the class-level rules decide alone; a fact
+// given here is exact for a valid model, because it lowers classes (input-dim-dependent to
+// static) and names the dims a shape depends on.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <unordered_map>
+
+#include "analysis/provenance_internal.h"
+
+namespace onnxlint {
+
+namespace {
+
+enum class K : uint8_t {
+  Unary,      // output 0 (and the other outputs listed in the op) has input 0's dims
+  Passthru,   // Identity, Cast, CastLike: dims and integer elements unchanged
+  Neg,
+  Broadcast,  // multidirectional broadcasting of every input
+  Arith,      // broadcasting with element arithmetic on small integer vectors
+  MatMul,
+  Gemm,
+  Transpose,
+  Unsqueeze,
+  Squeeze,
+  Flatten,
+  Reshape,
+  Expand,
+  Tile,
+  Concat,
+  Gather,
+  GatherElements,
+  Slice,
+  Split,
+  Shape,
+  Size,
+  Constant,
+  ConstantOfShape,
+  Range,
+  Conv,
+  Pool,
+  GlobalPool,
+  Reduce,
+  ArgReduce,
+  Rnn,
+  TopK,
+  OneHot,
+  Pad,
+  Resize,
+  Upsample,
+};
+
+const std::unordered_map<std::string_view, K>& kinds() {
+  static const std::unordered_map<std::string_view, K> m = [] {
+    std::unordered_map<std::string_view, K> t;
+    for (std::string_view op :
+         {"Abs", "Acos", "Acosh", "Asin", "Asinh", "Atan", "Atanh", "BitwiseNot", "Ceil", "Celu",
+          "Clip", "Cos", "Cosh", "CumProd", "CumSum", "Elu", "Erf", "Exp", "Floor", "Gelu",
+          "HardSigmoid", "HardSwish", "Hardmax", "IsInf", "IsNaN", "LeakyRelu", "Log",
+          "LogSoftmax", "LpNormalization", "LRN", "MeanVarianceNormalization", "Mish", "Not",
+          "Reciprocal", "Relu", "Round", "Selu", "Shrink", "Sigmoid", "Sign", "Sin", "Sinh",
+          "Softmax", "Softplus", "Softsign", "Sqrt", "Swish", "Tan", "Tanh", "ThresholdedRelu",
+          "Trilu", "Dropout", "BatchNormalization", "InstanceNormalization",
+          "LayerNormalization", "GroupNormalization", "RMSNormalization", "QuantizeLinear",
+          "DequantizeLinear", "RandomNormalLike", "RandomUniformLike", "Bernoulli", "EyeLike",
+          "ReverseSequence", "ScatterElements", "ScatterND", "Scatter", "RegexFullMatch"}) {
+      t.emplace(op, K::Unary);
+    }
+    for (std::string_view op : {"Identity", "Cast", "CastLike"}) t.emplace(op, K::Passthru);
+    t.emplace("Neg", K::Neg);
+    for (std::string_view op :
+         {"Pow", "And", "Or", "Xor", "Equal", "Greater", "GreaterOrEqual", "Less", "LessOrEqual",
+          "BitShift", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Mean", "Sum", "Where", "PRelu"}) {
+      t.emplace(op, K::Broadcast);
+    }
+    for (std::string_view op : {"Add", "Sub", "Mul", "Div", "Mod", "Max", "Min"}) {
+      t.emplace(op, K::Arith);
+    }
+    for (std::string_view op : {"MatMul", "MatMulInteger", "QLinearMatMul"}) {
+      t.emplace(op, K::MatMul);
+    }
+    t.emplace("Gemm", K::Gemm);
+    t.emplace("Transpose", K::Transpose);
+    t.emplace("Unsqueeze", K::Unsqueeze);
+    t.emplace("Squeeze", K::Squeeze);
+    t.emplace("Flatten", K::Flatten);
+    t.emplace("Reshape", K::Reshape);
+    t.emplace("Expand", K::Expand);
+    t.emplace("Tile", K::Tile);
+    t.emplace("Concat", K::Concat);
+    t.emplace("Gather", K::Gather);
+    t.emplace("GatherElements", K::GatherElements);
+    t.emplace("Slice", K::Slice);
+    t.emplace("Split", K::Split);
+    t.emplace("Shape", K::Shape);
+    t.emplace("Size", K::Size);
+    t.emplace("Constant", K::Constant);
+    t.emplace("ConstantOfShape", K::ConstantOfShape);
+    t.emplace("Range", K::Range);
+    for (std::string_view op : {"Conv", "ConvInteger", "QLinearConv"}) t.emplace(op, K::Conv);
+    for (std::string_view op : {"MaxPool", "AveragePool", "LpPool"}) t.emplace(op, K::Pool);
+    for (std::string_view op : {"GlobalAveragePool", "GlobalMaxPool", "GlobalLpPool"}) {
+      t.emplace(op, K::GlobalPool);
+    }
+    for (std::string_view op :
+         {"ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceMax", "ReduceMean",
+          "ReduceMin", "ReduceProd", "ReduceSum", "ReduceSumSquare"}) {
+      t.emplace(op, K::Reduce);
+    }
+    t.emplace("ArgMax", K::ArgReduce);
+    t.emplace("ArgMin", K::ArgReduce);
+    for (std::string_view op : {"RNN", "GRU", "LSTM"}) t.emplace(op, K::Rnn);
+    t.emplace("TopK", K::TopK);
+    t.emplace("OneHot", K::OneHot);
+    t.emplace("Pad", K::Pad);
+    t.emplace("Resize", K::Resize);
+    t.emplace("Upsample", K::Upsample);
+    return t;
+  }();
+  return m;
+}
+
+const std::vector<int64_t>* ints_attr(const Node& n, std::string_view name) {
+  const Attribute* a = n.attribute(name);
+  if (a == nullptr || a->type != Attribute::Type::Ints) return nullptr;
+  return &a->ints;
+}
+
+int64_t floor_div(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+
+int64_t ceil_div(int64_t a, int64_t b) { return -floor_div(-a, b); }
+
+// The inference of one node.
+struct Infer {
+  Provenance::Impl& a;
+  const Node& n;
+  const GraphSlot& s;
+  std::span<const uint32_t> ins;
+  int64_t opset;
+
+  uint32_t in(size_t i) const { return i < ins.size() ? ins[i] : kNoValue; }
+  bool has(size_t i) const { return in(i) != kNoValue; }
+  // Dims of input i; nullopt when the rank is unknown (or the input is absent).
+  std::optional<std::vector<Sym>> dims(size_t i) const {
+    uint32_t v = in(i);
+    if (v == kNoValue || a.dims[v].n < 0) return std::nullopt;
+    auto d = a.view(a.dims[v]);
+    return std::vector<Sym>(d.begin(), d.end());
+  }
+  std::optional<std::vector<Sym>> elems(size_t i) const {
+    uint32_t v = in(i);
+    if (v == kNoValue || a.svec[v].n < 0) return std::nullopt;
+    auto d = a.view(a.svec[v]);
+    return std::vector<Sym>(d.begin(), d.end());
+  }
+  // Fixed integer elements of input i.
+  std::optional<std::vector<int64_t>> ints(size_t i) const {
+    auto e = elems(i);
+    if (!e) return std::nullopt;
+    std::vector<int64_t> out;
+    for (const Sym& x : *e) {
+      if (!x.is_fixed()) return std::nullopt;
+      out.push_back(x.v);
+    }
+    return out;
+  }
+  int64_t attr(std::string_view name, int64_t fallback) const {
+    return n.attr_int(name).value_or(fallback);
+  }
+  void set_dims(size_t k, const std::vector<Sym>& d) {
+    uint32_t id = a.out_id(s, n, k);
+    if (id != kNoValue) a.dims[id] = a.push(d);
+  }
+  void set_elems(size_t k, const std::vector<Sym>& e) {
+    if (e.size() > Provenance::Impl::kMaxSvec) return;
+    uint32_t id = a.out_id(s, n, k);
+    if (id != kNoValue) a.svec[id] = a.push(e);
+  }
+  Sym derive(const Sym& x, const Sym& y) { return a.derive(x, y); }
+
+  // Product of dims: fixed when all are fixed, else derived from the symbolic ones.
+  Sym product(std::span<const Sym> ds) {
+    int64_t p = 1;
+    Sym sym = Sym::fixed(1);
+    bool fixed = true;
+    for (const Sym& d : ds) {
+      if (d.kind == Sym::kUnknown) return Sym::unknown();
+      if (d.is_fixed()) {
+        p *= d.v;
+      } else {
+        fixed = false;
+        sym = derive(sym, d);
+      }
+    }
+    return fixed ? Sym::fixed(p) : sym;
+  }
+
+  Sym broadcast(const Sym& x, const Sym& y) {
+    if (x.is_fixed() && x.v == 1) return y;
+    if (y.is_fixed() && y.v == 1) return x;
+    if (x == y) return x;
+    if (x.is_fixed() && y.is_fixed()) return Sym::unknown();  // invalid model
+    if (x.is_fixed()) return x;  // the other side must equal it (or be 1)
+    if (y.is_fixed()) return y;
+    if (x.kind == Sym::kUnknown || y.kind == Sym::kUnknown) return Sym::unknown();
+    return derive(x, y);
+  }
+
+  std::optional<std::vector<Sym>> broadcast_all(std::span<const size_t> which) {
+    std::vector<Sym> out;
+    for (size_t i : which) {
+      if (!has(i)) continue;
+      auto d = dims(i);
+      if (!d) return std::nullopt;
+      if (d->size() > out.size()) out.insert(out.begin(), d->size() - out.size(), Sym::fixed(1));
+      size_t shift = out.size() - d->size();
+      for (size_t j = 0; j < d->size(); ++j) out[shift + j] = broadcast(out[shift + j], (*d)[j]);
+    }
+    return out;
+  }
+
+  static bool norm_axis(int64_t& ax, int64_t rank) {
+    if (ax < 0) ax += rank;
+    return ax >= 0 && ax < rank;
+  }
+
+  void run(K kind);
+  void unary();
+  void arith();
+  void matmul();
+  void gemm();
+  void transpose();
+  void unsqueeze();
+  void squeeze();
+  void flatten();
+  void reshape();
+  void expand();
+  void tile();
+  void concat();
+  void gather();
+  void slice();
+  void split();
+  void shape_op();
+  void size_op();
+  void constant();
+  void constant_of_shape();
+  void range();
+  void conv(bool pool);
+  void global_pool();
+  void reduce(bool arg);
+  void rnn();
+  void topk();
+  void one_hot();
+  void pad();
+  void resize(bool upsample);
+  std::optional<std::vector<double>> floats_of(size_t i) const;
+};
+
+void Infer::run(K kind) {
+  switch (kind) {
+    case K::Unary:
+      unary();
+      break;
+    case K::Passthru:
+      // Same dims and elements: share the input's arena ranges.
+      if (uint32_t id = a.out_id(s, n, 0); id != kNoValue && has(0)) {
+        a.dims[id] = a.dims[in(0)];
+        a.svec[id] = a.svec[in(0)];
+      }
+      break;
+    case K::Neg:
+      unary();
+      if (auto e = elems(0)) {
+        for (Sym& x : *e) {
+          if (x.is_fixed()) x.v = -x.v;
+        }
+        set_elems(0, *e);
+      }
+      break;
+    case K::Broadcast: {
+      std::vector<size_t> all(ins.size());
+      for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+      if (auto d = broadcast_all(all)) set_dims(0, *d);
+      break;
+    }
+    case K::Arith:
+      arith();
+      break;
+    case K::MatMul:
+      matmul();
+      break;
+    case K::Gemm:
+      gemm();
+      break;
+    case K::Transpose:
+      transpose();
+      break;
+    case K::Unsqueeze:
+      unsqueeze();
+      break;
+    case K::Squeeze:
+      squeeze();
+      break;
+    case K::Flatten:
+      flatten();
+      break;
+    case K::Reshape:
+      reshape();
+      break;
+    case K::Expand:
+      expand();
+      break;
+    case K::Tile:
+      tile();
+      break;
+    case K::Concat:
+      concat();
+      break;
+    case K::Gather:
+      gather();
+      break;
+    case K::GatherElements:
+      if (auto d = dims(1)) set_dims(0, *d);
+      break;
+    case K::Slice:
+      slice();
+      break;
+    case K::Split:
+      split();
+      break;
+    case K::Shape:
+      shape_op();
+      break;
+    case K::Size:
+      size_op();
+      break;
+    case K::Constant:
+      constant();
+      break;
+    case K::ConstantOfShape:
+      constant_of_shape();
+      break;
+    case K::Range:
+      range();
+      break;
+    case K::Conv:
+      conv(false);
+      break;
+    case K::Pool:
+      conv(true);
+      break;
+    case K::GlobalPool:
+      global_pool();
+      break;
+    case K::Reduce:
+      reduce(false);
+      break;
+    case K::ArgReduce:
+      reduce(true);
+      break;
+    case K::Rnn:
+      rnn();
+      break;
+    case K::TopK:
+      topk();
+      break;
+    case K::OneHot:
+      one_hot();
+      break;
+    case K::Pad:
+      pad();
+      break;
+    case K::Resize:
+      resize(false);
+      break;
+    case K::Upsample:
+      resize(true);
+      break;
+  }
+}
+
+void Infer::unary() {
+  if (!has(0)) return;
+  // Same dims as input 0: share its arena range (no copy). Dropout's mask too.
+  const ArenaRef d = a.dims[in(0)];
+  for (size_t k = 0; k < (n.op_type == "Dropout" ? n.outputs.size() : 1); ++k) {
+    if (uint32_t id = a.out_id(s, n, k); id != kNoValue) a.dims[id] = d;
+  }
+}
+
+void Infer::arith() {
+  std::vector<size_t> all(ins.size());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+  if (auto d = broadcast_all(all)) set_dims(0, *d);
+  // Shape arithmetic: element-wise on small vectors (scalars broadcast).
+  std::vector<std::vector<Sym>> es;
+  size_t len = 1;
+  for (size_t i = 0; i < ins.size(); ++i) {
+    auto e = elems(i);
+    if (!e || e->empty()) return;
+    if (e->size() != 1) {
+      if (len != 1 && len != e->size()) return;
+      len = e->size();
+    }
+    es.push_back(std::move(*e));
+  }
+  if (es.empty()) return;
+  std::string_view op = n.op_type;
+  std::vector<Sym> out(len);
+  for (size_t j = 0; j < len; ++j) {
+    Sym acc = es[0][es[0].size() == 1 ? 0 : j];
+    for (size_t i = 1; i < es.size(); ++i) {
+      const Sym& y = es[i][es[i].size() == 1 ? 0 : j];
+      if (acc.is_fixed() && y.is_fixed()) {
+        int64_t p = acc.v, q = y.v;
+        if (op == "Add") {
+          acc.v = p + q;
+        } else if (op == "Sub") {
+          acc.v = p - q;
+        } else if (op == "Mul") {
+          acc.v = p * q;
+        } else if (op == "Div" || op == "Mod") {
+          if (q == 0) {
+            acc = Sym::unknown();
+          } else {
+            acc.v = op == "Div" ? floor_div(p, q) : p - floor_div(p, q) * q;
+          }
+        } else if (op == "Max") {
+          acc.v = std::max(p, q);
+        } else {
+          acc.v = std::min(p, q);
+        }
+      } else if ((op == "Mul" || op == "Div") && y.is_fixed() && y.v == 1) {
+        // x * 1, x / 1: unchanged
+      } else if ((op == "Add" || op == "Sub") && y.is_fixed() && y.v == 0) {
+        // x + 0: unchanged
+      } else {
+        acc = derive(acc, y);
+      }
+    }
+    out[j] = acc;
+  }
+  set_elems(0, out);
+}
+
+void Infer::matmul() {
+  size_t bi = n.op_type == "QLinearMatMul" ? 3 : 1;
+  auto x = dims(0), y = dims(bi);
+  if (!x || !y || x->empty() || y->empty()) return;
+  bool xv = x->size() == 1, yv = y->size() == 1;
+  if (xv) x->insert(x->begin(), Sym::fixed(1));
+  if (yv) y->push_back(Sym::fixed(1));
+  std::vector<Sym> bx(x->begin(), x->end() - 2), by(y->begin(), y->end() - 2);
+  if (bx.size() < by.size()) bx.insert(bx.begin(), by.size() - bx.size(), Sym::fixed(1));
+  if (by.size() < bx.size()) by.insert(by.begin(), bx.size() - by.size(), Sym::fixed(1));
+  std::vector<Sym> out;
+  for (size_t i = 0; i < bx.size(); ++i) out.push_back(broadcast(bx[i], by[i]));
+  if (!xv) out.push_back((*x)[x->size() - 2]);
+  if (!yv) out.push_back(y->back());
+  set_dims(0, out);
+}
+
+void Infer::gemm() {
+  auto x = dims(0), y = dims(1);
+  if (!x || !y || x->size() != 2 || y->size() != 2) return;
+  Sym m = attr("transA", 0) ? (*x)[1] : (*x)[0];
+  Sym nn = attr("transB", 0) ? (*y)[0] : (*y)[1];
+  set_dims(0, {m, nn});
+}
+
+void Infer::transpose() {
+  auto d = dims(0);
+  if (!d) return;
+  const int64_t r = static_cast<int64_t>(d->size());
+  std::vector<Sym> out;
+  if (const auto* perm = ints_attr(n, "perm")) {
+    if (static_cast<int64_t>(perm->size()) != r) return;
+    for (int64_t p : *perm) {
+      if (!norm_axis(p, r)) return;
+      out.push_back((*d)[p]);
+    }
+  } else {
+    out.assign(d->rbegin(), d->rend());
+  }
+  set_dims(0, out);
+}
+
+void Infer::unsqueeze() {
+  std::optional<std::vector<int64_t>> axes;
+  if (opset < 13) {
+    if (const auto* at = ints_attr(n, "axes")) axes = *at;
+  } else {
+    axes = ints(1);
+  }
+  auto e = elems(0);
+  if (e) set_elems(0, *e);
+  auto d = dims(0);
+  if (!d || !axes) return;
+  const int64_t r = static_cast<int64_t>(d->size() + axes->size());
+  std::vector<bool> ones(r, false);
+  for (int64_t ax : *axes) {
+    if (!norm_axis(ax, r) || ones[ax]) return;
+    ones[ax] = true;
+  }
+  std::vector<Sym> out;
+  size_t j = 0;
+  for (int64_t i = 0; i < r; ++i) out.push_back(ones[i] ? Sym::fixed(1) : (*d)[j++]);
+  set_dims(0, out);
+}
+
+void Infer::squeeze() {
+  std::optional<std::vector<int64_t>> axes;
+  if (opset < 13) {
+    if (const auto* at = ints_attr(n, "axes")) axes = *at;
+  } else if (has(1)) {
+    axes = ints(1);
+    if (!axes) {
+      if (auto e = elems(0)) set_elems(0, *e);
+      return;
+    }
+  }
+  if (auto e = elems(0)) set_elems(0, *e);
+  auto d = dims(0);
+  if (!d) return;
+  const int64_t r = static_cast<int64_t>(d->size());
+  std::vector<bool> drop(r, false);
+  if (axes) {
+    for (int64_t ax : *axes) {
+      if (!norm_axis(ax, r)) return;
+      drop[ax] = true;
+    }
+  } else {
+    // Without axes every dim of size 1 goes: only known when every dim is fixed.
+    for (int64_t i = 0; i < r; ++i) {
+      if (!(*d)[i].is_fixed()) return;
+      drop[i] = (*d)[i].v == 1;
+    }
+  }
+  std::vector<Sym> out;
+  for (int64_t i = 0; i < r; ++i) {
+    if (!drop[i]) out.push_back((*d)[i]);
+  }
+  set_dims(0, out);
+}
+
+void Infer::flatten() {
+  if (auto e = elems(0)) set_elems(0, *e);
+  auto d = dims(0);
+  if (!d) return;
+  const int64_t r = static_cast<int64_t>(d->size());
+  int64_t axis = attr("axis", 1);
+  if (axis < 0) axis += r;
+  if (axis < 0 || axis > r) return;
+  std::span<const Sym> all(*d);
+  set_dims(0, {product(all.subspan(0, axis)), product(all.subspan(axis))});
+}
+
+void Infer::reshape() {
+  if (auto e = elems(0)) set_elems(0, *e);
+  std::optional<std::vector<Sym>> target;
+  if (opset < 5) {
+    if (const auto* at = ints_attr(n, "shape")) {
+      target.emplace();
+      for (int64_t v : *at) target->push_back(Sym::fixed(v));
+    }
+  } else {
+    target = elems(1);
+  }
+  if (!target) return;
+  auto d = dims(0);
+  const bool allowzero = attr("allowzero", 0) != 0;
+  std::vector<Sym> out;
+  int infer_at = -1;
+  for (size_t i = 0; i < target->size(); ++i) {
+    const Sym& t = (*target)[i];
+    if (t.is_fixed() && t.v == 0 && !allowzero) {
+      if (!d || i >= d->size()) return;
+      out.push_back((*d)[i]);
+    } else if (t.is_fixed() && t.v == -1) {
+      if (infer_at >= 0) return;
+      infer_at = static_cast<int>(i);
+      out.push_back(Sym::unknown());
+    } else if (t.is_fixed() && t.v < -1) {
+      return;
+    } else {
+      out.push_back(t);
+    }
+  }
+  if (infer_at >= 0) {
+    // total(input) / product(others): fixed when everything is, else derived from the
+    // symbolic dims involved.
+    if (!d) {
+      set_dims(0, out);  // rank known, that dim unknown
+      return;
+    }
+    Sym total = product(*d);
+    std::vector<Sym> others;
+    for (size_t i = 0; i < out.size(); ++i) {
+      if (static_cast<int>(i) != infer_at) others.push_back(out[i]);
+    }
+    Sym rest = product(others);
+    if (total.is_fixed() && rest.is_fixed()) {
+      out[infer_at] = rest.v != 0 ? Sym::fixed(total.v / rest.v) : Sym::unknown();
+    } else {
+      out[infer_at] = derive(total, rest);
+      // The symbolic parts may cancel ([batch, 16] to [batch, -1]): still a correct superset.
+    }
+  }
+  set_dims(0, out);
+}
+
+void Infer::expand() {
+  auto d = dims(0);
+  auto t = elems(1);
+  if (!d || !t) return;
+  std::vector<Sym> out = *t;
+  if (d->size() > out.size()) out.insert(out.begin(), d->size() - out.size(), Sym::fixed(1));
+  size_t shift = out.size() - d->size();
+  for (size_t j = 0; j < d->size(); ++j) out[shift + j] = broadcast(out[shift + j], (*d)[j]);
+  set_dims(0, out);
+}
+
+void Infer::tile() {
+  if (opset < 6) return;
+  auto d = dims(0);
+  auto r = elems(1);
+  if (!d || !r || r->size() != d->size()) return;
+  std::vector<Sym> out;
+  for (size_t i = 0; i < d->size(); ++i) {
+    const Sym &x = (*d)[i], &y = (*r)[i];
+    if (x.is_fixed() && y.is_fixed()) {
+      out.push_back(Sym::fixed(x.v * y.v));
+    } else if (y.is_fixed() && y.v == 1) {
+      out.push_back(x);
+    } else {
+      out.push_back(derive(x, y));
+    }
+  }
+  set_dims(0, out);
+}
+
+void Infer::concat() {
+  int64_t axis = attr("axis", 0);
+  // Small integer vectors: concatenation of the elements (shape vectors along axis 0).
+  {
+    std::vector<Sym> out;
+    bool ok = true;
+    for (size_t i = 0; i < ins.size() && ok; ++i) {
+      if (!has(i)) continue;
+      auto e = elems(i);
+      auto d = dims(i);
+      if (!e || (d && d->size() > 1)) ok = false;
+      if (ok) out.insert(out.end(), e->begin(), e->end());
+    }
+    if (ok && (axis == 0 || axis == -1)) set_elems(0, out);
+  }
+  std::vector<Sym> out;
+  bool first = true;
+  int64_t r = 0;
+  for (size_t i = 0; i < ins.size(); ++i) {
+    if (!has(i)) continue;
+    auto d = dims(i);
+    if (!d) return;
+    if (first) {
+      out = *d;
+      r = static_cast<int64_t>(out.size());
+      if (!norm_axis(axis, r)) return;
+      first = false;
+      continue;
+    }
+    if (static_cast<int64_t>(d->size()) != r) return;
+    for (int64_t j = 0; j < r; ++j) {
+      const Sym &x = out[j], &y = (*d)[j];
+      if (j == axis) {
+        out[j] = (x.is_fixed() && y.is_fixed()) ? Sym::fixed(x.v + y.v) : derive(x, y);
+      } else if (!(x == y)) {
+        out[j] = x.is_fixed() ? x : y.is_fixed() ? y : derive(x, y);
+      }
+    }
+  }
+  if (!first) set_dims(0, out);
+}
+
+void Infer::gather() {
+  int64_t axis = attr("axis", 0);
+  auto d = dims(0);
+  auto idx = dims(1);
+  if (d && idx) {
+    int64_t r = static_cast<int64_t>(d->size());
+    if (norm_axis(axis, r)) {
+      std::vector<Sym> out(d->begin(), d->begin() + axis);
+      out.insert(out.end(), idx->begin(), idx->end());
+      out.insert(out.end(), d->begin() + axis + 1, d->end());
+      set_dims(0, out);
+    }
+  }
+  // Picking elements of a shape vector: Gather(Shape(x), 0).
+  auto e = elems(0);
+  auto which = ints(1);
+  if (e && which && (!d || d->size() == 1)) {
+    std::vector<Sym> out;
+    const int64_t len = static_cast<int64_t>(e->size());
+    for (int64_t w : *which) {
+      if (w < 0) w += len;
+      if (w < 0 || w >= len) return;
+      out.push_back((*e)[w]);
+    }
+    set_elems(0, out);
+  }
+}
+
+namespace {
+// ONNX Slice length along one axis with everything fixed.
+int64_t slice_len(int64_t dim, int64_t start, int64_t end, int64_t step) {
+  if (step == 0) return -1;
+  if (start < 0) start += dim;
+  if (end < 0) end += dim;
+  if (step > 0) {
+    start = std::clamp<int64_t>(start, 0, dim);
+    end = std::clamp<int64_t>(end, 0, dim);
+    return std::max<int64_t>(0, ceil_div(end - start, step));
+  }
+  start = std::clamp<int64_t>(start, 0, dim - 1);
+  end = std::clamp<int64_t>(end, -1, dim - 1);
+  return std::max<int64_t>(0, ceil_div(start - end, -step));
+}
+}  // namespace
+
+void Infer::slice() {
+  std::vector<Sym> starts, ends;
+  std::optional<std::vector<int64_t>> axes, steps;
+  if (opset < 10) {
+    const auto* st = ints_attr(n, "starts");
+    const auto* en = ints_attr(n, "ends");
+    if (st == nullptr || en == nullptr) return;
+    for (int64_t v : *st) starts.push_back(Sym::fixed(v));
+    for (int64_t v : *en) ends.push_back(Sym::fixed(v));
+    if (const auto* ax = ints_attr(n, "axes")) axes = *ax;
+  } else {
+    auto st = elems(1), en = elems(2);
+    if (!st || !en) return;
+    starts = *st;
+    ends = *en;
+    if (has(3)) {
+      axes = ints(3);
+      if (!axes) return;
+    }
+    if (has(4)) {
+      steps = ints(4);
+      if (!steps) return;
+    }
+  }
+  if (starts.size() != ends.size()) return;
+  if (!axes) {
+    axes.emplace();
+    for (size_t i = 0; i < starts.size(); ++i) axes->push_back(static_cast<int64_t>(i));
+  }
+  if (!steps) steps = std::vector<int64_t>(starts.size(), 1);
+  if (axes->size() != starts.size() || steps->size() != starts.size()) return;
+
+  auto compute = [&](std::vector<Sym>& ds, bool elements) -> bool {
+    const int64_t r = static_cast<int64_t>(ds.size());
+    std::vector<Sym> out = ds;
+    for (size_t j = 0; j < axes->size(); ++j) {
+      int64_t ax = (*axes)[j];
+      if (!norm_axis(ax, r)) return false;
+      const Sym &dim = ds[ax], &st = starts[j], &en = ends[j];
+      const int64_t step = (*steps)[j];
+      if (dim.is_fixed() && st.is_fixed() && en.is_fixed()) {
+        int64_t len = slice_len(dim.v, st.v, en.v, step);
+        if (len < 0) return false;
+        out[ax] = Sym::fixed(len);
+      } else if (st.is_fixed() && st.v == 0 && en.is_fixed() &&
+                 en.v >= std::numeric_limits<int32_t>::max() && step == 1) {
+        out[ax] = dim;  // x[0:]
+      } else if (elements) {
+        return false;
+      } else {
+        out[ax] = derive(derive(dim, st), en);
+      }
+    }
+    ds = std::move(out);
+    return true;
+  };
+  if (auto d = dims(0); d && compute(*d, false)) set_dims(0, *d);
+  // Slicing a 1-D shape vector with fixed bounds.
+  auto e = elems(0);
+  if (e && axes->size() == 1) {
+    int64_t ax = (*axes)[0];
+    if ((ax == 0 || ax == -1) && starts[0].is_fixed() && ends[0].is_fixed()) {
+      const int64_t len = static_cast<int64_t>(e->size());
+      int64_t st = starts[0].v, en = ends[0].v, step = (*steps)[0];
+      if (step == 1) {
+        if (st < 0) st += len;
+        if (en < 0) en += len;
+        st = std::clamp<int64_t>(st, 0, len);
+        en = std::clamp<int64_t>(en, 0, len);
+        std::vector<Sym> out;
+        for (int64_t i = st; i < en; ++i) out.push_back((*e)[i]);
+        set_elems(0, out);
+      }
+    }
+  }
+}
+
+void Infer::split() {
+  auto d = dims(0);
+  if (!d) return;
+  const int64_t r = static_cast<int64_t>(d->size());
+  int64_t axis = attr("axis", 0);
+  if (!norm_axis(axis, r)) return;
+  const size_t m = n.outputs.size();
+  std::optional<std::vector<int64_t>> sizes;
+  if (opset < 13) {
+    if (const auto* at = ints_attr(n, "split")) sizes = *at;
+    if (opset < 2 && has(1)) sizes = ints(1);
+  } else if (has(1)) {
+    sizes = ints(1);
+    if (!sizes) return;
+  }
+  const Sym dim = (*d)[axis];
+  for (size_t k = 0; k < m; ++k) {
+    std::vector<Sym> out = *d;
+    if (sizes) {
+      if (sizes->size() != m) return;
+      out[axis] = Sym::fixed((*sizes)[k]);
+    } else if (dim.is_fixed()) {
+      const int64_t parts = static_cast<int64_t>(m);
+      if (n.attr_int("num_outputs")) {
+        int64_t chunk = ceil_div(dim.v, parts);
+        int64_t left = dim.v - chunk * static_cast<int64_t>(k);
+        out[axis] = Sym::fixed(std::clamp<int64_t>(left, 0, chunk));
+      } else {
+        if (dim.v % parts != 0) return;
+        out[axis] = Sym::fixed(dim.v / parts);
+      }
+    } else {
+      out[axis] = dim.kind == Sym::kSymbolic ? dim : Sym::unknown();
+    }
+    set_dims(k, out);
+  }
+}
+
+void Infer::shape_op() {
+  auto d = dims(0);
+  if (!d) {
+    set_dims(0, {Sym::unknown()});
+    return;
+  }
+  const int64_t r = static_cast<int64_t>(d->size());
+  int64_t start = attr("start", 0), end = attr("end", r);
+  if (start < 0) start += r;
+  if (end < 0) end += r;
+  start = std::clamp<int64_t>(start, 0, r);
+  end = std::clamp<int64_t>(end, 0, r);
+  const int64_t len = std::max<int64_t>(0, end - start);
+  set_dims(0, {Sym::fixed(len)});
+  set_elems(0, std::vector<Sym>(d->begin() + start, d->begin() + start + len));
+}
+
+void Infer::size_op() {
+  set_dims(0, {});
+  if (auto d = dims(0)) set_elems(0, {product(*d)});
+}
+
+void Infer::constant() {
+  for (const Attribute& at : n.attributes) {
+    if (at.name == "value" && at.t != nullptr) {
+      std::vector<Sym> ds;
+      for (int64_t x : at.t->dims) ds.push_back(Sym::fixed(x));
+      set_dims(0, ds);
+      uint32_t id = a.out_id(s, n, 0);
+      if (id != kNoValue) a.svec[id] = a.const_svec(*at.t);
+    } else if (at.name == "value_int") {
+      set_dims(0, {});
+      set_elems(0, {Sym::fixed(at.i)});
+    } else if (at.name == "value_ints") {
+      set_dims(0, {Sym::fixed(static_cast<int64_t>(at.ints.size()))});
+      std::vector<Sym> e;
+      for (int64_t v : at.ints) e.push_back(Sym::fixed(v));
+      set_elems(0, e);
+    } else if (at.name == "value_float" || at.name == "value_string") {
+      set_dims(0, {});
+    } else if (at.name == "value_floats") {
+      set_dims(0, {Sym::fixed(static_cast<int64_t>(at.floats.size()))});
+    } else if (at.name == "value_strings") {
+      set_dims(0, {Sym::fixed(static_cast<int64_t>(at.strings.size()))});
+    }
+  }
+}
+
+void Infer::constant_of_shape() {
+  if (auto e = elems(0)) set_dims(0, *e);
+}
+
+void Infer::range() {
+  auto st = elems(0), li = elems(1), de = elems(2);
+  if (!st || !li || !de || st->size() != 1 || li->size() != 1 || de->size() != 1) {
+    set_dims(0, {Sym::unknown()});
+    return;
+  }
+  const Sym &x = (*st)[0], &y = (*li)[0], &z = (*de)[0];
+  if (x.is_fixed() && y.is_fixed() && z.is_fixed() && z.v != 0) {
+    int64_t len = std::max<int64_t>(0, ceil_div(y.v - x.v, z.v));
+    set_dims(0, {Sym::fixed(len)});
+    if (static_cast<size_t>(len) <= Provenance::Impl::kMaxSvec) {
+      std::vector<Sym> out;
+      for (int64_t i = 0; i < len; ++i) out.push_back(Sym::fixed(x.v + i * z.v));
+      set_elems(0, out);
+    }
+    return;
+  }
+  set_dims(0, {derive(derive(x, y), z)});
+}
+
+void Infer::conv(bool pool) {
+  auto x = dims(0);
+  if (!x || x->size() < 3) return;
+  const size_t sp = x->size() - 2;
+  std::vector<int64_t> kernel;
+  Sym channels = (*x)[1];
+  if (const auto* ks = ints_attr(n, "kernel_shape")) kernel = *ks;
+  if (!pool) {
+    size_t wi = n.op_type == "QLinearConv" ? 3 : 1;
+    auto w = dims(wi);
+    if (!w || w->size() != x->size()) return;
+    channels = (*w)[0];
+    if (kernel.empty()) {
+      for (size_t i = 2; i < w->size(); ++i) {
+        if (!(*w)[i].is_fixed()) return;
+        kernel.push_back((*w)[i].v);
+      }
+    }
+  }
+  if (kernel.size() != sp) return;
+  const auto* strides = ints_attr(n, "strides");
+  const auto* dil = ints_attr(n, "dilations");
+  const auto* pads = ints_attr(n, "pads");
+  const std::string_view auto_pad = n.attr_string("auto_pad").value_or("NOTSET");
+  const bool ceil_mode = pool && attr("ceil_mode", 0) != 0;
+  std::vector<Sym> out{(*x)[0], channels};
+  for (size_t i = 0; i < sp; ++i) {
+    const Sym& in = (*x)[2 + i];
+    if (!in.is_fixed()) {
+      out.push_back(in.kind == Sym::kSymbolic ? in : Sym::unknown());
+      continue;
+    }
+    int64_t stride = strides && i < strides->size() ? (*strides)[i] : 1;
+    int64_t dl = dil && i < dil->size() ? (*dil)[i] : 1;
+    if (stride <= 0 || dl <= 0) return;
+    int64_t ek = dl * (kernel[i] - 1) + 1;
+    int64_t o;
+    if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
+      o = ceil_div(in.v, stride);
+    } else if (auto_pad == "VALID") {
+      o = floor_div(in.v - ek, stride) + 1;
+    } else {
+      int64_t pb = pads && pads->size() == 2 * sp ? (*pads)[i] + (*pads)[i + sp] : 0;
+      int64_t num = in.v + pb - ek;
+      o = (ceil_mode ? ceil_div(num, stride) : floor_div(num, stride)) + 1;
+      // A last window starting inside the right padding is dropped (ceil_mode).
+      if (ceil_mode && (o - 1) * stride >= in.v + (pads && pads->size() == 2 * sp ? (*pads)[i] : 0))
+        --o;
+    }
+    if (o < 0) return;
+    out.push_back(Sym::fixed(o));
+  }
+  set_dims(0, out);
+  if (pool && n.outputs.size() > 1) set_dims(1, out);
+}
+
+void Infer::global_pool() {
+  auto x = dims(0);
+  if (!x || x->size() < 2) return;
+  std::vector<Sym> out{(*x)[0], (*x)[1]};
+  out.resize(x->size(), Sym::fixed(1));
+  set_dims(0, out);
+}
+
+void Infer::reduce(bool arg) {
+  auto d = dims(0);
+  if (!d) return;
+  const int64_t r = static_cast<int64_t>(d->size());
+  const bool keep = attr("keepdims", 1) != 0;
+  std::vector<int64_t> axes;
+  if (arg) {
+    axes.push_back(attr("axis", 0));
+  } else {
+    const int64_t input_since = n.op_type == "ReduceSum" ? 13 : 18;
+    if (opset < input_since) {
+      if (const auto* at = ints_attr(n, "axes")) axes = *at;
+    } else if (has(1)) {
+      auto v = ints(1);
+      if (!v) return;
+      axes = *v;
+    }
+    if (axes.empty() && attr("noop_with_empty_axes", 0) != 0) {
+      set_dims(0, *d);
+      return;
+    }
+    if (axes.empty()) {
+      for (int64_t i = 0; i < r; ++i) axes.push_back(i);
+    }
+  }
+  std::vector<bool> red(r, false);
+  for (int64_t ax : axes) {
+    if (!norm_axis(ax, r)) return;
+    red[ax] = true;
+  }
+  std::vector<Sym> out;
+  for (int64_t i = 0; i < r; ++i) {
+    if (!red[i]) {
+      out.push_back((*d)[i]);
+    } else if (keep) {
+      out.push_back(Sym::fixed(1));
+    }
+  }
+  set_dims(0, out);
+}
+
+void Infer::rnn() {
+  auto x = dims(0);
+  auto hidden = n.attr_int("hidden_size");
+  if (!x || x->size() != 3 || !hidden) return;
+  const bool batch_first = attr("layout", 0) != 0;
+  const std::string_view dir = n.attr_string("direction").value_or("forward");
+  const Sym nd = Sym::fixed(dir == "bidirectional" ? 2 : 1);
+  const Sym seq = batch_first ? (*x)[1] : (*x)[0];
+  const Sym batch = batch_first ? (*x)[0] : (*x)[1];
+  const Sym h = Sym::fixed(*hidden);
+  if (batch_first) {
+    set_dims(0, {batch, seq, nd, h});
+    for (size_t k = 1; k < n.outputs.size(); ++k) set_dims(k, {batch, nd, h});
+  } else {
+    set_dims(0, {seq, nd, batch, h});
+    for (size_t k = 1; k < n.outputs.size(); ++k) set_dims(k, {nd, batch, h});
+  }
+}
+
+void Infer::topk() {
+  auto d = dims(0);
+  if (!d) return;
+  Sym k = Sym::unknown();
+  if (opset < 10) {
+    if (auto v = n.attr_int("k")) k = Sym::fixed(*v);
+  } else if (auto e = elems(1); e && e->size() == 1) {
+    k = (*e)[0];
+  }
+  int64_t axis = attr("axis", -1);
+  if (!norm_axis(axis, static_cast<int64_t>(d->size()))) return;
+  std::vector<Sym> out = *d;
+  out[axis] = k;
+  for (size_t j = 0; j < n.outputs.size(); ++j) set_dims(j, out);
+}
+
+void Infer::one_hot() {
+  auto d = dims(0);
+  auto depth = elems(1);
+  if (!d || !depth || depth->size() != 1) return;
+  const int64_t r = static_cast<int64_t>(d->size()) + 1;
+  int64_t axis = attr("axis", -1);
+  if (!norm_axis(axis, r)) return;
+  std::vector<Sym> out = *d;
+  out.insert(out.begin() + axis, (*depth)[0]);
+  set_dims(0, out);
+}
+
+void Infer::pad() {
+  auto d = dims(0);
+  if (!d) return;
+  const int64_t r = static_cast<int64_t>(d->size());
+  std::vector<Sym> pads;
+  if (opset < 11) {
+    const auto* at = ints_attr(n, opset < 2 ? "paddings" : "pads");
+    if (at == nullptr) return;
+    for (int64_t v : *at) pads.push_back(Sym::fixed(v));
+  } else {
+    auto e = elems(1);
+    if (!e) return;
+    pads = *e;
+  }
+  std::vector<int64_t> axes;
+  if (opset >= 18 && has(3)) {
+    auto v = ints(3);
+    if (!v) return;
+    axes = *v;
+  } else {
+    for (int64_t i = 0; i < r; ++i) axes.push_back(i);
+  }
+  const size_t na = axes.size();
+  if (pads.size() != 2 * na) return;
+  std::vector<Sym> out = *d;
+  for (size_t j = 0; j < na; ++j) {
+    int64_t ax = axes[j];
+    if (!norm_axis(ax, r)) return;
+    const Sym &b = pads[j], &e = pads[j + na], &x = out[ax];
+    if (x.is_fixed() && b.is_fixed() && e.is_fixed()) {
+      out[ax] = Sym::fixed(x.v + b.v + e.v);
+    } else {
+      out[ax] = derive(derive(x, b), e);
+    }
+  }
+  set_dims(0, out);
+}
+
+std::optional<std::vector<double>> Infer::floats_of(size_t i) const {
+  if (i >= n.inputs.size() || n.inputs[i].empty()) return std::nullopt;
+  const ConstantIndex::Constant* c = a.consts.find(*n.graph, n.inputs[i]);
+  if (c == nullptr || c->overridable || c->tensor == nullptr) return std::nullopt;
+  return a.model.read_floats(*c->tensor, 64);
+}
+
+void Infer::resize(bool upsample) {
+  auto d = dims(0);
+  if (!d) return;
+  if (!upsample && opset >= 18 && n.attribute("axes") != nullptr) return;
+  const size_t r = d->size();
+  // Resize-11+: sizes (input 3) wins when given.
+  if (!upsample && opset >= 11 && has(3)) {
+    if (auto e = elems(3); e && e->size() == r) set_dims(0, *e);
+    return;
+  }
+  std::optional<std::vector<double>> scales;
+  if (upsample && opset < 9) {
+    if (const Attribute* at = n.attribute("scales")) {
+      scales.emplace(at->floats.begin(), at->floats.end());
+    }
+  } else {
+    scales = floats_of(upsample || opset < 11 ? 1 : 2);
+  }
+  if (!scales || scales->size() != r) return;
+  std::vector<Sym> out;
+  for (size_t i = 0; i < r; ++i) {
+    const Sym& x = (*d)[i];
+    double sc = (*scales)[i];
+    if (x.is_fixed()) {
+      out.push_back(Sym::fixed(static_cast<int64_t>(std::floor(static_cast<double>(x.v) * sc))));
+    } else {
+      out.push_back(x);  // derived from the same input dim (same names)
+    }
+  }
+  set_dims(0, out);
+}
+
+}  // namespace
+
+ArenaRef Provenance::Impl::const_svec(const TensorData& t) {
+  auto count = t.element_count();
+  if (!count || *count > kMaxSvec || t.dims.size() > 1) return ArenaRef{};
+  auto v = model.read_ints(t, kMaxSvec);
+  if (!v) return ArenaRef{};
+  std::vector<Sym> e;
+  for (int64_t x : *v) e.push_back(Sym::fixed(x));
+  return push(e);
+}
+
+void Provenance::Impl::infer(const Node& n, const GraphSlot& s, std::span<const uint32_t> ins,
+                             int64_t opset) {
+  for (size_t k = 0; k < n.outputs.size(); ++k) {
+    uint32_t id = out_id(s, n, k);
+    if (id != kNoValue) dims[id] = svec[id] = ArenaRef{};
+  }
+  if (!(n.domain.empty() || n.domain == "ai.onnx")) return;
+  // Inside a function body an attribute may refer to the caller's: not known here.
+  for (const Attribute& at : n.attributes) {
+    if (!at.ref_attr_name.empty()) return;
+  }
+  const auto& m = kinds();
+  auto it = m.find(n.op_type);
+  if (it == m.end()) return;
+  Infer inf{*this, n, s, ins, opset};
+  inf.run(it->second);
+}
+
+}  // namespace onnxlint

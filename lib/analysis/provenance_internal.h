@@ -1,0 +1,168 @@
+// Internals of the provenance analysis shared by provenance.cc (the dataflow pass, control
+// flow, functions, queries) and provenance_dims.cc (per-dimension facts for common ops).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <onnxlint/graph_index.h>
+#include <onnxlint/provenance.h>
+
+namespace onnxlint {
+
+inline constexpr uint32_t kNoNode = 0xffffffffu;
+
+// Levels shared by shape and value classes: the two lattices are isomorphic (a constant value
+// sets a static shape, a shape-derived value an input-dim-dependent one, data a data-dependent
+// one), which lets a value flow into a shape without translation.
+enum : uint8_t { kStatic = 0, kDims = 1, kUnknownLevel = 2, kData = 3 };
+
+/// One class fact. `pred` is the back-pointer of the reason chain: the value the class came
+/// through, read through its value fact (`via_value`) or its shape fact. 16 bytes.
+struct Fact {
+  uint32_t dims = 0;  // interned set of input-dim names (0 = empty)
+  uint32_t pred = kNoValue;
+  uint32_t origin = kNoNode;  // global node id where the class arose
+  uint8_t level = kUnknownLevel;
+  uint8_t via_value = 0;
+  uint8_t from_shape = 0;  // value facts: computed from a Shape/Size output
+  uint8_t pad = 0;
+};
+
+/// A dimension, or an element of a small integer vector.
+struct Sym {
+  enum Kind : uint8_t { kFixed = 0, kSymbolic = 1, kUnknown = 2 };
+  int64_t v = 0;     // kFixed
+  uint32_t set = 0;  // kSymbolic: interned set of input-dim names it derives from
+  uint8_t kind = kUnknown;
+  static Sym fixed(int64_t v) { return Sym{v, 0, kFixed}; }
+  static Sym symbolic(uint32_t set) { return Sym{0, set, kSymbolic}; }
+  static Sym unknown() { return Sym{}; }
+  bool is_fixed() const { return kind == kFixed; }
+  bool operator==(const Sym& o) const {
+    return kind == o.kind && (kind != kFixed || v == o.v) && (kind != kSymbolic || set == o.set);
+  }
+};
+
+/// A range of the Sym arena; n < 0 means "not known".
+struct ArenaRef {
+  uint32_t off = 0;
+  int32_t n = -1;
+};
+
+struct GraphSlot {
+  const Graph* graph = nullptr;
+  const GraphInfo* info = nullptr;
+  uint32_t base = 0;       // first value id: inputs, initializers, sparse, node outputs
+  uint32_t outs_base = 0;  // first node-output id
+  std::vector<uint32_t> out_off;  // per node: offset of its first output from outs_base
+  uint32_t end = 0;               // one past the last value id of this graph
+  uint32_t node_base = 0;         // global id of node 0
+  const Function* function = nullptr;  // root function when inside a function body
+  uint32_t root_slot = 0;              // slot of the root graph (main or function body)
+};
+
+struct Provenance::Impl {
+  Impl(const Model& model, AnalysisCache& cache);
+
+  const Model& model;
+  const GraphIndex& index;
+  const ConstantIndex& consts;
+
+  std::vector<GraphSlot> slots;
+  std::unordered_map<const Graph*, uint32_t> slot_of;
+  std::vector<const Node*> nodes;  // by global node id
+  std::vector<const OpSemantics*> node_sem;  // by global node id (null: a function call)
+
+  std::vector<Fact> shape, value;
+  std::vector<ArenaRef> dims, svec;
+  std::vector<Sym> arena;
+
+  // Interned dim names and sets of them.
+  std::vector<std::string> names;
+  std::unordered_map<std::string, uint32_t> name_ids;
+  std::vector<std::vector<uint32_t>> sets;  // sets[0] = {}
+  std::map<std::vector<uint32_t>, uint32_t> set_ids;
+  std::unordered_map<uint64_t, uint32_t> join_cache;
+
+  // Model-local functions.
+  struct Instance {
+    std::vector<int64_t> key;
+    std::vector<Fact> out_shape, out_value;
+    std::vector<ArenaRef> out_dims, out_svec;
+    std::vector<uint32_t> out_ids;
+  };
+  struct FnState {
+    const Function* fn = nullptr;
+    uint32_t begin = 0, end = 0;  // value ids of the body and its subgraphs
+    std::vector<Instance> instances;
+    std::vector<Fact> acc_shape, acc_value;
+    std::vector<ArenaRef> acc_dims;
+    bool busy = false;
+  };
+  std::map<std::pair<std::string_view, std::string_view>, FnState> functions;
+
+  // --- ids
+  const GraphSlot& slot(const Graph& g) const { return slots[slot_of.at(&g)]; }
+  uint32_t id_of(const ValueDef& d) const;
+  uint32_t resolve(const GraphSlot& s, std::string_view name) const;
+  uint32_t out_id(const GraphSlot& s, const Node& n, size_t k) const;
+  uint32_t node_id(const Node& n) const { return slot(*n.graph).node_base + n.index; }
+  const GraphSlot* slot_of_value(uint32_t v) const;
+  std::string_view name(uint32_t v) const;
+  const Node* producer_of(uint32_t v) const;
+
+  // --- sets
+  uint32_t name_id(const std::string& name);
+  uint32_t single_set(uint32_t name);
+  uint32_t join_sets(uint32_t a, uint32_t b);
+
+  // --- arena
+  ArenaRef push(std::span<const Sym> syms);
+  std::span<const Sym> view(ArenaRef r) const {
+    return r.n < 0 ? std::span<const Sym>() : std::span<const Sym>(arena.data() + r.off, r.n);
+  }
+  bool same(ArenaRef a, ArenaRef b) const;
+  /// Per-position merge of two dim vectors; `varies` is set when they definitely differ.
+  ArenaRef merge(ArenaRef a, ArenaRef b, bool& varies);
+  Sym derive(const Sym& a, const Sym& b);  // symbolic combination (union of the name sets)
+
+  // --- the pass
+  int64_t opset_of(const Node& n) const;
+  const OpSemantics& semantics_of(const Node& n) const;
+  const Function* function_for(const Node& n) const;
+  void run_graph(const Graph& g);
+  void set_main_inputs();
+  void set_constants(const GraphSlot& s);
+  void transfer(const Node& n, const GraphSlot& s);
+  void generic(const Node& n, const GraphSlot& s, const OpSemantics& sem,
+               std::span<const uint32_t> ins);
+  void do_if(const Node& n, const GraphSlot& s, std::span<const uint32_t> ins);
+  void do_loop(const Node& n, const GraphSlot& s, std::span<const uint32_t> ins);
+  void do_scan(const Node& n, const GraphSlot& s, std::span<const uint32_t> ins);
+  void do_other_subgraphs(const Node& n, const GraphSlot& s, const OpSemantics& sem,
+                          std::span<const uint32_t> ins);
+  void call_function(const Node& n, const GraphSlot& s, FnState& st,
+                     std::span<const uint32_t> ins);
+  void default_call(const Node& n, const GraphSlot& s, std::span<const uint32_t> ins);
+  void finish_functions();
+
+  /// Per-dimension facts and small integer vectors for the outputs of `n` (provenance_dims.cc).
+  void infer(const Node& n, const GraphSlot& s, std::span<const uint32_t> ins, int64_t opset);
+  /// Small integer constants (<= kMaxSvec elements) as Sym vectors.
+  ArenaRef const_svec(const TensorData& t);
+  static constexpr size_t kMaxSvec = 16;
+
+  // --- rendering
+  std::string describe_terminal(uint32_t v, bool via_value) const;
+  std::string render(uint32_t v, bool via_value) const;
+  std::vector<ReasonStep> walk(uint32_t v, bool via_value, size_t max_steps) const;
+};
+
+}  // namespace onnxlint

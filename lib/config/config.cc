@@ -1,0 +1,350 @@
+// Reading configuration files: discovery, TOML parsing with toml++, validation. Every error
+// names the file, the line, the key and the reason, because a config mistake that is silently
+// ignored leaves a rule off (or on) without anyone noticing.
+#include <fmt/format.h>
+#include <onnxlint/config.h>
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "config/text_util.h"
+
+namespace onnxlint {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::string_view kTopKeys[] = {
+    "baseline",  "extend-select", "fail-on", "ignore",   "in-model-suppressions",
+    "overrides", "rules",         "select",  "severity", "targets"};
+constexpr std::string_view kOverrideKeys[] = {"extend-select", "files",  "ignore",
+                                              "rules",         "select", "severity"};
+constexpr std::string_view kFailOn[] = {"error", "warning", "info", "never"};
+
+class Parser {
+ public:
+  Parser(std::string file, std::string prefix, const RuleRegistry& registry,
+         const TargetResolver& resolve_target)
+      : file_(std::move(file)),
+        prefix_(std::move(prefix)),
+        registry_(registry),
+        resolve_target_(resolve_target) {}
+
+  [[noreturn]] void fail(const toml::source_region& where, std::string_view key,
+                         std::string_view reason) const {
+    std::string at = file_;
+    if (where.begin.line > 0) at += fmt::format(":{}", where.begin.line);
+    throw ConfigError(fmt::format("{}: {}{}: {}", at, prefix_, key, reason));
+  }
+
+  void top_level(const toml::table& t, Config& c) {
+    for (auto&& [k, v] : t) {
+      const std::string key(k.str());
+      if (key == "select") {
+        c.selection.select = selectors(v, key);
+      } else if (key == "extend-select") {
+        c.selection.extend_select = selectors(v, key);
+      } else if (key == "ignore") {
+        c.selection.ignore = selectors(v, key);
+      } else if (key == "targets") {
+        c.targets = targets(v, key);
+      } else if (key == "fail-on") {
+        std::string s = string(v, key);
+        if (std::find(std::begin(kFailOn), std::end(kFailOn), s) == std::end(kFailOn)) {
+          fail(v.source(), key,
+               fmt::format("'{}' is not one of \"error\", \"warning\", \"info\", \"never\"", s));
+        }
+        c.fail_on = s;
+      } else if (key == "severity") {
+        c.severity = severities(v, key);
+      } else if (key == "rules") {
+        c.rule_options = rule_options(v, key);
+      } else if (key == "overrides") {
+        overrides(v, key, c);
+      } else if (key == "baseline") {
+        fs::path p = string(v, key);
+        if (p.empty()) fail(v.source(), key, "expected a file path, got an empty string");
+        c.baseline = (p.is_absolute() ? p : c.root / p).lexically_normal();
+      } else if (key == "in-model-suppressions") {
+        if (!v.is_boolean()) fail(v.source(), key, expected("true or false", v));
+        c.in_model_suppressions = v.as_boolean()->get();
+      } else {
+        unknown_key(k, key, kTopKeys);
+      }
+    }
+  }
+
+ private:
+  template <size_t N>
+  [[noreturn]] void unknown_key(const toml::key& k, const std::string& key,
+                                const std::string_view (&known)[N]) const {
+    std::vector<std::string> names(std::begin(known), std::end(known));
+    std::string reason = "unknown key";
+    if (auto close = closest(key, names)) {
+      reason += fmt::format(" (did you mean '{}'?)", *close);
+    } else {
+      reason += fmt::format(" (known keys: {})", fmt::join(names, ", "));
+    }
+    fail(k.source(), key, reason);
+  }
+
+  static std::string expected(std::string_view what, const toml::node& v) {
+    std::ostringstream got;
+    got << v.type();
+    return fmt::format("expected {}, got {}", what, got.str());
+  }
+
+  std::string string(const toml::node& v, std::string_view key) const {
+    if (!v.is_string()) fail(v.source(), key, expected("a string", v));
+    return v.as_string()->get();
+  }
+
+  std::vector<std::string> strings(const toml::node& v, std::string_view key) const {
+    if (!v.is_array()) fail(v.source(), key, expected("an array of strings", v));
+    std::vector<std::string> out;
+    for (const toml::node& el : *v.as_array()) {
+      if (!el.is_string()) fail(el.source(), key, expected("an array of strings", el));
+      out.push_back(el.as_string()->get());
+    }
+    return out;
+  }
+
+  // A selector must select something: a typo would otherwise silently disable nothing.
+  void check_selector(const std::string& s, const toml::source_region& where,
+                      std::string_view key) const {
+    bool any =
+        std::any_of(registry_.entries().begin(), registry_.entries().end(),
+                    [&](const RuleRegistry::Entry& e) { return selector_matches(s, *e.info); });
+    if (any) return;
+    std::string reason = fmt::format("'{}' matches no rule id, category or glob", s);
+    if (auto close = closest_rule_name(registry_, s)) {
+      reason += fmt::format(" (did you mean '{}'?)", *close);
+    } else {
+      reason += " (see onnx-lint --list-rules)";
+    }
+    fail(where, key, reason);
+  }
+
+  std::vector<std::string> selectors(const toml::node& v, std::string_view key) const {
+    std::vector<std::string> out = strings(v, key);
+    size_t i = 0;
+    for (const toml::node& el : *v.as_array()) check_selector(out[i++], el.source(), key);
+    return out;
+  }
+
+  std::vector<std::string> targets(const toml::node& v, std::string_view key) const {
+    std::vector<std::string> names = strings(v, key), out;
+    size_t i = 0;
+    for (const toml::node& el : *v.as_array()) {
+      std::string id = names[i++];
+      if (resolve_target_) {
+        std::optional<std::string> canonical = resolve_target_(id);
+        if (!canonical) {
+          fail(el.source(), key,
+               fmt::format("unknown target '{}' (see onnx-lint --list-targets)", id));
+        }
+        id = *canonical;
+      }
+      if (std::find(out.begin(), out.end(), id) == out.end()) out.push_back(id);
+    }
+    return out;
+  }
+
+  std::vector<SeverityOverride> severities(const toml::node& v, std::string_view key) const {
+    if (!v.is_table()) fail(v.source(), key, expected("a table of rule = \"severity\"", v));
+    std::vector<SeverityOverride> out;
+    for (auto&& [k, sev] : *v.as_table()) {
+      std::string pattern(k.str());
+      std::string full = fmt::format("{}.{}", key, quote_key(pattern));
+      check_selector(pattern, k.source(), full);
+      if (!sev.is_string())
+        fail(sev.source(), full, expected("\"error\", \"warning\" or \"info\"", sev));
+      std::optional<Severity> s = parse_severity(sev.as_string()->get());
+      if (!s) {
+        fail(sev.source(), full,
+             fmt::format("'{}' is not one of \"error\", \"warning\", \"info\"",
+                         sev.as_string()->get()));
+      }
+      out.push_back({pattern, *s});
+    }
+    sort_by_specificity(registry_, out);
+    return out;
+  }
+
+  OptionValue option_value(const toml::node& v, const OptionInfo& info,
+                           std::string_view key) const {
+    const std::string& t = info.type;
+    if (t == "bool") {
+      if (!v.is_boolean()) fail(v.source(), key, expected("a boolean", v));
+      return v.as_boolean()->get();
+    }
+    if (t == "int") {
+      if (!v.is_integer()) fail(v.source(), key, expected("an integer", v));
+      return v.as_integer()->get();
+    }
+    if (t == "float") {
+      if (v.is_integer()) return static_cast<double>(v.as_integer()->get());
+      if (!v.is_floating_point()) fail(v.source(), key, expected("a number", v));
+      return v.as_floating_point()->get();
+    }
+    if (t == "string") return string(v, key);
+    if (t == "strings") return strings(v, key);
+    // An option type this parser does not know: take the value as TOML gives it.
+    if (v.is_boolean()) return v.as_boolean()->get();
+    if (v.is_integer()) return v.as_integer()->get();
+    if (v.is_floating_point()) return v.as_floating_point()->get();
+    if (v.is_string()) return v.as_string()->get();
+    if (v.is_array()) return strings(v, key);
+    fail(v.source(), key, expected("a boolean, number, string or array of strings", v));
+  }
+
+  std::map<std::string, RuleOptions, std::less<>> rule_options(const toml::node& v,
+                                                               std::string_view key) const {
+    if (!v.is_table()) fail(v.source(), key, expected("a table of [rules.<rule-id>] tables", v));
+    std::map<std::string, RuleOptions, std::less<>> out;
+    for (auto&& [k, opts] : *v.as_table()) {
+      std::string id(k.str());
+      std::string rule_key = fmt::format("{}.{}", key, quote_key(id));
+      const RuleRegistry::Entry* e = registry_.find(id);
+      if (e == nullptr) {
+        std::string reason = "unknown rule id";
+        if (auto close = closest_rule_name(registry_, id)) {
+          reason += fmt::format(" (did you mean '{}'?)", *close);
+        }
+        fail(k.source(), rule_key, reason);
+      }
+      if (!opts.is_table()) fail(opts.source(), rule_key, expected("a table of options", opts));
+      RuleOptions& ro = out[id];
+      for (auto&& [ok, ov] : *opts.as_table()) {
+        std::string name(ok.str());
+        std::string full = fmt::format("{}.{}", rule_key, quote_key(name));
+        auto info = std::find_if(e->info->options.begin(), e->info->options.end(),
+                                 [&](const OptionInfo& o) { return o.name == name; });
+        if (info == e->info->options.end()) {
+          std::vector<std::string> names;
+          for (const OptionInfo& o : e->info->options) names.push_back(o.name);
+          std::string reason =
+              names.empty()
+                  ? fmt::format("unknown option: rule '{}' has no options", id)
+                  : fmt::format("unknown option (options of '{}': {})", id, fmt::join(names, ", "));
+          fail(ok.source(), full, reason);
+        }
+        ro[name] = option_value(ov, *info, full);
+      }
+    }
+    return out;
+  }
+
+  void overrides(const toml::node& v, std::string_view key, Config& c) const {
+    if (!v.is_array_of_tables()) {
+      fail(v.source(), key, expected("an array of tables ([[overrides]])", v));
+    }
+    size_t index = 0;
+    for (const toml::node& el : *v.as_array()) {
+      const std::string at = fmt::format("{}[{}]", key, index++);
+      ConfigOverride o;
+      bool has_files = false;
+      for (auto&& [k, val] : *el.as_table()) {
+        const std::string name(k.str());
+        const std::string full = at + "." + name;
+        if (name == "files") {
+          o.files = val.is_string() ? std::vector<std::string>{val.as_string()->get()}
+                                    : strings(val, full);
+          if (o.files.empty()) fail(val.source(), full, "expected at least one glob");
+          has_files = true;
+        } else if (name == "select") {
+          o.selection.select = selectors(val, full);
+        } else if (name == "extend-select") {
+          o.selection.extend_select = selectors(val, full);
+        } else if (name == "ignore") {
+          o.selection.ignore = selectors(val, full);
+        } else if (name == "severity") {
+          o.severity = severities(val, full);
+        } else if (name == "rules") {
+          o.rule_options = rule_options(val, full);
+        } else {
+          Parser sub(file_, prefix_ + at + ".", registry_, resolve_target_);
+          sub.unknown_key(k, name, kOverrideKeys);
+        }
+      }
+      if (!has_files) fail(el.source(), at, "missing 'files' (the globs the override applies to)");
+      c.overrides.push_back(std::move(o));
+    }
+  }
+
+  std::string file_;
+  std::string prefix_;  // "tool.onnx-lint." in pyproject.toml
+  const RuleRegistry& registry_;
+  const TargetResolver& resolve_target_;
+};
+
+bool has_tool_table(const fs::path& pyproject) {
+  try {
+    toml::table t = toml::parse_file(pyproject.string());
+    return t["tool"]["onnx-lint"].is_table();
+  } catch (const toml::parse_error&) {
+    // A broken pyproject.toml of another tool is not ours to report, unless we would use it;
+    // a quick textual check decides.
+    std::ifstream in(pyproject);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str().find("[tool.onnx-lint") != std::string::npos;
+  }
+}
+
+}  // namespace
+
+std::optional<fs::path> find_config_file(const fs::path& start) {
+  std::error_code ec;
+  fs::path dir = fs::absolute(start, ec).lexically_normal();
+  if (ec) return std::nullopt;
+  while (true) {
+    if (fs::is_regular_file(dir / "onnx-lint.toml", ec)) return dir / "onnx-lint.toml";
+    if (fs::is_regular_file(dir / "pyproject.toml", ec) && has_tool_table(dir / "pyproject.toml")) {
+      return dir / "pyproject.toml";
+    }
+    fs::path parent = dir.parent_path();
+    if (parent == dir || parent.empty()) return std::nullopt;
+    dir = parent;
+  }
+}
+
+Config parse_config(std::string_view text, const fs::path& file, const RuleRegistry& registry,
+                    const TargetResolver& resolve_target) {
+  Config c;
+  c.path = file.string();
+  std::error_code ec;
+  c.root = fs::absolute(file, ec).lexically_normal().parent_path();
+  toml::table doc;
+  try {
+    doc = toml::parse(text, c.path);
+  } catch (const toml::parse_error& e) {
+    throw ConfigError(fmt::format("{}:{}:{}: invalid TOML: {}", c.path, e.source().begin.line,
+                                  e.source().begin.column, e.description()));
+  }
+  const bool pyproject = file.filename() == "pyproject.toml";
+  if (!pyproject) {
+    Parser(c.path, "", registry, resolve_target).top_level(doc, c);
+    return c;
+  }
+  toml::node_view tool = doc["tool"]["onnx-lint"];
+  if (!tool) throw ConfigError(fmt::format("{}: no [tool.onnx-lint] table", c.path));
+  Parser parser(c.path, "tool.onnx-lint.", registry, resolve_target);
+  if (!tool.is_table()) parser.fail(tool.node()->source(), "", "expected a table");
+  parser.top_level(*tool.as_table(), c);
+  return c;
+}
+
+Config load_config(const fs::path& file, const RuleRegistry& registry,
+                   const TargetResolver& resolve_target) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw ConfigError(fmt::format("{}: cannot read the config file", file.string()));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_config(ss.str(), file, registry, resolve_target);
+}
+
+}  // namespace onnxlint

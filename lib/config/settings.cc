@@ -1,0 +1,359 @@
+// Layering: built-in defaults < config file < matching [[overrides]] < command line. The result
+// is plain LintOptions with the enabled rules listed explicitly, so the Linter needs to know
+// nothing about layers; per-file overrides reach it through a FileOptionsResolver.
+#include <fmt/format.h>
+#include <onnxlint/config.h>
+
+#include <algorithm>
+#include <set>
+#include <span>
+
+#include "config/text_util.h"
+
+namespace onnxlint {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> resolve_selection(const RuleRegistry& registry,
+                                           const std::vector<const RuleSelection*>& layers) {
+  std::set<std::string> enabled;
+  for (const RuleRegistry::Entry& e : registry.entries()) enabled.insert(e.info->id);
+  auto matching = [&](const std::vector<std::string>& selectors) {
+    std::vector<std::string> ids;
+    for (const RuleRegistry::Entry& e : registry.entries()) {
+      if (std::any_of(selectors.begin(), selectors.end(),
+                      [&](const std::string& s) { return selector_matches(s, *e.info); })) {
+        ids.push_back(e.info->id);
+      }
+    }
+    return ids;
+  };
+  for (const RuleSelection* layer : layers) {
+    if (layer->select) {
+      std::vector<std::string> ids = matching(*layer->select);
+      enabled = {ids.begin(), ids.end()};
+    }
+    for (std::string& id : matching(layer->extend_select)) enabled.insert(std::move(id));
+    for (const std::string& id : matching(layer->ignore)) enabled.erase(id);
+  }
+  return {enabled.begin(), enabled.end()};
+}
+
+namespace {
+
+bool segment_match(std::string_view pattern, std::string_view text) {
+  size_t p = 0, t = 0, star = std::string_view::npos, mark = 0;
+  while (t < text.size()) {
+    if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == text[t])) {
+      ++p;
+      ++t;
+    } else if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      mark = t;
+    } else if (star != std::string_view::npos) {
+      p = star + 1;
+      t = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
+std::vector<std::string_view> split_path(std::string_view s) {
+  std::vector<std::string_view> out;
+  size_t start = 0;
+  while (start <= s.size()) {
+    size_t slash = s.find('/', start);
+    std::string_view part = s.substr(start, slash == s.npos ? s.npos : slash - start);
+    if (!part.empty() && part != ".") out.push_back(part);
+    if (slash == s.npos) break;
+    start = slash + 1;
+  }
+  return out;
+}
+
+bool match_parts(std::span<const std::string_view> glob, std::span<const std::string_view> path) {
+  if (glob.empty()) return path.empty();
+  if (glob[0] == "**") {
+    for (size_t skip = 0; skip <= path.size(); ++skip) {
+      if (match_parts(glob.subspan(1), path.subspan(skip))) return true;
+    }
+    return false;
+  }
+  return !path.empty() && segment_match(glob[0], path[0]) &&
+         match_parts(glob.subspan(1), path.subspan(1));
+}
+
+// The path of a model relative to the config root, '/'-separated ("" for stdin).
+std::string relative_to(const fs::path& root, std::string_view path) {
+  if (path == "-") return "";
+  std::error_code ec;
+  fs::path abs = fs::absolute(fs::path(path), ec).lexically_normal();
+  if (ec) return std::string(path);
+  fs::path rel = abs.lexically_relative(root);
+  return (rel.empty() ? abs : rel).generic_string();
+}
+
+void merge_options(std::map<std::string, RuleOptions, std::less<>>& into,
+                   const std::map<std::string, RuleOptions, std::less<>>& from) {
+  for (const auto& [id, opts] : from) {
+    for (const auto& [name, value] : opts) into[id][name] = value;
+  }
+}
+
+// Everything a per-file resolver needs, copied so that it outlives the caller's Config.
+struct Layers {
+  const RuleRegistry* registry;
+  Config config;
+  RuleSelection command_line;
+  LintOptions common;  // targets, jobs, in-model suppressions
+
+  LintOptions build(const std::vector<size_t>& overrides) const {
+    LintOptions o = common;
+    std::vector<const RuleSelection*> layers{&config.selection};
+    o.severity = config.severity;
+    o.rule_options = config.rule_options;
+    for (size_t i : overrides) {
+      const ConfigOverride& ov = config.overrides[i];
+      layers.push_back(&ov.selection);
+      o.severity.insert(o.severity.end(), ov.severity.begin(), ov.severity.end());
+      merge_options(o.rule_options, ov.rule_options);
+    }
+    layers.push_back(&command_line);
+    o.select = resolve_selection(*registry, layers);
+    // An empty LintOptions::select means "every rule"; nothing selected needs an ignore.
+    if (o.select.empty()) o.ignore = {"ALL"};
+    return o;
+  }
+};
+
+class OverrideResolver final : public FileOptionsResolver {
+ public:
+  explicit OverrideResolver(std::shared_ptr<const Layers> layers) : layers_(std::move(layers)) {}
+
+  std::string key(std::string_view path) const override {
+    std::vector<size_t> idx = matching_overrides(layers_->config, path);
+    return idx.empty() ? "" : fmt::format("{}", fmt::join(idx, ","));
+  }
+
+  LintOptions options(std::string_view key) const override {
+    std::vector<size_t> idx;
+    size_t value = 0;
+    for (char c : key) {
+      if (c == ',') {
+        idx.push_back(value);
+        value = 0;
+      } else {
+        value = value * 10 + static_cast<size_t>(c - '0');
+      }
+    }
+    idx.push_back(value);
+    return layers_->build(idx);
+  }
+
+ private:
+  std::shared_ptr<const Layers> layers_;
+};
+
+}  // namespace
+
+bool path_glob_match(std::string_view glob, std::string_view path) {
+  bool anchored = false;
+  while (glob.starts_with("./")) {
+    glob.remove_prefix(2);
+    anchored = true;
+  }
+  std::vector<std::string_view> p = split_path(path);
+  if (!anchored && glob.find('/') == std::string_view::npos) {
+    // Like .gitignore: a bare name matches a file or folder name at any level.
+    return std::any_of(p.begin(), p.end(),
+                       [&](std::string_view part) { return segment_match(glob, part); });
+  }
+  std::vector<std::string_view> g = split_path(glob);
+  if (match_parts(g, p)) return true;
+  // A folder pattern ("exports/legacy", "exports/legacy/") covers the files below it.
+  g.push_back("**");
+  return match_parts(g, p);
+}
+
+std::vector<size_t> matching_overrides(const Config& config, std::string_view path) {
+  std::vector<size_t> out;
+  if (config.overrides.empty() || path == "-") return out;
+  const std::string rel = relative_to(config.root, path);
+  for (size_t i = 0; i < config.overrides.size(); ++i) {
+    const auto& files = config.overrides[i].files;
+    if (std::any_of(files.begin(), files.end(),
+                    [&](const std::string& g) { return path_glob_match(g, rel); })) {
+      out.push_back(i);
+    }
+  }
+  return out;
+}
+
+Settings resolve_settings(const RuleRegistry& registry, const Config& config,
+                          const CommandLine& command_line) {
+  Settings s;
+  s.fail_on = command_line.fail_on.value_or(config.fail_on.value_or("error"));
+  if (s.fail_on == "never") {
+    s.fail_threshold = std::nullopt;
+  } else if (auto sev = parse_severity(s.fail_on)) {
+    s.fail_threshold = *sev;
+  } else {
+    throw ConfigError(
+        fmt::format("fail-on: '{}' is not one of error, warning, info, never", s.fail_on));
+  }
+  if (command_line.baseline) {
+    s.baseline = command_line.baseline;
+  } else if (!command_line.no_baseline) {
+    s.baseline = config.baseline;
+  }
+
+  auto layers = std::make_shared<Layers>();
+  layers->registry = &registry;
+  layers->config = config;
+  layers->command_line = command_line.selection;
+  layers->common.targets = command_line.targets.empty() ? config.targets : command_line.targets;
+  layers->common.jobs = std::max(1, command_line.jobs);
+  layers->common.in_model_suppressions = config.in_model_suppressions.value_or(true);
+
+  s.lint = layers->build({});
+  if (!config.overrides.empty()) {
+    // Fail now, not in the middle of a run, if an override cannot form valid options.
+    for (size_t i = 0; i < config.overrides.size(); ++i) (void)Linter(registry, layers->build({i}));
+    s.lint.per_file = std::make_shared<OverrideResolver>(layers);
+  }
+  return s;
+}
+
+LintOptions options_for_file(const Settings& settings, std::string_view path) {
+  LintOptions base = settings.lint;
+  if (!base.per_file) return base;
+  std::string key = base.per_file->key(path);
+  if (key.empty()) return base;
+  LintOptions o = base.per_file->options(key);
+  o.per_file = nullptr;
+  return o;
+}
+
+namespace {
+
+std::string toml_value(const OptionValue& v) {
+  struct Visitor {
+    std::string operator()(bool b) const { return b ? "true" : "false"; }
+    std::string operator()(int64_t i) const { return fmt::format("{}", i); }
+    std::string operator()(double d) const {
+      std::string s = fmt::format("{}", d);
+      if (s.find_first_of(".eEn") == std::string::npos) s += ".0";  // keep it a TOML float
+      return s;
+    }
+    std::string operator()(const std::string& s) const { return toml_string(s); }
+    std::string operator()(const std::vector<std::string>& list) const {
+      std::vector<std::string> items;
+      for (const std::string& s : list) items.push_back(toml_string(s));
+      return fmt::format("[{}]", fmt::join(items, ", "));
+    }
+  };
+  return std::visit(Visitor{}, v);
+}
+
+std::string toml_list(const std::vector<std::string>& items, bool multiline) {
+  if (items.empty()) return "[]";
+  std::vector<std::string> quoted;
+  for (const std::string& s : items) quoted.push_back(toml_string(s));
+  if (!multiline) return fmt::format("[{}]", fmt::join(quoted, ", "));
+  return fmt::format("[\n  {},\n]", fmt::join(quoted, ",\n  "));
+}
+
+void show_selection(std::string& out, const RuleSelection& sel) {
+  if (sel.select) out += fmt::format("select = {}\n", toml_list(*sel.select, false));
+  if (!sel.extend_select.empty()) {
+    out += fmt::format("extend-select = {}\n", toml_list(sel.extend_select, false));
+  }
+  if (!sel.ignore.empty()) out += fmt::format("ignore = {}\n", toml_list(sel.ignore, false));
+}
+
+}  // namespace
+
+std::string show_config(const RuleRegistry& registry, const Config& config,
+                        const Settings& settings, std::optional<std::string_view> path) {
+  LintOptions o = path ? options_for_file(settings, *path) : settings.lint;
+  o.per_file = nullptr;
+  Linter linter(registry, o);
+  std::string out = "# onnx-lint effective configuration (valid input for --config)\n";
+  out += fmt::format("# config file: {}\n",
+                     config.path.empty() ? "none (built-in defaults)" : config.path);
+  if (path) {
+    std::vector<size_t> idx = matching_overrides(config, *path);
+    out += fmt::format("# for model: {} ({})\n", *path,
+                       idx.empty() ? std::string("no [[overrides]] apply")
+                                   : fmt::format("[[overrides]] {} applied", fmt::join(idx, ", ")));
+  }
+  std::vector<std::string> enabled = linter.enabled_rules();
+  out += fmt::format("# {} of {} rules enabled\n", enabled.size(), registry.entries().size());
+  out += fmt::format("select = {}\n", toml_list(enabled, true));
+  out += fmt::format("fail-on = {}\n", toml_string(settings.fail_on));
+  out += fmt::format("targets = {}\n", toml_list(o.targets, false));
+  out += fmt::format("in-model-suppressions = {}\n", o.in_model_suppressions ? "true" : "false");
+  if (settings.baseline) {
+    out += fmt::format("baseline = {}\n", toml_string(settings.baseline->generic_string()));
+  } else {
+    out += "# baseline: none\n";
+  }
+
+  out += "\n[severity]\n";
+  for (const std::string& id : enabled) {
+    const RuleInfo& info = *registry.find(id)->info;
+    Severity s = linter.severity_of(info);
+    out += fmt::format("{} = {}{}\n", quote_key(id), toml_string(severity_name(s)),
+                       s == info.severity ? "" : "  # changed from the default");
+  }
+
+  for (const std::string& id : enabled) {
+    const RuleInfo& info = *registry.find(id)->info;
+    if (info.options.empty()) continue;
+    out += fmt::format("\n[rules.{}]\n", quote_key(id));
+    auto configured = o.rule_options.find(id);
+    for (const OptionInfo& opt : info.options) {
+      const OptionValue* value = nullptr;
+      if (configured != o.rule_options.end()) {
+        auto it = configured->second.find(opt.name);
+        if (it != configured->second.end()) value = &it->second;
+      }
+      if (value != nullptr) {
+        out += fmt::format("{} = {}\n", quote_key(opt.name), toml_value(*value));
+      } else {
+        out += fmt::format("# {} = {}  (default)\n", quote_key(opt.name),
+                           opt.default_value.empty() ? "<unset>" : opt.default_value);
+      }
+    }
+  }
+
+  if (!path) {
+    for (const ConfigOverride& ov : config.overrides) {
+      out += "\n[[overrides]]\n";
+      out += fmt::format("files = {}\n", toml_list(ov.files, false));
+      show_selection(out, ov.selection);
+      if (!ov.severity.empty()) {
+        out += "severity = { ";
+        std::vector<std::string> items;
+        for (const SeverityOverride& s : ov.severity) {
+          items.push_back(
+              fmt::format("{} = {}", quote_key(s.pattern), toml_string(severity_name(s.severity))));
+        }
+        out += fmt::format("{} }}\n", fmt::join(items, ", "));
+      }
+      for (const auto& [id, opts] : ov.rule_options) {
+        std::vector<std::string> items;
+        for (const auto& [name, value] : opts) {
+          items.push_back(fmt::format("{} = {}", quote_key(name), toml_value(value)));
+        }
+        out += fmt::format("rules.{} = {{ {} }}\n", quote_key(id), fmt::join(items, ", "));
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace onnxlint

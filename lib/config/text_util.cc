@@ -1,0 +1,101 @@
+#include "config/text_util.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace onnxlint {
+
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+std::optional<std::string> closest(std::string_view name,
+                                   const std::vector<std::string>& candidates) {
+  // Within a third of the name's length (at least 1, at most 4 edits) counts as a misspelling.
+  size_t limit = std::clamp<size_t>(name.size() / 3, 1, 4);
+  std::optional<std::string> best;
+  size_t best_distance = limit + 1;
+  for (const std::string& c : candidates) {
+    size_t d = edit_distance(name, c);
+    if (d < best_distance) {
+      best_distance = d;
+      best = c;
+    }
+  }
+  return best;
+}
+
+std::optional<std::string> closest_rule_name(const RuleRegistry& registry, std::string_view name) {
+  std::vector<std::string> names = registry.categories();
+  for (const RuleRegistry::Entry& e : registry.entries()) names.push_back(e.info->id);
+  return closest(name, names);
+}
+
+std::string quote_key(std::string_view name) {
+  bool bare = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+           c == '_';
+  });
+  return bare ? std::string(name) : toml_string(name);
+}
+
+std::string toml_string(std::string_view value) {
+  std::string out = "\"";
+  for (unsigned char c : value) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      default:
+        if (c < 0x20 || c == 0x7f) {
+          out += fmt::format("\\u{:04X}", c);
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  return out + "\"";
+}
+
+void sort_by_specificity(const RuleRegistry& registry, std::vector<SeverityOverride>& patterns) {
+  const std::vector<std::string> categories = registry.categories();
+  auto rank = [&](const std::string& p) -> std::pair<int, size_t> {
+    if (p == "ALL" || p == "all") return {0, 0};
+    if (std::find(categories.begin(), categories.end(), p) != categories.end()) return {1, 0};
+    if (p.find_first_of("*?") != std::string::npos) {
+      return {2, static_cast<size_t>(std::count_if(p.begin(), p.end(),
+                                                   [](char c) { return c != '*' && c != '?'; }))};
+    }
+    return {3, 0};
+  };
+  std::stable_sort(patterns.begin(), patterns.end(),
+                   [&](const SeverityOverride& a, const SeverityOverride& b) {
+                     return rank(a.pattern) < rank(b.pattern);
+                   });
+}
+
+}  // namespace onnxlint

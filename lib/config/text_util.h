@@ -1,0 +1,35 @@
+// Small helpers shared by the config reader and --show-config.
+#pragma once
+
+#include <onnxlint/linter.h>
+#include <onnxlint/registry.h>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace onnxlint {
+
+/// Levenshtein distance, for "did you mean" suggestions.
+size_t edit_distance(std::string_view a, std::string_view b);
+
+/// The candidate closest to `name` if it is a plausible misspelling of it.
+std::optional<std::string> closest(std::string_view name,
+                                   const std::vector<std::string>& candidates);
+
+/// The rule id or category closest to `name`, if plausible.
+std::optional<std::string> closest_rule_name(const RuleRegistry& registry, std::string_view name);
+
+/// `name` as a TOML key: bare when it can be, else quoted.
+std::string quote_key(std::string_view name);
+
+/// `value` as a TOML basic string, quoted and escaped.
+std::string toml_string(std::string_view value);
+
+/// Orders severity patterns from least to most specific (ALL, categories, globs with fewer
+/// literal characters first, exact ids), so that applying them in order lets the most specific
+/// win. Stable for equal specificity.
+void sort_by_specificity(const RuleRegistry& registry, std::vector<SeverityOverride>& patterns);
+
+}  // namespace onnxlint

@@ -1,0 +1,84 @@
+// GitHub Actions workflow commands: one `::error|warning|notice file=…,title=…::message` line
+// per finding, which the runner turns into annotations on the pull request. Documented in
+// docs/output-formats.md.
+#include <fmt/format.h>
+#include <onnxlint/report.h>
+
+namespace onnxlint {
+
+namespace {
+
+std::string_view command(Severity s) {
+  switch (s) {
+    case Severity::Error:
+      return "error";
+    case Severity::Warning:
+      return "warning";
+    case Severity::Info:
+      return "notice";
+  }
+  return "warning";
+}
+
+// The runner's escaping (actions/toolkit, command.ts): '%', CR and LF in the message; also ':'
+// and ',' in property values, which would otherwise end the property.
+std::string escape_data(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '%':
+        out += "%25";
+        break;
+      case '\r':
+        out += "%0D";
+        break;
+      case '\n':
+        out += "%0A";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+std::string escape_property(std::string_view s) {
+  std::string out;
+  for (char c : escape_data(s)) {
+    if (c == ':') {
+      out += "%3A";
+    } else if (c == ',') {
+      out += "%2C";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+void emit_github(const Report& report, const Linter& linter, std::ostream& out) {
+  (void)linter;
+  for (const FileReport& f : report.files) {
+    for (const Diagnostic& d : f.diagnostics) {
+      std::string file = d.location.file;
+      while (file.starts_with("./")) file.erase(0, 2);
+      std::string anchor = d.location.anchor();
+      std::string message;
+      if (!anchor.empty()) {
+        message = anchor;
+        if (!d.location.op_type.empty()) message += " (" + d.location.op_type + ")";
+        message += ": ";
+      }
+      if (!d.target.empty()) message += "[" + d.target + "] ";
+      message += d.message;
+      for (const std::string& n : d.notes) message += "\nnote: " + n;
+      if (!d.help.empty()) message += "\nhelp: " + d.help;
+      out << "::" << command(d.severity) << " file=" << escape_property(file)
+          << ",title=" << escape_property(d.rule_id) << "::" << escape_data(message) << "\n";
+    }
+  }
+}
+
+}  // namespace onnxlint

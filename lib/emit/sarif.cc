@@ -1,0 +1,213 @@
+// SARIF 2.1.0 for code-scanning services (GitHub code scanning, Azure DevOps, SARIF viewers).
+// Rules come from the registry with their documentation; each result carries the model file as
+// its artifact and the graph path / node as a logical location (ONNX has no lines). Documented
+// in docs/output-formats.md.
+#include <fmt/format.h>
+#include <onnxlint/report.h>
+#include <onnxlint/version.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#ifndef ONNXLINT_DOCS_URL
+#define ONNXLINT_DOCS_URL ""
+#endif
+
+namespace onnxlint {
+
+namespace {
+
+using nlohmann::json;
+
+std::string_view sarif_level(Severity s) {
+  switch (s) {
+    case Severity::Error:
+      return "error";
+    case Severity::Warning:
+      return "warning";
+    case Severity::Info:
+      return "note";
+  }
+  return "warning";
+}
+
+// Percent-encodes everything but RFC 3986 unreserved characters and '/'.
+std::string uri_escape(std::string_view path) {
+  std::string out;
+  for (unsigned char c : path) {
+    bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                 c == '-' || c == '_' || c == '.' || c == '~' || c == '/';
+    out += plain ? std::string(1, static_cast<char>(c)) : fmt::format("%{:02X}", c);
+  }
+  return out;
+}
+
+// A relative path stays a relative reference (code scanning resolves it against the repository
+// root); an absolute path becomes a file:// URI.
+std::string artifact_uri(std::string_view file) {
+  if (file == "-") return "stdin";
+  std::filesystem::path p = std::filesystem::path(file).lexically_normal();
+  if (p.is_absolute()) return "file://" + uri_escape(p.generic_string());
+  std::string s = p.generic_string();
+  return uri_escape(s.empty() ? std::string(file) : s);
+}
+
+// The paragraph under "## What it flags", or "" when the page has none.
+std::string what_it_flags(std::string_view doc) {
+  size_t at = doc.find("\n## What it flags");
+  if (at == std::string_view::npos) return "";
+  at = doc.find('\n', at + 1);
+  if (at == std::string_view::npos) return "";
+  std::string out;
+  for (size_t pos = at + 1; pos < doc.size();) {
+    size_t end = doc.find('\n', pos);
+    std::string_view line = doc.substr(pos, end == std::string_view::npos ? doc.npos : end - pos);
+    pos = end == std::string_view::npos ? doc.size() : end + 1;
+    if (line.starts_with("#")) break;
+    if (line.find_first_not_of(" \t") == std::string_view::npos) {
+      if (!out.empty()) break;
+      continue;
+    }
+    if (!out.empty()) out += ' ';
+    out += line;
+  }
+  return out;
+}
+
+json rule_json(const RuleInfo& info, const Linter& linter) {
+  json r;
+  r["id"] = info.id;
+  r["name"] = info.id;
+  r["shortDescription"] = {{"text", info.summary}};
+  std::string_view doc = RuleRegistry::documentation(info.id);
+  std::string full = what_it_flags(doc);
+  r["fullDescription"] = {{"text", full.empty() ? info.summary : full}};
+  if (doc.empty()) {
+    r["help"] = {{"text", info.summary}};
+  } else {
+    r["help"] = {{"text", std::string(doc)}, {"markdown", std::string(doc)}};
+  }
+  const std::string_view base = ONNXLINT_DOCS_URL;
+  if (!base.empty()) r["helpUri"] = fmt::format("{}{}.md", base, info.id);
+  r["defaultConfiguration"] = {{"level", sarif_level(linter.severity_of(info))}};
+  r["properties"] = {{"category", info.category}, {"tags", {"onnx", info.category}}};
+  return r;
+}
+
+json logical_location(const Location& l) {
+  json loc;
+  json props = json::object();
+  if (!l.graph_path.empty()) props["graph"] = l.graph_path;
+  if (l.node_index) {
+    loc["name"] = l.node_name;
+    loc["kind"] = "function";  // a node applies an operator, the closest SARIF kind
+    props["nodeIndex"] = *l.node_index;
+    if (!l.op_type.empty()) props["opType"] = l.op_type;
+    if (!l.domain.empty()) props["domain"] = l.domain;
+    if (!l.value_name.empty()) props["value"] = l.value_name;
+  } else if (!l.value_name.empty()) {
+    loc["name"] = l.value_name;
+    loc["kind"] = "variable";
+  } else if (!l.graph_path.empty()) {
+    loc["name"] = l.graph_path;
+    loc["kind"] = "module";
+  } else {
+    return nullptr;  // the whole model: the artifact says it all
+  }
+  if (!l.attribute.empty()) props["attribute"] = l.attribute;
+  loc["fullyQualifiedName"] = l.anchor();
+  if (!props.empty()) loc["properties"] = std::move(props);
+  return loc;
+}
+
+json result_json(const Diagnostic& d, size_t rule_index) {
+  json r;
+  r["ruleId"] = d.rule_id;
+  r["ruleIndex"] = rule_index;
+  r["level"] = sarif_level(d.severity);
+  std::string text = d.target.empty() ? d.message : fmt::format("[{}] {}", d.target, d.message);
+  for (const std::string& n : d.notes) text += "\nnote: " + n;
+  if (!d.help.empty()) text += "\nhelp: " + d.help;
+  r["message"] = {{"text", text}};
+
+  json location;
+  // Code scanning needs a line to place an alert; ONNX files have none, so results anchor at
+  // the start of the file and the real place is the logical location.
+  location["physicalLocation"] = {{"artifactLocation", {{"uri", artifact_uri(d.location.file)}}},
+                                  {"region", {{"startLine", 1}}}};
+  if (json logical = logical_location(d.location); !logical.is_null()) {
+    location["logicalLocations"] = json::array({std::move(logical)});
+  }
+  r["locations"] = json::array({std::move(location)});
+  r["partialFingerprints"] = {{"onnxLint/v1", d.fingerprint()}};
+
+  json props = json::object();
+  if (!d.target.empty()) props["target"] = d.target;
+  if (!d.notes.empty()) props["notes"] = d.notes;
+  if (!d.help.empty()) props["help"] = d.help;
+  if (d.location.byte_offset) props["byteOffset"] = *d.location.byte_offset;
+  if (!props.empty()) r["properties"] = std::move(props);
+  return r;
+}
+
+}  // namespace
+
+void emit_sarif(const Report& report, const Linter& linter, std::ostream& out) {
+  // Rules: every enabled rule, plus any a per-file override enabled that produced a result.
+  std::set<std::string> ids;
+  for (const std::string& id : linter.enabled_rules()) ids.insert(id);
+  for (const FileReport& f : report.files) {
+    for (const Diagnostic& d : f.diagnostics) ids.insert(d.rule_id);
+  }
+  json rules = json::array();
+  std::map<std::string, size_t, std::less<>> index;
+  for (const std::string& id : ids) {
+    const RuleRegistry::Entry* e = linter.registry().find(id);
+    if (e == nullptr) continue;
+    index[id] = rules.size();
+    rules.push_back(rule_json(*e->info, linter));
+  }
+
+  json results = json::array();
+  uint64_t suppressed = 0, baselined = 0;
+  for (const FileReport& f : report.files) {
+    suppressed += f.suppressed;
+    baselined += f.baselined;
+    for (const Diagnostic& d : f.diagnostics) {
+      auto it = index.find(d.rule_id);
+      if (it == index.end()) {  // a rule unknown to the registry (should not happen)
+        index[d.rule_id] = rules.size();
+        rules.push_back({{"id", d.rule_id}});
+        it = index.find(d.rule_id);
+      }
+      results.push_back(result_json(d, it->second));
+    }
+  }
+
+  json driver = {{"name", "onnx-lint"},
+                 {"version", kVersion},
+                 {"semanticVersion", kVersion},
+                 {"rules", std::move(rules)}};
+  if (std::string_view base = ONNXLINT_DOCS_URL; !base.empty()) {
+    driver["informationUri"] = std::string(base);
+  }
+  json run = {
+      {"tool", {{"driver", std::move(driver)}}},
+      {"invocations", json::array({{{"executionSuccessful", !report.has_internal_error()}}})},
+      {"results", std::move(results)},
+      {"properties",
+       {{"files", report.files.size()},
+        {"suppressedInModel", suppressed},
+        {"baselined", baselined}}}};
+  json doc = {{"$schema",
+               "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/"
+               "sarif-schema-2.1.0.json"},
+              {"version", "2.1.0"},
+              {"runs", json::array({std::move(run)})}};
+  out << doc.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+}
+
+}  // namespace onnxlint

@@ -1,0 +1,121 @@
+// export-training-mode: a model exported in training mode: Dropout whose training_mode input is
+// true or not constant, BatchNormalization with training_mode=1 or running-statistics outputs,
+// training_info, and the training ops of ai.onnx.preview.training.
+#include <fmt/format.h>
+#include <onnxlint/graph_index.h>
+#include <onnxlint/opset_table.h>
+
+#include "rules/categories.h"
+#include "rules/opset/op_resolution.h"
+
+namespace onnxlint::rules {
+namespace {
+
+constexpr const char* kEvalHelp =
+    "call model.eval() before torch.onnx.export (or pass training=torch.onnx.TrainingMode.EVAL); "
+    "TrainingMode.TRAINING and PRESERVE on a module in train mode export training behaviour";
+
+class TrainingMode final : public Rule {
+ public:
+  static const RuleInfo& static_info() {
+    static const RuleInfo k{
+        .id = "export-training-mode",
+        .category = "export",
+        .severity = Severity::Error,
+        .summary =
+            "Model exported in training mode (Dropout, BatchNormalization, training ops "
+            "or training_info)",
+    };
+    return k;
+  }
+  const RuleInfo& info() const override { return static_info(); }
+
+  void on_model(const Model& m, RuleContext& ctx) override {
+    if (m.training_info_count == 0) return;
+    Location where = ctx.at_model();
+    where.byte_offset = m.training_info_offset;
+    Diagnostic& d = ctx.report(
+        where, fmt::format("the model carries training_info ({} entr{}): it was saved for "
+                           "on-device training, not for inference",
+                           m.training_info_count, m.training_info_count == 1 ? "y" : "ies"));
+    d.help =
+        "export the inference graph (model.eval(), torch.onnx.export without "
+        "training-artifact generation), or strip training_info before deployment";
+  }
+
+  void on_graph(const Graph& g, RuleContext& ctx) override {
+    const auto* ops = &ctx.get<OpResolutionIndex>();
+    for (const Node& n : g.nodes) {
+      const OpResolution& r = ops->of(n);
+      if (r.domain == "ai.onnx.preview.training") {
+        Diagnostic& d = ctx.report(
+            ctx.at_node(n), fmt::format("{} is a training operator (ai.onnx.preview.training): "
+                                        "the graph updates weights or computes gradients",
+                                        node_label(n)));
+        d.help =
+            "export the inference graph of the model (model.eval()) and keep optimizer "
+            "steps out of the ONNX file";
+        continue;
+      }
+      if (!r.domain.empty()) continue;
+      if (n.op_type == "Dropout") dropout(n, ctx);
+      if (n.op_type == "BatchNormalization") batch_norm(n, ctx);
+    }
+  }
+
+ private:
+  static void dropout(const Node& n, RuleContext& ctx) {
+    // Dropout-12 on: input 2 is training_mode (false when omitted).
+    if (n.inputs.size() < 3 || n.inputs[2].empty()) return;
+    std::string_view name = n.inputs[2];
+    const ConstantIndex::Constant* c = ctx.get<ConstantIndex>().find(*n.graph, name);
+    std::optional<bool> value;
+    if (c != nullptr && !c->overridable) {
+      if (c->tensor != nullptr) {
+        auto v = ctx.model().read_ints(*c->tensor, 1);
+        if (v && v->size() == 1) value = (*v)[0] != 0;
+      } else if (c->attribute != nullptr && c->attribute->type == Attribute::Type::Int) {
+        value = c->attribute->i != 0;
+      }
+    }
+    if (value && !*value) return;
+    Diagnostic& d = ctx.report(
+        ctx.at_node(n),
+        value ? fmt::format("{} runs in training mode: its training_mode input '{}' is constant "
+                            "true, so it drops activations at inference",
+                            node_label(n), name)
+              : fmt::format("{} has a training_mode input '{}' that is not a constant: it drops "
+                            "activations whenever that value is true",
+                            node_label(n), name));
+    d.help = kEvalHelp;
+  }
+
+  static void batch_norm(const Node& n, RuleContext& ctx) {
+    std::vector<std::string> stats;
+    for (size_t i = 1; i < n.outputs.size(); ++i) {
+      if (!n.outputs[i].empty()) stats.push_back(fmt::format("'{}'", n.outputs[i]));
+    }
+    const bool attr = n.attr_int("training_mode").value_or(0) != 0;
+    if (stats.empty() && !attr) return;
+    std::string list;
+    for (const std::string& s : stats) list += (list.empty() ? "" : ", ") + s;
+    Diagnostic& d = ctx.report(
+        ctx.at_node(n),
+        attr ? fmt::format("{} has training_mode=1: it normalizes with batch statistics and "
+                           "updates running statistics at inference",
+                           node_label(n))
+             : fmt::format("{} outputs running statistics ({}): it was exported in training "
+                           "mode and normalizes with batch statistics",
+                           node_label(n), list));
+    if (attr && !stats.empty()) {
+      d.notes.push_back(fmt::format("it also outputs running statistics ({})", list));
+    }
+    d.help = kEvalHelp;
+  }
+};
+
+}  // namespace
+
+void add_export_training_mode(RuleRegistry& registry) { registry.add<TrainingMode>(); }
+
+}  // namespace onnxlint::rules

@@ -1,0 +1,81 @@
+// flow-constant-condition: If with a constant condition, or Loop with a constant trip count
+// and condition: foldable or unrollable control flow.
+#include <fmt/format.h>
+#include <onnxlint/provenance.h>
+
+#include "rules/categories.h"
+#include "rules/flow/loop_facts.h"
+#include "rules/shape/provenance_text.h"
+
+namespace onnxlint::rules {
+namespace {
+
+using namespace prov;  // NOLINT(google-build-using-namespace)
+
+std::string value_text(const Provenance& p, ValueId v) {
+  auto ints = p.known_ints(v);
+  if (!ints || ints->size() != 1) return "";
+  return fmt::format(" ({})", (*ints)[0]);
+}
+
+class ConstantCondition final : public Rule {
+ public:
+  static const RuleInfo& static_info() {
+    static const RuleInfo k{
+        .id = "flow-constant-condition",
+        .category = "flow",
+        .severity = Severity::Info,
+        .summary = "If or Loop whose condition or trip count is constant",
+        .node_ops = {"If", "Loop"},
+    };
+    return k;
+  }
+  const RuleInfo& info() const override { return static_info(); }
+
+  void on_node(const Node& n, RuleContext& ctx) override {
+    const Provenance& p = ctx.get<Provenance>();
+    auto constant = [&](ValueId v) {
+      return v != kNoValue && p.value_class(v) == ValueClass::Constant;
+    };
+    if (is_standard_op(n, "If")) {
+      if (n.inputs.empty() || n.inputs[0].empty()) return;
+      ValueId cond = p.find(*n.graph, n.inputs[0]);
+      if (!constant(cond)) return;
+      auto ints = p.known_ints(cond);
+      std::string branch;
+      if (ints && ints->size() == 1) {
+        branch = (*ints)[0] != 0 ? ": only then_branch can run" : ": only else_branch can run";
+      }
+      Diagnostic& d = ctx.report(
+          ctx.at_node(n), fmt::format("the condition '{}' of {} is a constant{}{}", n.inputs[0],
+                                      node_label(n), value_text(p, cond), branch));
+      d.help = "fold the branch away (onnx-simplifier does), or make the condition a Python "
+               "bool at export so the exporter keeps only one branch";
+      return;
+    }
+    if (!is_standard_op(n, "Loop")) return;
+    const LoopControl c = loop_control(n, p);
+    // Absent trip count and condition: an infinite loop, not a constant one.
+    if (c.trip == kNoValue && c.cond == kNoValue) return;
+    if (c.trip != kNoValue && !constant(c.trip)) return;
+    if (c.cond != kNoValue && !constant(c.cond)) return;
+    if (c.body_cond == kNoValue || !constant(c.body_cond)) return;
+    std::string what = c.trip != kNoValue
+                           ? fmt::format("a constant trip count{}", value_text(p, c.trip))
+                           : std::string("a constant condition");
+    Diagnostic& d = ctx.report(
+        ctx.at_node(n),
+        fmt::format("{} has {} and a condition that never depends on data: it can be unrolled "
+                    "or folded",
+                    node_label(n), what));
+    d.help = "if the count is fixed, tracing (`torch.onnx.export` without `torch.jit.script`) "
+             "unrolls the loop into plain ops; keep the Loop if the unrolled graph would be "
+             "too large";
+  }
+};
+
+}  // namespace
+
+void add_flow_constant_condition(RuleRegistry& registry) { registry.add<ConstantCondition>(); }
+
+}  // namespace onnxlint::rules

@@ -1,0 +1,277 @@
+#include "rules/opset/op_resolution.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+#include <utility>
+
+namespace onnxlint::rules {
+namespace {
+
+using Imports = std::vector<std::pair<std::string_view, int64_t>>;
+
+Imports normalized(const std::vector<OpsetImport>& imports) {
+  Imports out;
+  out.reserve(imports.size());
+  for (const OpsetImport& imp : imports)
+    out.emplace_back(normalize_domain(imp.domain), imp.version);
+  return out;
+}
+
+std::optional<int64_t> find_import(const Imports& imports, std::string_view domain) {
+  for (const auto& [d, v] : imports) {
+    if (d == domain) return v;
+  }
+  return std::nullopt;
+}
+
+// The function whose body (at any depth) holds graph `g`, if any.
+const Function* enclosing_function(const Graph* g) {
+  while (g->parent != nullptr) g = g->parent;
+  return g->kind == Graph::Kind::Function ? g->function : nullptr;
+}
+
+class Resolver {
+ public:
+  Resolver(const Model& model, std::vector<AttrIssue>& issues) : model_(model), issues_(issues) {
+    model_imports_ = normalized(model.opset_imports);
+    // IR 1 and 2 had no opset_import: the default domain was implicitly at opset 1.
+    if (model.opset_imports.empty() && model.has_ir_version && model.ir_version > 0 &&
+        model.ir_version < 3) {
+      model_imports_.emplace_back("", 1);
+    }
+    for (const auto& f : model.functions) {
+      functions_.emplace(std::pair{normalize_domain(f->domain), f->name}, f.get());
+      function_imports_.emplace(f.get(), normalized(f->opset_imports));
+    }
+  }
+
+  OpResolution resolve(const Node& n, const Function* scope) {
+    OpResolution r;
+    r.domain = normalize_domain(n.domain);
+    r.scope_function = scope;
+    std::optional<int64_t> imported;
+    if (scope != nullptr) {
+      imported = find_import(function_imports_.at(scope), r.domain);
+      r.import_from_function = imported.has_value();
+    }
+    if (!imported) imported = find_import(model_imports_, r.domain);
+    r.opset = imported.value_or(0);
+
+    auto fn = functions_.find(std::pair{r.domain, n.op_type});
+    if (fn != functions_.end()) r.function = fn->second;
+    if (!imported) {
+      r.status = OpStatus::MissingImport;
+      return r;
+    }
+    if (r.function != nullptr) {
+      r.status = OpStatus::LocalFunction;
+      return r;
+    }
+    const DomainInfo* info = find_domain(r.domain);
+    if (info == nullptr) {
+      r.status = OpStatus::Custom;
+      return r;
+    }
+    if (r.opset > info->max_opset) {
+      r.status = OpStatus::BeyondTable;
+      return r;
+    }
+    std::span<const OpSchema> versions = op_versions(r.domain, n.op_type);
+    if (versions.empty()) {
+      r.status = OpStatus::Unknown;
+      return r;
+    }
+    // The schema in force: the last version whose since_version <= the import.
+    const OpSchema* in_force = nullptr;
+    for (const OpSchema& s : versions) {
+      if (s.since_version <= r.opset) in_force = &s;
+    }
+    if (in_force == nullptr) {
+      r.status = OpStatus::TooLow;
+      // The first version that is not deprecated (GroupNormalization-18 was withdrawn; 21 is
+      // the one to ask for); the first version at all if every one is.
+      r.schema = &versions.front();
+      for (const OpSchema& s : versions) {
+        if (!s.deprecated) {
+          r.schema = &s;
+          break;
+        }
+      }
+      r.needed_opset = r.schema->since_version;
+    } else if (in_force->deprecated) {
+      r.status = OpStatus::Removed;
+      r.schema = in_force;
+      return r;
+    } else {
+      r.status = OpStatus::Standard;
+      r.schema = in_force;
+    }
+    r.issues_begin = static_cast<uint32_t>(issues_.size());
+    check_attributes(n, r, versions);
+    r.issues_end = static_cast<uint32_t>(issues_.size());
+    return r;
+  }
+
+ private:
+  void check_attributes(const Node& n, OpResolution& r, std::span<const OpSchema> versions) {
+    const OpSchema& base = *r.schema;
+    const bool standard = r.status == OpStatus::Standard;
+    for (const Attribute& a : n.attributes) {
+      const bool ref = !a.ref_attr_name.empty();
+      int needed = 0;
+      std::string_view source;
+      std::string value;
+      const AttributeSchema* as = base.find_attribute(a.name);
+      if (as == nullptr) {
+        const OpSchema* later = nullptr;
+        for (const OpSchema& s : versions) {
+          if (s.since_version > base.since_version && !s.deprecated &&
+              s.find_attribute(a.name) != nullptr) {
+            later = &s;
+            break;
+          }
+        }
+        if (later == nullptr) {
+          if (!standard) continue;  // a too-low op gets one finding: the op itself
+          const OpSchema* earlier = nullptr;
+          for (const OpSchema& s : versions) {
+            if (s.since_version < base.since_version && s.find_attribute(a.name) != nullptr) {
+              earlier = &s;
+            }
+          }
+          AttrIssue& i = issues_.emplace_back();
+          i.name = a.name;
+          i.attribute = &a;
+          i.kind = earlier != nullptr ? AttrIssue::Kind::Removed : AttrIssue::Kind::Unknown;
+          if (earlier != nullptr) i.version = earlier->until_version;
+          continue;
+        }
+        needed = later->since_version;
+        if (const ValueAvailability* e = find_value_availability(r.domain, n.op_type, a.name, "*");
+            e != nullptr && e->since_opset == needed) {
+          source = e->source;
+        }
+      } else if (standard && a.type != Attribute::Type::Undefined && (!ref || a.type_declared) &&
+                 static_cast<int>(a.type) != static_cast<int>(as->type)) {
+        AttrIssue& i = issues_.emplace_back();
+        i.kind = AttrIssue::Kind::WrongType;
+        i.name = a.name;
+        i.attribute = &a;
+        i.expected = as;
+        continue;
+      }
+      // Values that arrived later than the attribute (Pad mode 'wrap', ...). A reference to a
+      // function attribute has no value here: it is checked where the function is called.
+      if (!ref) {
+        std::string text = attribute_value_text(a);
+        if (!text.empty()) {
+          const ValueAvailability* e = find_value_availability(r.domain, n.op_type, a.name, text);
+          if (e != nullptr && e->value != "*" && e->since_opset > r.opset &&
+              e->since_opset > needed) {
+            needed = e->since_opset;
+            source = e->source;
+            value = std::move(text);
+          }
+        }
+      }
+      if (needed > r.opset) {
+        AttrIssue& i = issues_.emplace_back();
+        i.kind = AttrIssue::Kind::NeedsNewer;
+        i.name = a.name;
+        i.attribute = &a;
+        i.version = needed;
+        i.value = std::move(value);
+        i.source = source;
+        r.needed_opset = std::max(r.needed_opset, needed);
+      }
+    }
+    if (!standard) return;
+    for (const AttributeSchema& as : base.attributes) {
+      if (as.required && n.attribute(as.name) == nullptr) {
+        AttrIssue& i = issues_.emplace_back();
+        i.kind = AttrIssue::Kind::MissingRequired;
+        i.name = as.name;
+        i.expected = &as;
+      }
+    }
+  }
+
+  struct PairHash {
+    size_t operator()(const std::pair<std::string_view, std::string_view>& p) const {
+      return std::hash<std::string_view>()(p.first) * 31 + std::hash<std::string_view>()(p.second);
+    }
+  };
+
+  const Model& model_;
+  std::vector<AttrIssue>& issues_;
+  Imports model_imports_;
+  std::unordered_map<std::pair<std::string_view, std::string_view>, const Function*, PairHash>
+      functions_;
+  std::unordered_map<const Function*, Imports> function_imports_;
+};
+
+}  // namespace
+
+OpResolutionIndex::OpResolutionIndex(const Model& model, AnalysisCache&) {
+  Resolver resolver(model, issues_);
+  for (const Graph* g : model.all_graphs()) {
+    const Function* scope = enclosing_function(g);
+    std::vector<OpResolution>& out = by_graph_[g];
+    out.reserve(g->nodes.size());
+    for (const Node& n : g->nodes) out.push_back(resolver.resolve(n, scope));
+  }
+}
+
+const OpResolution& OpResolutionIndex::of(const Node& n) const {
+  return by_graph_.at(n.graph).at(n.index);
+}
+
+std::string node_label(const Node& n) {
+  if (n.name.empty()) return n.display_name();
+  return fmt::format("{} '{}'", n.op_type, n.name);
+}
+
+std::string opset_text(std::string_view domain, int64_t version) {
+  domain = normalize_domain(domain);
+  if (domain.empty()) return fmt::format("opset {}", version);
+  return fmt::format("{} opset {}", domain, version);
+}
+
+std::string min_opset_text(std::string_view domain, int64_t version) {
+  domain = normalize_domain(domain);
+  if (domain.empty()) return fmt::format("opset ≥ {}", version);
+  return fmt::format("{} opset ≥ {}", domain, version);
+}
+
+std::string imports_text(const OpResolution& r) {
+  std::string who = "model";
+  if (r.import_from_function && r.scope_function != nullptr) {
+    who = fmt::format("function '{}::{}'", r.scope_function->domain, r.scope_function->name);
+  }
+  if (r.domain.empty()) return fmt::format("{} imports {}", who, r.opset);
+  return fmt::format("{} imports {} {}", who, r.domain, r.opset);
+}
+
+std::string raise_opset_help(std::string_view domain, int version) {
+  domain = normalize_domain(domain);
+  if (domain.empty()) {
+    return fmt::format(
+        "export with opset_version={} or newer (torch.onnx.export(..., opset_version={})), or "
+        "convert the model with onnx.version_converter.convert_version(model, {})",
+        version, version, version);
+  }
+  return fmt::format(
+      "import {} {} or newer (opset_import / custom_opsets={{'{}': {}}} in torch.onnx.export, "
+      "target_opset in onnxmltools/skl2onnx)",
+      domain, version, domain, version);
+}
+
+std::string attribute_value_text(const Attribute& a) {
+  if (a.type == Attribute::Type::String) return std::string(a.s);
+  if (a.type == Attribute::Type::Int) return std::to_string(a.i);
+  return {};
+}
+
+}  // namespace onnxlint::rules

@@ -1,0 +1,98 @@
+// Operator resolution, shared by the opset-* and export-* rules: for every node of the model,
+// the opset import it resolves against, the schema (or model-local function) it names, and what
+// is wrong with its attributes. Computed once per model, so each schema is looked up once per
+// node however many rules ask.
+#pragma once
+
+#include <onnxlint/analysis.h>
+#include <onnxlint/model.h>
+#include <onnxlint/opset_table.h>
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace onnxlint::rules {
+
+/// How a node's (domain, op_type) resolves.
+enum class OpStatus : uint8_t {
+  Standard,       // standard domain, a live schema at the imported opset (`schema`)
+  LocalFunction,  // a model-local FunctionProto (`function`)
+  MissingImport,  // the node's domain has no opset_import (model's, or its function's)
+  TooLow,         // known op whose first live version is newer than the import
+  Removed,        // the schema in force is deprecated (`schema`)
+  Unknown,        // standard domain, op unknown at every version
+  BeyondTable,    // import newer than the embedded table: not checked
+  Custom,         // non-standard domain and no model-local function
+};
+
+/// One problem with one attribute (or a missing required attribute) of a Standard node.
+struct AttrIssue {
+  enum class Kind : uint8_t {
+    NeedsNewer,       // attribute or value accepted only from `version` on (opset-too-low)
+    Unknown,          // no version of the op has it
+    Removed,          // only older versions had it; `version` is the last opset that did
+    WrongType,        // `expected` says another type
+    MissingRequired,  // `expected` is required and absent
+  };
+  Kind kind = Kind::Unknown;
+  std::string_view name;
+  const Attribute* attribute = nullptr;       // nullptr for MissingRequired
+  const AttributeSchema* expected = nullptr;  // WrongType, MissingRequired
+  int version = 0;                            // NeedsNewer, Removed
+  std::string value;                          // NeedsNewer on a value: the value as text
+  std::string_view source;                    // NeedsNewer: changelog section, if known
+};
+
+struct OpResolution {
+  OpStatus status = OpStatus::Custom;
+  std::string_view domain;  // normalized ("" for ai.onnx)
+  int64_t opset = 0;        // imported version of the domain (0 when missing)
+  /// The import came from the enclosing function's opset_import (else the model's).
+  bool import_from_function = false;
+  const Function* scope_function = nullptr;  // function whose body holds the node, if any
+  /// Standard / Removed: the schema in force. TooLow: the first live version.
+  const OpSchema* schema = nullptr;
+  /// The model-local function of that (domain, op): LocalFunction, and MissingImport calls.
+  const Function* function = nullptr;
+  /// The lowest opset of `domain` at which the node is valid as written, when that is newer
+  /// than `opset` (TooLow, or Standard with a NeedsNewer attribute); else 0.
+  int needed_opset = 0;
+  uint32_t issues_begin = 0;
+  uint32_t issues_end = 0;
+};
+
+class OpResolutionIndex {
+ public:
+  OpResolutionIndex(const Model& model, AnalysisCache& cache);
+
+  const OpResolution& of(const Node& n) const;
+  std::span<const AttrIssue> issues(const OpResolution& r) const {
+    return std::span<const AttrIssue>(issues_).subspan(r.issues_begin,
+                                                       r.issues_end - r.issues_begin);
+  }
+
+ private:
+  std::unordered_map<const Graph*, std::vector<OpResolution>> by_graph_;
+  std::vector<AttrIssue> issues_;
+};
+
+/// Messages shared by the opset rules.
+/// "GridSample 'gs'" for a named node, "GridSample#3" for an unnamed one.
+std::string node_label(const Node& n);
+/// "opset 13" for ai.onnx, "ai.onnx.ml opset 2" for other domains.
+std::string opset_text(std::string_view domain, int64_t version);
+/// "opset ≥ 16" for ai.onnx, "ai.onnx.ml opset ≥ 4" for other domains.
+std::string min_opset_text(std::string_view domain, int64_t version);
+/// "model imports 13" / "function 'dom::F' imports ai.onnx.ml 3".
+std::string imports_text(const OpResolution& r);
+/// Exporter help for raising an opset: `opset_version=N` for ai.onnx, the import for others.
+std::string raise_opset_help(std::string_view domain, int version);
+/// The text of an attribute value as the value-availability table spells it ("wrap", "1"),
+/// or "" when the attribute holds no int or string.
+std::string attribute_value_text(const Attribute& a);
+
+}  // namespace onnxlint::rules

@@ -1,0 +1,92 @@
+// opset-too-low: an op, attribute or attribute value that needs a newer opset than imported.
+#include <fmt/format.h>
+
+#include "rules/categories.h"
+#include "rules/opset/op_resolution.h"
+
+namespace onnxlint::rules {
+namespace {
+
+class TooLow final : public Rule {
+ public:
+  static const RuleInfo& static_info() {
+    static const RuleInfo k{
+        .id = "opset-too-low",
+        .category = "opset",
+        .severity = Severity::Error,
+        .summary = "Operator, attribute or attribute value newer than the imported opset",
+    };
+    return k;
+  }
+  const RuleInfo& info() const override { return static_info(); }
+
+  void on_graph(const Graph& g, RuleContext& ctx) override {
+    const auto& ops = ctx.get<OpResolutionIndex>();
+    for (const Node& n : g.nodes) {
+      const OpResolution& r = ops.of(n);
+      if (r.needed_opset == 0) continue;
+      if (r.status != OpStatus::TooLow && r.status != OpStatus::Standard) continue;
+      report(n, r, ops.issues(r), ctx);
+    }
+  }
+
+ private:
+  static std::string issue_text(const AttrIssue& i) {
+    if (!i.value.empty()) {
+      return i.attribute != nullptr && i.attribute->type == Attribute::Type::String
+                 ? fmt::format("{}='{}'", i.name, i.value)
+                 : fmt::format("{}={}", i.name, i.value);
+    }
+    return fmt::format("attribute '{}'", i.name);
+  }
+
+  static void report(const Node& n, const OpResolution& r, std::span<const AttrIssue> issues,
+                     RuleContext& ctx) {
+    const int needed = r.needed_opset;
+    // The headline names what sets the version: the attribute needing the most, if it needs
+    // more than the op itself.
+    const AttrIssue* top = nullptr;
+    for (const AttrIssue& i : issues) {
+      if (i.kind == AttrIssue::Kind::NeedsNewer && i.version == needed &&
+          (r.status != OpStatus::TooLow || i.version > r.schema->since_version)) {
+        top = &i;
+        break;
+      }
+    }
+    std::string what = node_label(n);
+    if (top != nullptr) what += " with " + issue_text(*top);
+    Diagnostic& d = ctx.report(
+        ctx.at_node(n),
+        fmt::format("{} needs {}; {}", what, min_opset_text(r.domain, needed), imports_text(r)));
+    if (r.status == OpStatus::TooLow) {
+      std::span<const OpSchema> versions = op_versions(r.domain, n.op_type);
+      if (!versions.empty() && versions.front().deprecated &&
+          versions.front().since_version < r.schema->since_version) {
+        d.notes.push_back(fmt::format("{}-{} was withdrawn (deprecated); {}-{} replaces it",
+                                      n.op_type, versions.front().since_version, n.op_type,
+                                      r.schema->since_version));
+      } else if (top != nullptr) {
+        d.notes.push_back(fmt::format("{} itself exists since {}", n.op_type,
+                                      opset_text(r.domain, r.schema->since_version)));
+      }
+    }
+    for (const AttrIssue& i : issues) {
+      if (i.kind != AttrIssue::Kind::NeedsNewer) continue;
+      std::string note =
+          fmt::format("{} needs {}", issue_text(i), min_opset_text(r.domain, i.version));
+      if (!i.source.empty()) note += fmt::format(" ({})", i.source);
+      d.notes.push_back(std::move(note));
+    }
+    d.help = raise_opset_help(r.domain, needed);
+    if (top != nullptr && r.status == OpStatus::Standard) {
+      d.help += fmt::format("; or drop {} so the node fits {}", issue_text(*top),
+                            opset_text(r.domain, r.opset));
+    }
+  }
+};
+
+}  // namespace
+
+void add_opset_too_low(RuleRegistry& registry) { registry.add<TooLow>(); }
+
+}  // namespace onnxlint::rules

@@ -1,0 +1,67 @@
+// opset-unknown-op: an op name that no version of a standard domain defines.
+#include <fmt/format.h>
+
+#include "rules/categories.h"
+#include "rules/opset/op_resolution.h"
+
+namespace onnxlint::rules {
+namespace {
+
+std::string domain_name(std::string_view d) { return d.empty() ? "ai.onnx" : std::string(d); }
+
+class UnknownOp final : public Rule {
+ public:
+  static const RuleInfo& static_info() {
+    static const RuleInfo k{
+        .id = "opset-unknown-op",
+        .category = "opset",
+        .severity = Severity::Error,
+        .summary = "Operator unknown in its standard domain at every opset",
+    };
+    return k;
+  }
+  const RuleInfo& info() const override { return static_info(); }
+
+  void on_graph(const Graph& g, RuleContext& ctx) override {
+    const auto& ops = ctx.get<OpResolutionIndex>();
+    for (const Node& n : g.nodes) {
+      const OpResolution& r = ops.of(n);
+      if (r.status != OpStatus::Unknown) continue;
+      std::vector<std::string_view> elsewhere = domains_defining(n.op_type);
+      std::erase(elsewhere, r.domain);
+      if (!elsewhere.empty()) {
+        std::string where = domain_name(elsewhere.front());
+        Diagnostic& d = ctx.report(ctx.at_node(n),
+                                   fmt::format("{} is not an operator of {}; it is defined in {}",
+                                               node_label(n), domain_name(r.domain), where));
+        d.help = fmt::format(
+            "set the node's domain to '{}' and import it (in a symbolic function: "
+            "g.op('{}::{}', ...))",
+            elsewhere.front(), where, n.op_type);
+        continue;
+      }
+      std::vector<std::string_view> close = closest_op_names(r.domain, n.op_type);
+      std::string msg = fmt::format("{} is not an operator of {} at any opset", node_label(n),
+                                    domain_name(r.domain));
+      if (!close.empty()) {
+        msg += "; did you mean ";
+        for (size_t i = 0; i < close.size(); ++i) {
+          if (i > 0) msg += i + 1 == close.size() ? " or " : ", ";
+          msg += close[i];
+        }
+        msg += "?";
+      }
+      Diagnostic& d = ctx.report(ctx.at_node(n), std::move(msg));
+      d.help =
+          "fix the op name in the symbolic function that emits it; if it is a custom op, put it "
+          "in its own domain (g.op('mydomain::Op', ...) with custom_opsets) and ship a runtime "
+          "kernel, or implement a symbolic function or rewrite with supported ops";
+    }
+  }
+};
+
+}  // namespace
+
+void add_opset_unknown_op(RuleRegistry& registry) { registry.add<UnknownOp>(); }
+
+}  // namespace onnxlint::rules

@@ -1,0 +1,110 @@
+// shape-data-dependent: the nodes where an output shape starts to depend on runtime tensor
+// values (NonZero, a Reshape fed computed numbers, a Loop with a data trip count...). One
+// finding per origin; everything downstream inherits the class silently.
+#include <fmt/format.h>
+#include <onnxlint/provenance.h>
+
+#include "rules/categories.h"
+#include "rules/shape/provenance_text.h"
+
+namespace onnxlint::rules {
+namespace {
+
+using namespace prov;  // NOLINT(google-build-using-namespace)
+
+class DataDependent final : public Rule {
+ public:
+  static const RuleInfo& static_info() {
+    static const RuleInfo k{
+        .id = "shape-data-dependent",
+        .category = "shape",
+        .severity = Severity::Warning,
+        .summary = "Op whose output shape depends on runtime tensor values",
+    };
+    return k;
+  }
+  const RuleInfo& info() const override { return static_info(); }
+
+  void on_graph(const Graph& g, RuleContext& ctx) override {
+    const Provenance& p = ctx.get<Provenance>();
+    for (const Node& n : g.nodes) {
+      if (!p.is_shape_origin(n, ShapeClass::DataDependent)) continue;
+      report(n, p, ctx);
+    }
+  }
+
+ private:
+  static void report(const Node& n, const Provenance& p, RuleContext& ctx) {
+    // The first output whose data-dependent shape arises here, and the value that caused it.
+    ValueId out = kNoValue, cause = kNoValue;
+    for (size_t k = 0; k < n.outputs.size() && out == kNoValue; ++k) {
+      ValueId v = p.output(n, k);
+      if (v == kNoValue || p.shape_class(v) != ShapeClass::DataDependent ||
+          p.shape_origin(v) != &n) {
+        continue;
+      }
+      out = v;
+      auto steps = p.shape_reason(v, 2);
+      if (steps.size() > 1 && steps[1].via_value) cause = steps[1].value;
+    }
+    const OpSemantics& sem = p.semantics(n);
+    const int64_t opset = p.opset(n);
+    std::string arg;
+    if (cause != kNoValue) {
+      for (size_t i = 0; i < n.inputs.size(); ++i) {
+        if (p.find(*n.graph, n.inputs[i]) == cause) {
+          arg = fmt::format("'{}' ('{}')", formal_input_name(n, i, opset), n.inputs[i]);
+          break;
+        }
+      }
+      if (arg.empty()) arg = fmt::format("'{}'", p.name_of(cause));
+    }
+
+    std::string message;
+    const bool standard = n.domain.empty() || n.domain == "ai.onnx";
+    if (standard && n.op_type == "Loop") {
+      message = fmt::format(
+          "{} stacks one slice per iteration into its scan outputs, and its trip count depends "
+          "on runtime data",
+          node_label(n));
+    } else if (standard && n.op_type == "If") {
+      message = fmt::format(
+          "the branches of {} return outputs of different shapes, picked by a runtime condition",
+          node_label(n));
+    } else if (sem.shape == ShapeBehavior::DataDependent && !arg.empty()) {
+      message = fmt::format("{} has an output shape set by the runtime values of its input {}",
+                            node_label(n), arg);
+    } else if (!arg.empty()) {
+      message = fmt::format(
+          "the {} argument of {} is computed from runtime values, so its output shape is "
+          "data-dependent",
+          arg, node_label(n));
+    } else {
+      message = fmt::format("{} has an output shape that depends on runtime values",
+                            node_label(n));
+    }
+    Diagnostic& d = ctx.report(ctx.at_node(n), std::move(message));
+    if (cause != kNoValue) {
+      const Graph* cg = p.graph_of(cause);
+      if (p.producer(cause) == nullptr && cg != nullptr && cg->kind == Graph::Kind::Main) {
+        d.notes.push_back(fmt::format("'{}' is a graph input: its values are only known at run "
+                                      "time",
+                                      p.name_of(cause)));
+      } else {
+        d.notes.push_back(
+            fmt::format("'{}' comes from {}", p.name_of(cause), p.explain_value(cause)));
+      }
+    }
+    if (out != kNoValue) {
+      d.notes.push_back(fmt::format("every shape computed from '{}' is data-dependent too",
+                                    p.name_of(out)));
+    }
+    d.help = data_dependent_help(n.op_type);
+  }
+};
+
+}  // namespace
+
+void add_shape_data_dependent(RuleRegistry& registry) { registry.add<DataDependent>(); }
+
+}  // namespace onnxlint::rules

@@ -1,0 +1,107 @@
+// shape-dynamic-output: graph outputs with symbolic or unknown dims, with the analysis's view
+// of why (input dims, runtime data, an op it cannot see through, or nothing: a stale
+// declaration).
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <onnxlint/provenance.h>
+
+#include "rules/categories.h"
+#include "rules/shape/provenance_text.h"
+
+namespace onnxlint::rules {
+namespace {
+
+using namespace prov;  // NOLINT(google-build-using-namespace)
+
+class DynamicOutput final : public Rule {
+ public:
+  static const RuleInfo& static_info() {
+    static const RuleInfo k{
+        .id = "shape-dynamic-output",
+        .category = "shape",
+        .severity = Severity::Info,
+        .summary = "Graph output with symbolic or unknown dims",
+    };
+    return k;
+  }
+  const RuleInfo& info() const override { return static_info(); }
+
+  void on_model(const Model& model, RuleContext& ctx) override {
+    const Graph& g = model.graph;
+    const Provenance& p = ctx.get<Provenance>();
+    for (const ValueInfo& out : g.outputs) {
+      ValueId v = p.find(g, out.name);
+      const ShapeClass cls = v == kNoValue ? ShapeClass::Unknown : p.shape_class(v);
+      std::vector<std::string> dyn;
+      std::string shape_text;
+      if (out.type.has_shape) {
+        for (size_t a = 0; a < out.type.dims.size(); ++a) {
+          const Dim& d = out.type.dims[a];
+          const bool fixed = d.kind == Dim::Kind::Value && d.value >= 0;
+          shape_text += shape_text.empty() ? "" : ", ";
+          shape_text += fixed ? std::to_string(d.value)
+                        : (d.kind == Dim::Kind::Param && !d.param.empty()) ? d.param
+                                                                            : std::string("?");
+          if (!fixed) {
+            dyn.push_back(d.kind == Dim::Kind::Param && !d.param.empty()
+                              ? fmt::format("{} '{}'", a, d.param)
+                              : fmt::format("{} (unknown size)", a));
+          }
+        }
+        // Declared fully static: trusted (the analysis is not full shape inference).
+        if (dyn.empty()) continue;
+      } else if (cls == ShapeClass::Static) {
+        continue;
+      }
+
+      std::string message =
+          out.type.has_shape
+              ? fmt::format("output '{}' [{}] has dynamic dim{}: {}", out.name, shape_text,
+                            dyn.size() == 1 ? "" : "s", fmt::format("{}", fmt::join(dyn, ", ")))
+              : fmt::format("output '{}' has no declared shape and its shape is {}", out.name,
+                            shape_class_name(cls));
+      Diagnostic& d = ctx.report(ctx.at_value(g, out.name), std::move(message));
+      switch (cls) {
+        case ShapeClass::Static:
+          d.notes.push_back(
+              "the graph computes a static shape here: only the declaration is dynamic (the "
+              "exporter could not infer it)");
+          d.help = "run ONNX shape inference (`onnx.shape_inference.infer_shapes`) or "
+                   "onnx-simplifier to declare the static output shape";
+          break;
+        case ShapeClass::InputDim:
+          d.notes.push_back(fmt::format("its shape depends on {}: {}", dims_phrase(p.shape_dims(v)),
+                                        p.explain_shape(v)));
+          d.help = "export with fixed input shapes to get a static output, or keep the dynamic "
+                   "dims in `dynamic_axes` only where they must vary";
+          break;
+        case ShapeClass::DataDependent: {
+          const Node* origin = p.shape_origin(v);
+          d.notes.push_back(
+              fmt::format("its shape depends on runtime values{}: {}",
+                          origin != nullptr ? " (from " + node_label(*origin) + ")" : "",
+                          p.explain_shape(v)));
+          d.help = data_dependent_help(origin != nullptr ? origin->op_type : "");
+          break;
+        }
+        case ShapeClass::Unknown: {
+          const Node* origin = v == kNoValue ? nullptr : p.shape_origin(v);
+          d.notes.push_back(
+              origin != nullptr
+                  ? fmt::format("its shape comes through {}, whose shape behaviour is unknown",
+                                node_label(*origin))
+                  : std::string("the analysis cannot determine its shape"));
+          d.help = "declare the output shape at export (custom ops need a shape inference "
+                   "function or a symbolic with `setType`)";
+          break;
+        }
+      }
+    }
+  }
+};
+
+}  // namespace
+
+void add_shape_dynamic_output(RuleRegistry& registry) { registry.add<DynamicOutput>(); }
+
+}  // namespace onnxlint::rules

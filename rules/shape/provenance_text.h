@@ -1,0 +1,83 @@
+// Wording shared by the shape-*, flow-* and export-unrolled-loop rules: names of formal
+// inputs, lists of dim names, and the fix for each kind of data-dependent shape in exporter
+// terms.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
+#include <onnxlint/opset_table.h>
+#include <onnxlint/provenance.h>
+
+// A namespace of its own: other rule folders have helpers with the same names.
+namespace onnxlint::rules::prov {
+
+/// The schema's name for input `i` of `n` ("shape", "K", ...), or "input i".
+inline std::string formal_input_name(const Node& n, size_t i, int64_t opset) {
+  if (const OpSchema* s = resolve_schema(n.domain, n.op_type, opset)) {
+    if (i < s->inputs.size()) return std::string(s->inputs[i].name);
+    if (!s->inputs.empty() && s->inputs.back().option == ParamOption::Variadic) {
+      return std::string(s->inputs.back().name);
+    }
+  }
+  return fmt::format("input {}", i);
+}
+
+/// "'batch'", "'batch', 'seq'".
+inline std::string quoted_list(const std::vector<std::string_view>& names) {
+  std::string out;
+  for (std::string_view n : names) {
+    if (!out.empty()) out += ", ";
+    out += fmt::format("'{}'", n);
+  }
+  return out;
+}
+
+inline std::string dims_phrase(const std::vector<std::string_view>& names) {
+  return fmt::format("input dim{} {}", names.size() == 1 ? "" : "s", quoted_list(names));
+}
+
+/// "Reshape 'Reshape_12'" (or "Reshape#12" for an unnamed node), as the other rules say it.
+inline std::string node_label(const Node& n) {
+  if (n.name.empty()) return n.display_name();
+  return fmt::format("{} '{}'", n.op_type, n.name);
+}
+
+/// How to avoid a data-dependent output shape of op `op`, in exporter terms.
+inline std::string data_dependent_help(std::string_view op) {
+  if (op == "NonZero" || op == "Compress") {
+    return "boolean-mask indexing (`x[mask]`, `torch.nonzero`, `masked_select`) exports to "
+           "NonZero/Compress: use `torch.where(mask, x, fill)` or multiply by the mask to keep "
+           "the shape fixed, and reduce afterwards if you need a count";
+  }
+  if (op == "Unique") {
+    return "avoid `torch.unique` inside the model (run it in Python on the output), or pad its "
+           "result to a fixed size";
+  }
+  if (op == "NonMaxSuppression") {
+    return "NMS returns a runtime number of boxes: keep a fixed `max_output_boxes_per_class` "
+           "and pad the result to it, or run NMS outside the model";
+  }
+  if (op == "TopK") {
+    return "pass K as a constant (a Python int, not a tensor) so that the output shape is fixed";
+  }
+  if (op == "Loop") {
+    return "move data-dependent loops out of the model (run them in Python around it), or give "
+           "the loop a constant trip count and mask the extra iterations";
+  }
+  if (op == "If") {
+    return "return tensors of the same shape from both branches, or use `torch.where` instead "
+           "of a Python `if` on tensor values";
+  }
+  if (op == "Range" || op == "ConstantOfShape" || op == "OneHot") {
+    return "pass sizes as Python ints (constants at export time), or compute them from "
+           "`x.shape`, not from tensor values";
+  }
+  return "compute shape arguments from constants (Python ints) or from `x.shape` (which "
+         "exports as Shape), not from tensor values; otherwise move this computation out of "
+         "the model";
+}
+
+}  // namespace onnxlint::rules::prov

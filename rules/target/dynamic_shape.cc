@@ -1,0 +1,191 @@
+// target-dynamic-shape: a graph input with a dynamic shape, on a selected target that requires
+// (or strongly prefers) static shapes.
+#include <algorithm>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <onnxlint/graph_index.h>
+#include <onnxlint/provenance.h>
+
+#include "rules/categories.h"
+#include "rules/target/target_common.h"
+
+namespace onnxlint::rules {
+namespace {
+
+std::string_view fact_source(const TargetInfo& t, std::string_view fact) {
+  for (const FactSource& f : t.extra_fact_sources) {
+    if (f.fact == fact) return f.source;
+  }
+  return {};
+}
+
+// "N, 3, H, W" with '?' for unknown dims.
+std::string dims_text(const std::vector<Dim>& dims) {
+  std::string s;
+  for (const Dim& d : dims) {
+    if (!s.empty()) s += ", ";
+    if (d.kind == Dim::Kind::Value) {
+      s += std::to_string(d.value);
+    } else if (d.kind == Dim::Kind::Param) {
+      s += d.param;
+    } else {
+      s += '?';
+    }
+  }
+  return s;
+}
+
+class DynamicShape final : public Rule {
+ public:
+  static const RuleInfo& static_info() {
+    static const RuleInfo k{
+        .id = "target-dynamic-shape",
+        .category = "target",
+        .severity = Severity::Warning,
+        .summary = "Dynamic input shape on a selected target that requires static shapes",
+    };
+    return k;
+  }
+  const RuleInfo& info() const override { return static_info(); }
+
+  // The model's inputs decide its shapes: a runtime that compiles the graph ahead of time
+  // (NNAPI, QNN) needs every one of them fixed.
+  void on_model(const Model& model, RuleContext& ctx) override {
+    std::vector<const TargetInfo*> targets;
+    for (const TargetInfo* t : target::selected_targets(ctx)) {
+      if (t->requires_static_shapes || t->prefers_static_shapes) targets.push_back(t);
+    }
+    if (targets.empty()) return;
+    const Graph& g = model.graph;
+    const GraphInfo& info = ctx.get<GraphIndex>().info(g);
+    const Provenance& prov = ctx.get<Provenance>();
+    for (const ValueInfo& in : g.inputs) {
+      // An input with an initializer is an overridable weight with the initializer's shape.
+      if (std::any_of(g.initializers.begin(), g.initializers.end(),
+                      [&](const TensorData& t) { return t.name == in.name; })) {
+        continue;
+      }
+      const TypeInfo& type = in.type;
+      if (type.kind != TypeInfo::Kind::Tensor && type.kind != TypeInfo::Kind::None) continue;
+      if (type.is_static_shape()) continue;
+      std::string what;
+      if (!type.has_shape) {
+        what = "has no shape";
+      } else {
+        std::vector<std::string> dynamic;
+        for (const Dim& d : type.dims) {
+          if (d.kind == Dim::Kind::Param) dynamic.push_back("'" + d.param + "'");
+          if (d.kind == Dim::Kind::Unknown) dynamic.push_back("an unknown dim");
+        }
+        what = fmt::format("has dynamic shape [{}] ({})", dims_text(type.dims),
+                           fmt::join(dynamic, ", "));
+      }
+      // The nodes whose shapes the input's dynamic dims reach (provenance names an unnamed dim
+      // "<input>.shape[i]", and a shapeless input "<input>.shape").
+      std::vector<std::string> dim_names;
+      if (type.has_shape) {
+        for (size_t i = 0; i < type.dims.size(); ++i) {
+          const Dim& d = type.dims[i];
+          if (d.is_static()) continue;
+          dim_names.push_back(d.kind == Dim::Kind::Param && !d.param.empty()
+                                  ? d.param
+                                  : fmt::format("{}.shape[{}]", in.name, i));
+        }
+      } else {
+        dim_names.push_back(fmt::format("{}.shape", in.name));
+      }
+      std::vector<std::string> readers = nodes_reached(model, prov, dim_names);
+      if (readers.empty()) {
+        for (const ValueUse& u : info.uses_of(in.name)) {
+          if (u.node != nullptr) readers.push_back(u.node->display_name());
+        }
+      }
+      for (const TargetInfo* t : targets) {
+        const bool required = t->requires_static_shapes;
+        Diagnostic& d = ctx.report(
+            required ? Severity::Warning : Severity::Info, ctx.at_value(g, in.name),
+            required ? fmt::format("graph input '{}' {}, but {} requires static shapes", in.name,
+                                   what, t->display_name)
+                     : fmt::format("graph input '{}' {}; {} runs dynamic shapes more slowly",
+                                   in.name, what, t->display_name));
+        d.target = std::string(t->id);
+        if (!readers.empty()) {
+          constexpr size_t kShown = 5;
+          std::string list;
+          for (size_t i = 0; i < readers.size() && i < kShown; ++i) {
+            list += (i == 0 ? "" : ", ") + readers[i];
+          }
+          if (readers.size() > kShown) list += fmt::format(" and {} more", readers.size() - kShown);
+          d.notes.push_back(fmt::format(
+              "{} node{} get{} {} shape from it: {}{}", readers.size(),
+              readers.size() == 1 ? "" : "s", readers.size() == 1 ? "s" : "",
+              readers.size() == 1 ? "its" : "their", list,
+              required ? "; nodes with dynamic shapes are not offloaded to the target" : ""));
+        }
+        if (auto src = fact_source(*t, required ? "requires_static_shapes"
+                                                : "prefers_static_shapes");
+            !src.empty()) {
+          d.notes.push_back(fmt::format("source: {}", src));
+        }
+        d.help = fmt::format(
+            "fix the shape: export without dynamic_axes for '{}', or pin the dims with python -m "
+            "onnxruntime.tools.make_dynamic_shape_fixed --dim_param NAME --dim_value N",
+            in.name);
+      }
+    }
+
+    // Shapes set by tensor values stay dynamic even with every input fixed.
+    for (const Node* n : prov.data_dependent_origins()) {
+      for (const TargetInfo* t : targets) {
+        const bool required = t->requires_static_shapes;
+        Diagnostic& d = ctx.report(
+            required ? Severity::Warning : Severity::Info, ctx.at_node(*n),
+            required ? fmt::format("{} ({}) gives its output a shape that depends on tensor values, "
+                                   "but {} requires static shapes",
+                                   n->display_name(), n->op_type, t->display_name)
+                     : fmt::format("{} ({}) gives its output a shape that depends on tensor "
+                                   "values; {} runs dynamic shapes more slowly",
+                                   n->display_name(), n->op_type, t->display_name));
+        d.target = std::string(t->id);
+        for (size_t k = 0; k < n->outputs.size(); ++k) {
+          const ValueId v = prov.output(*n, k);
+          if (v != kNoValue && prov.shape_class(v) == ShapeClass::DataDependent) {
+            d.notes.push_back("shape: " + prov.explain_shape(v));
+            break;
+          }
+        }
+        d.help = "avoid value-dependent shapes on this target (e.g. masks with torch.where "
+                 "instead of boolean indexing or nonzero(), fixed-size top-k instead of "
+                 "filtering), or run this part elsewhere";
+      }
+    }
+  }
+
+ private:
+  // Display names of the nodes (any graph) with an output whose shape depends on `dims`.
+  static std::vector<std::string> nodes_reached(const Model& model, const Provenance& prov,
+                                                const std::vector<std::string>& dims) {
+    std::vector<std::string> out;
+    for (const Graph* g : model.all_graphs()) {
+      for (const Node& n : g->nodes) {
+        bool hit = false;
+        for (size_t k = 0; k < n.outputs.size() && !hit; ++k) {
+          const ValueId v = prov.output(n, k);
+          if (v == kNoValue || prov.shape_class(v) != ShapeClass::InputDim) continue;
+          for (std::string_view name : prov.shape_dims(v)) {
+            if (std::find(dims.begin(), dims.end(), name) != dims.end()) hit = true;
+          }
+        }
+        if (hit) out.push_back(n.display_name());
+      }
+    }
+    return out;
+  }
+};
+
+}  // namespace
+
+void add_target_dynamic_shape(RuleRegistry& registry) { registry.add<DynamicShape>(); }
+
+}  // namespace onnxlint::rules

@@ -1,0 +1,137 @@
+#include "rules/target/fallback.h"
+
+#include <deque>
+#include <set>
+
+#include <fmt/format.h>
+
+namespace onnxlint::rules::target {
+
+size_t count_supported_partitions(const Graph& g, const GraphIndex& index,
+                                  const std::vector<NodeState>& state) {
+  const GraphInfo& info = index.info(g);
+  const size_t n = g.nodes.size();
+  std::vector<std::set<uint32_t>> producers(n), consumers(n);
+  auto link = [&](std::string_view value, uint32_t consumer) {
+    const ValueDef* d = info.local(value);
+    if (d == nullptr || d->kind != ValueDef::Kind::Node || d->node == nullptr) return;
+    const uint32_t p = d->node->index;
+    if (p == consumer || state[p] == NodeState::Removed) return;
+    producers[consumer].insert(p);
+    consumers[p].insert(consumer);
+  };
+  for (uint32_t i = 0; i < n; ++i) {
+    if (state[i] == NodeState::Removed) continue;
+    const Node& node = g.nodes[i];
+    for (std::string_view in : node.inputs) {
+      if (!in.empty()) link(in, i);
+    }
+    // Values a node's subgraphs (at any depth) read from this graph are its inputs too.
+    for (const Graph* sub : node.subgraphs()) {
+      for (std::string_view ref : index.info(*sub).outer_refs) link(ref, i);
+    }
+  }
+
+  std::vector<size_t> in_degree(n);
+  std::deque<uint32_t> to_process, next_group;
+  for (uint32_t i = 0; i < n; ++i) {
+    in_degree[i] = producers[i].size();
+    if (in_degree[i] == 0 && state[i] != NodeState::Removed) to_process.push_back(i);
+  }
+  size_t partitions = 0;
+  bool group_open = false;
+  std::set<uint32_t> border;
+  auto close_group = [&] {
+    if (group_open) ++partitions;
+    group_open = false;
+    border.clear();
+  };
+  while (!to_process.empty() || !next_group.empty()) {
+    if (to_process.empty()) {
+      close_group();
+      to_process.swap(next_group);
+      continue;
+    }
+    const uint32_t i = to_process.front();
+    to_process.pop_front();
+    if (state[i] != NodeState::Supported) {
+      if (border.count(i) != 0) {
+        // It consumes the open group's output: it can only run after the group, so it (and what
+        // it feeds) waits for the next group.
+        next_group.push_back(i);
+        continue;
+      }
+    } else {
+      group_open = true;
+      border.erase(i);
+      border.insert(consumers[i].begin(), consumers[i].end());
+    }
+    for (uint32_t c : consumers[i]) {
+      if (--in_degree[c] == 0) to_process.push_back(c);
+    }
+  }
+  close_group();
+  return partitions;
+}
+
+std::string FallbackEstimate::verdict() const {
+  if (opset_out_of_range || ir_out_of_range) return "unsupported";
+  if (unsupported == 0) return "ok";
+  if (supported == 0) return "unsupported";
+  return target->cpu_fallback ? "partial" : "unsupported";
+}
+
+nlohmann::json FallbackEstimate::to_json() const {
+  nlohmann::json ops = nlohmann::json::array();
+  for (const auto& [op, count] : unsupported_ops) ops.push_back({{"op", op}, {"count", count}});
+  return {
+      {"target", std::string(target->id)},
+      {"name", std::string(target->display_name)},
+      {"verdict", verdict()},
+      {"nodes", nodes},
+      {"supported_nodes", supported},
+      {"unsupported_nodes", unsupported},
+      {"folded_nodes", folded},
+      {"expanded_nodes", expanded},
+      {"dynamic_shape_nodes", dynamic_shape_nodes},
+      {"unsupported_ops", std::move(ops)},
+      {"partitions", partitions},
+      {"cpu_fallback", target->cpu_fallback},
+      {"opset_supported", !opset_out_of_range},
+      {"ir_version_supported", !ir_out_of_range},
+  };
+}
+
+std::string FallbackEstimate::text() const {
+  std::string s = fmt::format("{} ({}): {}: {}/{} nodes supported, {} supported partition{}",
+                              target->id, target->display_name, verdict(), supported, nodes,
+                              partitions, partitions == 1 ? "" : "s");
+  if (folded != 0 && expanded != 0) {
+    s += fmt::format(" ({} folded into initializers, {} expanded into function bodies)", folded,
+                     expanded);
+  } else if (folded != 0) {
+    s += fmt::format(" ({} folded into initializers)", folded);
+  } else if (expanded != 0) {
+    s += fmt::format(" ({} expanded into function bodies)", expanded);
+  }
+  if (!unsupported_ops.empty()) {
+    s += "; unsupported:";
+    bool first = true;
+    for (const auto& [op, count] : unsupported_ops) {
+      s += fmt::format("{} {} x{}", first ? "" : ",", op, count);
+      first = false;
+    }
+  }
+  if (dynamic_shape_nodes != 0) {
+    s += fmt::format("; {} node{} with dynamic input shapes", dynamic_shape_nodes,
+                     dynamic_shape_nodes == 1 ? "" : "s");
+  }
+  if (opset_out_of_range) s += "; the model's opset is outside what it accepts";
+  if (ir_out_of_range) s += "; the model's IR version is newer than it accepts";
+  if (unsupported != 0 && supported != 0 && target->cpu_fallback) {
+    s += "; unsupported nodes fall back to the CPU";
+  }
+  return s;
+}
+
+}  // namespace onnxlint::rules::target

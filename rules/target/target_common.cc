@@ -1,0 +1,330 @@
+#include "rules/target/target_common.h"
+
+#include <algorithm>
+
+#include <onnxlint/provenance.h>
+
+namespace onnxlint::rules::target {
+
+std::vector<const TargetInfo*> selected_targets(const RuleContext& ctx) {
+  std::vector<const TargetInfo*> out;
+  for (const std::string& name : ctx.targets()) {
+    const TargetInfo* t = find_target(name);
+    if (t != nullptr && std::find(out.begin(), out.end(), t) == out.end()) out.push_back(t);
+  }
+  return out;
+}
+
+const Function* enclosing_function(const Graph& g) {
+  const Graph* cur = &g;
+  while (cur->parent != nullptr) cur = cur->parent;
+  return cur->kind == Graph::Kind::Function ? cur->function : nullptr;
+}
+
+int visible_opset(const Model& model, const Graph& g, std::string_view domain) {
+  domain = normalize_domain(domain);
+  if (const Function* f = enclosing_function(g)) {
+    for (const OpsetImport& imp : f->opset_imports) {
+      if (normalize_domain(imp.domain) == domain) return static_cast<int>(imp.version);
+    }
+  }
+  std::optional<int64_t> v = model.opset_for(domain);
+  return v ? static_cast<int>(*v) : 0;
+}
+
+bool calls_local_function(const Model& model, const Node& n) {
+  return model.find_function(n.domain, n.op_type) != nullptr;
+}
+
+const OpSchema* node_schema(const Model& model, const Node& n) {
+  if (!is_standard_domain(n.domain)) return nullptr;
+  const int opset = visible_opset(model, *n.graph, n.domain);
+  if (opset <= 0) return nullptr;
+  return resolve_schema(n.domain, n.op_type, opset);
+}
+
+namespace {
+
+// Constant nodes become initializers when the model is loaded; ORT's ConstantFolding folds the
+// rest but keeps quantization nodes so that QDQ fusion can see them.
+bool is_foldable(const ConstantValues& constants, const Node& n) {
+  if (!(n.domain.empty() || n.domain == "ai.onnx") || n.op_type == "QuantizeLinear" ||
+      n.op_type == "DequantizeLinear") {
+    return false;
+  }
+  bool any = false;
+  for (std::string_view out : n.outputs) {
+    if (out.empty()) continue;
+    if (!constants.is_constant(*n.graph, out)) return false;
+    any = true;
+  }
+  return any;
+}
+
+}  // namespace
+
+NodeCheck check_node(const Model& model, const TargetInfo& target, const Node& n,
+                     const ConstantValues* constants) {
+  NodeCheck r;
+  if (calls_local_function(model, n)) {
+    r.function_call = true;
+    return r;
+  }
+  if (constants != nullptr && target.constant_folding && is_foldable(*constants, n)) {
+    r.folded = true;
+  }
+  const std::string_view domain = normalize_domain(n.domain);
+  r.opset = visible_opset(model, *n.graph, domain);
+  if (r.opset > 0 && is_standard_domain(domain)) {
+    if (const OpSchema* s = resolve_schema(domain, n.op_type, r.opset)) r.since = s->since_version;
+  }
+  const int lo = target_min_opset(target, domain);
+  const int hi = target_max_opset(target, domain);
+  r.opset_out_of_range = r.opset > 0 && ((lo > 0 && r.opset < lo) || (hi > 0 && r.opset > hi));
+  // An opset outside the target's bounds is one model-level finding (target-opset-range); the
+  // op itself is still checked for presence (and, for ORT tables, its since-version).
+  r.op = check_op(target, domain, n.op_type, r.since, r.opset_out_of_range ? 0 : r.opset);
+  if (target.inlines_functions && !r.op.supported() &&
+      (r.op.verdict == OpVerdict::Unsupported || r.op.verdict == OpVerdict::VersionOutOfRange) &&
+      r.opset > 0 && is_standard_domain(domain)) {
+    const OpSchema* s = resolve_schema(domain, n.op_type, r.opset);
+    r.expanded = s != nullptr && (s->has_function || s->has_context_dependent_function);
+  }
+  return r;
+}
+
+std::string op_label(std::string_view domain, std::string_view op) {
+  domain = normalize_domain(domain);
+  if (domain.empty()) return std::string(op);
+  return std::string(domain) + ":" + std::string(op);
+}
+
+bool ValueFacts::is_static_shape() const {
+  return has_shape && std::all_of(dims.begin(), dims.end(), [](const Dim& d) {
+           return d.is_static();
+         });
+}
+
+namespace {
+
+ValueFacts facts_of(const TypeInfo& t) {
+  ValueFacts f;
+  if (t.kind != TypeInfo::Kind::Tensor) return f;
+  f.elem_type = t.elem_type;
+  f.has_shape = t.has_shape;
+  f.dims = t.dims;
+  return f;
+}
+
+ValueFacts facts_of(const TensorData& t) {
+  ValueFacts f;
+  f.elem_type = t.data_type;
+  f.has_shape = true;
+  for (int64_t d : t.dims) {
+    Dim dim;
+    dim.kind = Dim::Kind::Value;
+    dim.value = d;
+    f.dims.push_back(dim);
+  }
+  return f;
+}
+
+ValueFacts scalar_or_vector(int32_t elem_type, std::optional<size_t> length) {
+  ValueFacts f;
+  f.elem_type = elem_type;
+  f.has_shape = true;
+  if (length) {
+    Dim d;
+    d.kind = Dim::Kind::Value;
+    d.value = static_cast<int64_t>(*length);
+    f.dims.push_back(d);
+  }
+  return f;
+}
+
+// Facts of a Constant node's output from whichever value_* attribute it carries.
+std::optional<ValueFacts> constant_facts(const Node& n) {
+  constexpr int32_t kFloat = 1, kInt64 = 7, kString = 8;
+  for (const Attribute& a : n.attributes) {
+    if (a.name == "value" && a.t != nullptr) return facts_of(*a.t);
+    if (a.name == "value_float") return scalar_or_vector(kFloat, std::nullopt);
+    if (a.name == "value_floats") return scalar_or_vector(kFloat, a.floats.size());
+    if (a.name == "value_int") return scalar_or_vector(kInt64, std::nullopt);
+    if (a.name == "value_ints") return scalar_or_vector(kInt64, a.ints.size());
+    if (a.name == "value_string") return scalar_or_vector(kString, std::nullopt);
+    if (a.name == "value_strings") return scalar_or_vector(kString, a.strings.size());
+  }
+  return std::nullopt;
+}
+
+bool is_default_domain(std::string_view d) { return d.empty() || d == "ai.onnx"; }
+
+}  // namespace
+
+KnownValues::KnownValues(const Model& model, AnalysisCache& cache)
+    : index_(cache.get<GraphIndex>()) {
+  for (const Graph* g : model.all_graphs()) {
+    auto& map = by_graph_[g];
+    // Weakest first; later sources overwrite (an initializer's own dims beat a declared type).
+    auto put = [&](std::string_view name, ValueFacts f) {
+      if (name.empty() || (f.elem_type == 0 && !f.has_shape)) return;
+      map[name] = std::move(f);
+    };
+    for (const ValueInfo& v : g->value_info) put(v.name, facts_of(v.type));
+    for (const ValueInfo& v : g->outputs) put(v.name, facts_of(v.type));
+    for (const ValueInfo& v : g->inputs) put(v.name, facts_of(v.type));
+    for (const TensorData& t : g->initializers) put(t.name, facts_of(t));
+    for (const Node& n : g->nodes) {
+      if (!is_default_domain(n.domain) || n.outputs.empty() || n.outputs[0].empty()) continue;
+      if (n.op_type == "Constant") {
+        if (auto f = constant_facts(n)) put(n.outputs[0], std::move(*f));
+      } else if (n.op_type == "Cast") {
+        if (auto to = n.attr_int("to")) {
+          // Cast fixes the element type; keep whatever shape value_info states.
+          ValueFacts f;
+          auto it = map.find(n.outputs[0]);
+          if (it != map.end()) f = it->second;
+          f.elem_type = static_cast<int32_t>(*to);
+          put(n.outputs[0], std::move(f));
+        }
+      }
+    }
+  }
+}
+
+const ValueFacts* KnownValues::find(const Graph& g, std::string_view name) const {
+  if (name.empty()) return nullptr;
+  const ValueDef* def = index_.info(g).resolve(name);
+  const Graph* owner = def != nullptr ? def->graph : nullptr;
+  if (owner == nullptr) {
+    // Undefined names (graph-undefined-value's business) may still have declared facts locally.
+    owner = &g;
+  }
+  auto it = by_graph_.find(owner);
+  if (it == by_graph_.end()) return nullptr;
+  auto f = it->second.find(name);
+  return f == it->second.end() ? nullptr : &f->second;
+}
+
+int32_t KnownValues::elem_type(const Graph& g, std::string_view name) const {
+  const ValueFacts* f = find(g, name);
+  return f != nullptr ? f->elem_type : 0;
+}
+
+std::optional<size_t> KnownValues::rank(const Graph& g, std::string_view name) const {
+  const ValueFacts* f = find(g, name);
+  if (f == nullptr || !f->has_shape) return std::nullopt;
+  return f->dims.size();
+}
+
+namespace {
+
+// Ops whose output differs between runs even with constant inputs.
+bool is_nondeterministic(std::string_view op) {
+  return op == "RandomNormal" || op == "RandomUniform" || op == "RandomNormalLike" ||
+         op == "RandomUniformLike" || op == "Multinomial" || op == "Bernoulli";
+}
+
+}  // namespace
+
+ConstantValues::ConstantValues(const Model& model, AnalysisCache& cache)
+    : index_(cache.get<GraphIndex>()) {
+  const ConstantIndex& constants = cache.get<ConstantIndex>();
+  const Provenance& prov = cache.get<Provenance>();
+  // all_graphs() lists a graph before its subgraphs, so outer values are decided first.
+  for (const Graph* g : model.all_graphs()) {
+    auto& map = by_graph_[g];
+    const GraphInfo& info = index_.info(*g);
+    auto lookup = [&](std::string_view name) {
+      if (name.empty()) return State::Constant;  // omitted optional input
+      for (const Graph* cur = g; cur != nullptr; cur = cur->parent) {
+        auto& m = by_graph_[cur];
+        auto it = m.find(name);
+        if (it != m.end()) return it->second;
+        if (index_.info(*cur).local(name) != nullptr) break;
+      }
+      const ConstantIndex::Constant* c = constants.find(*g, name);
+      return c != nullptr && !c->overridable ? State::Constant : State::Runtime;
+    };
+    // Formal inputs of a function body: whatever the caller passes.
+    if (g->kind == Graph::Kind::Function) {
+      for (const ValueInfo& in : g->inputs) map[in.name] = State::Unknown;
+    }
+    for (const TensorData& t : g->initializers) {
+      const ValueDef* d = info.local(t.name);
+      map[t.name] =
+          d == nullptr || d->kind != ValueDef::Kind::Input ? State::Constant : State::Runtime;
+    }
+    std::vector<uint32_t> order;
+    if (info.topo_order) {
+      order = *info.topo_order;
+    } else {
+      for (uint32_t i = 0; i < g->nodes.size(); ++i) order.push_back(i);
+    }
+    for (uint32_t i : order) {
+      const Node& n = g->nodes[i];
+      State st = State::Runtime;
+      if (is_default_domain(n.domain) && !calls_local_function(model, n)) {
+        if (n.op_type == "Constant") {
+          st = State::Constant;
+        } else if ((n.op_type == "Shape" || n.op_type == "Size") && !n.inputs.empty()) {
+          // Static shapes fold even when the values do not (provenance tracks dims through
+          // the graph; value_info and initializers state them directly).
+          const ValueId v = prov.find(*g, n.inputs[0]);
+          const ValueFacts* f = cache.get<KnownValues>().find(*g, n.inputs[0]);
+          if ((v != kNoValue && prov.shape_class(v) == ShapeClass::Static) ||
+              (f != nullptr && f->is_static_shape())) {
+            st = State::Constant;
+          } else {
+            st = lookup(n.inputs[0]);
+          }
+        } else if (!is_nondeterministic(n.op_type) && n.subgraphs().empty() &&
+                   !n.inputs.empty()) {
+          st = State::Constant;
+          for (std::string_view in : n.inputs) {
+            const State s_in = lookup(in);
+            if (s_in == State::Runtime) {
+              st = State::Runtime;
+              break;
+            }
+            if (s_in == State::Unknown) st = State::Unknown;
+          }
+        }
+      }
+      for (std::string_view out : n.outputs) {
+        if (!out.empty()) map[out] = st;
+      }
+    }
+  }
+}
+
+ConstantValues::State ConstantValues::state(const Graph& g, std::string_view name) const {
+  if (name.empty()) return State::Runtime;
+  for (const Graph* cur = &g; cur != nullptr; cur = cur->parent) {
+    auto it = by_graph_.find(cur);
+    if (it != by_graph_.end()) {
+      auto v = it->second.find(name);
+      if (v != it->second.end()) return v->second;
+    }
+    if (index_.info(*cur).local(name) != nullptr) return State::Runtime;  // e.g. a graph input
+  }
+  return State::Runtime;
+}
+
+std::string_view type_short_name(std::string_view type_string) {
+  if (type_string.starts_with("tensor(") && type_string.ends_with(")")) {
+    return type_string.substr(7, type_string.size() - 8);
+  }
+  return type_string;
+}
+
+std::string type_list_text(std::span<const std::string_view> types) {
+  std::string s;
+  for (std::string_view t : types) {
+    if (!s.empty()) s += ", ";
+    s += type_short_name(t);
+  }
+  return s;
+}
+
+}  // namespace onnxlint::rules::target

@@ -1,0 +1,132 @@
+// Shared helpers of the target-* rules: the selected targets, how a node is checked against a
+// target table, and two small analyses (known value facts, constant-derived values).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include <onnxlint/analysis.h>
+#include <onnxlint/graph_index.h>
+#include <onnxlint/model.h>
+#include <onnxlint/opset_table.h>
+#include <onnxlint/rule.h>
+#include <onnxlint/targets.h>
+
+namespace onnxlint::rules::target {
+
+/// The targets selected with --target / config `targets`, resolved (ids or aliases), without
+/// duplicates, in selection order. Names that resolve to nothing are skipped (the CLI rejects
+/// them before linting).
+std::vector<const TargetInfo*> selected_targets(const RuleContext& ctx);
+
+/// The model-local function a graph belongs to (through its parents), or nullptr.
+const Function* enclosing_function(const Graph& g);
+
+/// The opset a node in `g` sees for `domain`: the enclosing function's opset_import when the
+/// graph is (inside) a function body and the function imports the domain, else the model's.
+/// 0 when the domain is not imported.
+int visible_opset(const Model& model, const Graph& g, std::string_view domain);
+
+/// True when the node calls a model-local function: it is not an operator of any runtime (the
+/// function body's nodes are checked instead).
+bool calls_local_function(const Model& model, const Node& n);
+
+/// How one node fares on one target.
+struct NodeCheck {
+  bool function_call = false;  // calls a model-local function: not checked as an op
+  int opset = 0;               // visible opset of the node's domain (0 = not imported)
+  int since = 0;               // schema since-version at that opset (0 = unknown)
+  /// The opset lies outside the target-wide bounds for the domain (target-opset-range reports
+  /// it once for the model); `op` is then checked without the opset.
+  bool opset_out_of_range = false;
+  /// The target folds the node into an initializer before assigning nodes (it is computed only
+  /// from constants and TargetInfo::constant_folding is set): it needs no kernel.
+  bool folded = false;
+  /// The target has no kernel for the node but expands it into its schema's function body
+  /// (TargetInfo::inlines_functions); the body's ops are not checked.
+  bool expanded = false;
+  OpCheck op;
+  /// The node can run on the target as far as the tables tell.
+  bool supported() const {
+    return !function_call && !opset_out_of_range && (folded || expanded || op.supported());
+  }
+  /// The target has to run the node itself (not folded away or expanded, not a function call).
+  bool runs_node() const { return !function_call && !folded && !expanded; }
+};
+
+class ConstantValues;
+
+/// `constants` (optional) enables constant folding for targets that fold.
+NodeCheck check_node(const Model& model, const TargetInfo& target, const Node& n,
+                     const ConstantValues* constants = nullptr);
+
+/// The node's schema at its visible opset (standard domains only), or nullptr.
+const OpSchema* node_schema(const Model& model, const Node& n);
+
+/// "Conv" for ai.onnx, "com.microsoft:FusedConv" otherwise.
+std::string op_label(std::string_view domain, std::string_view op);
+
+/// What the model states about a value: element type and shape, from graph inputs/outputs,
+/// value_info, initializers, Constant nodes and Cast's `to`.
+struct ValueFacts {
+  int32_t elem_type = 0;  // 0 = unknown
+  bool has_shape = false;
+  std::vector<Dim> dims;
+  bool is_static_shape() const;
+};
+
+/// ValueFacts for every value that has any, resolved with lexical scoping.
+class KnownValues {
+ public:
+  KnownValues(const Model& model, AnalysisCache& cache);
+  /// The facts of `name` as seen from graph `g`, or nullptr.
+  const ValueFacts* find(const Graph& g, std::string_view name) const;
+  int32_t elem_type(const Graph& g, std::string_view name) const;
+  /// Rank when the shape is known.
+  std::optional<size_t> rank(const Graph& g, std::string_view name) const;
+
+ private:
+  const GraphIndex& index_;
+  std::unordered_map<const Graph*, std::unordered_map<std::string_view, ValueFacts>> by_graph_;
+};
+
+/// Values computed only from constants (initializers that no graph input overrides, Constant
+/// nodes, deterministic standard ops over those, and Shape/Size of a value whose shape is fully
+/// static): what a constant-folding pass, or the runtime's own folding, turns into weights.
+class ConstantValues {
+ public:
+  enum class State : uint8_t {
+    Constant,
+    /// Depends on a graph input, a subgraph input (loop counter, carried value), a random op,
+    /// a subgraph result or a custom op.
+    Runtime,
+    /// Depends on a model-local function's formal input: constant or not per call site (ORT
+    /// inlines local functions before it assigns nodes).
+    Unknown,
+  };
+  ConstantValues(const Model& model, AnalysisCache& cache);
+  State state(const Graph& g, std::string_view name) const;
+  bool is_constant(const Graph& g, std::string_view name) const {
+    return state(g, name) == State::Constant;
+  }
+  /// Definitely computed at run time (not Unknown).
+  bool is_runtime(const Graph& g, std::string_view name) const {
+    return state(g, name) == State::Runtime;
+  }
+
+ private:
+  const GraphIndex& index_;
+  std::unordered_map<const Graph*, std::unordered_map<std::string_view, State>> by_graph_;
+};
+
+/// Comma-separated list ("float, float16") of ORT type strings shown as element type names.
+std::string type_list_text(std::span<const std::string_view> types);
+
+/// The element type name of an ORT type string: "tensor(float16)" -> "float16".
+std::string_view type_short_name(std::string_view type_string);
+
+}  // namespace onnxlint::rules::target

@@ -1,0 +1,242 @@
+// target-unsupported-op: an operator (at the model's opset) that a selected target runtime does
+// not support. Also produces the per-target fallback estimate (report section "targets").
+#include <algorithm>
+#include <functional>
+#include <unordered_map>
+
+#include <fmt/format.h>
+#include <onnxlint/graph_index.h>
+#include <onnxlint/provenance.h>
+
+#include "rules/categories.h"
+#include "rules/target/fallback.h"
+#include "rules/target/target_common.h"
+
+namespace onnxlint::rules {
+namespace {
+
+using target::NodeCheck;
+
+std::string domain_display(std::string_view domain) {
+  domain = normalize_domain(domain);
+  return domain.empty() ? std::string("ai.onnx") : std::string(domain);
+}
+
+bool covers(const TargetInfo& t, std::string_view domain) {
+  domain = normalize_domain(domain);
+  return std::find(t.covered_domains.begin(), t.covered_domains.end(), domain) !=
+         t.covered_domains.end();
+}
+
+// The second half of the message: why the target cannot take the node.
+std::string why(const TargetInfo& t, const Node& n, const NodeCheck& nc) {
+  const std::string op = target::op_label(n.domain, n.op_type);
+  switch (nc.op.verdict) {
+    case OpVerdict::ListedUnsupported:
+      return fmt::format("its operator documentation lists {} as not supported", op);
+    case OpVerdict::Unsupported:
+      if (nc.op.custom_domain) {
+        return fmt::format("it has no built-in operators in domain '{}'", n.domain);
+      }
+      if (!covers(t, n.domain)) {
+        return fmt::format("it supports no {} operators", domain_display(n.domain));
+      }
+      return fmt::format("{} is not in its operator list", op);
+    case OpVerdict::VersionOutOfRange: {
+      const std::string ranges =
+          nc.op.entry != nullptr ? version_ranges_text(nc.op.entry->versions) : "";
+      if (t.semantics == VersionSemantics::OpSinceVersion) {
+        return fmt::format("it has {} kernels only for since-version {}, and at {} opset {} the "
+                           "node is {}-{}",
+                           op, ranges, domain_display(n.domain), nc.opset, n.op_type, nc.since);
+      }
+      return fmt::format("it supports {} only at opset {}, and the model imports {} {}", op,
+                         ranges, domain_display(n.domain), nc.opset);
+    }
+    case OpVerdict::Supported:
+    case OpVerdict::Unknown:
+      break;
+  }
+  return nc.op.reason;
+}
+
+std::string help_for(const TargetInfo& t, const Node& n, const NodeCheck& nc) {
+  if (nc.op.verdict == OpVerdict::VersionOutOfRange && nc.op.entry != nullptr) {
+    if (t.semantics == VersionSemantics::OpSinceVersion) {
+      return fmt::format("export with an opset at which {} resolves to a version {} has kernels "
+                         "for ({}): torch.onnx.export(..., opset_version=N)",
+                         n.op_type, t.display_name, version_ranges_text(nc.op.entry->versions));
+    }
+    return fmt::format("export with an opset in {}: torch.onnx.export(..., opset_version=N)",
+                       version_ranges_text(nc.op.entry->versions));
+  }
+  if (nc.op.custom_domain) {
+    return "register an implementation with the runtime (TensorRT plugin, ONNX Runtime custom op "
+           "library, OpenVINO extension), or export the operation with standard ONNX operators";
+  }
+  return "rewrite this part of the model with operators the target supports (or keep it out of "
+         "the exported graph), or run the model on a runtime that has the operator";
+}
+
+class UnsupportedOp final : public Rule {
+ public:
+  static const RuleInfo& static_info() {
+    static const RuleInfo k{
+        .id = "target-unsupported-op",
+        .category = "target",
+        .severity = Severity::Error,
+        .summary = "Operator, at the model's opset, that a selected target runtime does not support",
+        .node_ops = {"*"},
+    };
+    return k;
+  }
+  const RuleInfo& info() const override { return static_info(); }
+
+  void on_model(const Model&, RuleContext& ctx) override {
+    targets_ = target::selected_targets(ctx);
+    status_.assign(targets_.size(), {});
+    estimates_.assign(targets_.size(), {});
+    for (size_t i = 0; i < targets_.size(); ++i) estimates_[i].target = targets_[i];
+  }
+
+  void on_node(const Node& n, RuleContext& ctx) override {
+    if (targets_.empty()) return;
+    const Model& model = ctx.model();
+    const auto& constants = ctx.get<target::ConstantValues>();
+    for (size_t i = 0; i < targets_.size(); ++i) {
+      const TargetInfo& t = *targets_[i];
+      const NodeCheck nc = target::check_node(model, t, n, &constants);
+      if (nc.function_call) return;  // the function body's nodes are checked instead
+      bool ok = nc.supported() || nc.op.verdict == OpVerdict::Unknown;
+      // A runtime that needs static shapes does not take a node whose inputs are dynamic (as
+      // the ORT usability checker counts "unsupported due to dynamic input").
+      const bool dynamic = ok && !nc.folded && t.requires_static_shapes && has_dynamic_input(n, ctx);
+      if (dynamic) ok = false;
+      status_[i][&n] = nc.folded ? target::NodeState::Removed
+                       : ok      ? target::NodeState::Supported
+                                 : target::NodeState::Unsupported;
+      target::FallbackEstimate& e = estimates_[i];
+      ++e.nodes;
+      if (ok) {
+        ++e.supported;
+        if (nc.folded) ++e.folded;
+        if (nc.expanded) ++e.expanded;
+      } else {
+        ++e.unsupported;
+        if (dynamic) {
+          ++e.dynamic_shape_nodes;
+        } else {
+          ++e.unsupported_ops[target::op_label(n.domain, n.op_type)];
+        }
+      }
+      // A node that fails only because of the model's opset is reported once, for the model,
+      // by target-opset-range; a folded node needs no kernel.
+      if (nc.folded || nc.expanded || nc.op.supported() || nc.op.verdict == OpVerdict::Unknown) {
+        continue;
+      }
+      Diagnostic& d = ctx.report(
+          ctx.at_node(n), fmt::format("{} ({}) cannot run on {}: {}", n.display_name(),
+                                      target::op_label(n.domain, n.op_type), t.display_name,
+                                      why(t, n, nc)));
+      d.target = std::string(t.id);
+      if (t.cpu_fallback && !nc.op.custom_domain) {
+        d.notes.push_back(fmt::format("{} hands the node to another provider (usually the CPU), "
+                                      "which splits the graph and adds copies",
+                                      t.display_name));
+      }
+      d.notes.push_back(fmt::format("support table: {} {} @ {}", t.source_repo, t.source_path,
+                                    t.source_version));
+      d.help = help_for(t, n, nc);
+    }
+  }
+
+  void on_model_end(const Model& model, RuleContext& ctx) override {
+    if (targets_.empty()) return;
+    const GraphIndex& index = ctx.get<GraphIndex>();
+    ReportSection section;
+    section.name = "targets";
+    section.data = nlohmann::json::array();
+    for (size_t i = 0; i < targets_.size(); ++i) {
+      const TargetInfo& t = *targets_[i];
+      target::FallbackEstimate& e = estimates_[i];
+      for (const OpsetImport& imp : model.opset_imports) {
+        const int lo = target_min_opset(t, imp.domain), hi = target_max_opset(t, imp.domain);
+        if ((lo > 0 && imp.version < lo) || (hi > 0 && imp.version > hi)) {
+          e.opset_out_of_range = true;
+        }
+      }
+      e.ir_out_of_range = t.max_ir_version > 0 && model.ir_version > t.max_ir_version;
+      const Graph& main = model.graph;
+      std::vector<target::NodeState> state(main.nodes.size());
+      std::unordered_map<const Graph*, bool> graph_memo;
+      for (const Node& n : main.nodes) {
+        auto it = status_[i].find(&n);
+        if (it != status_[i].end() && it->second == target::NodeState::Removed) {
+          state[n.index] = target::NodeState::Removed;
+        } else {
+          state[n.index] = deep_supported(model, i, n, graph_memo) ? target::NodeState::Supported
+                                                                    : target::NodeState::Unsupported;
+        }
+      }
+      e.main_nodes = main.nodes.size();
+      e.partitions = target::count_supported_partitions(main, index, state);
+      section.data.push_back(e.to_json());
+      section.text.push_back(e.text());
+    }
+    ctx.add_section(std::move(section));
+  }
+
+ private:
+  static bool has_dynamic_input(const Node& n, RuleContext& ctx) {
+    const Provenance& prov = ctx.get<Provenance>();
+    for (std::string_view in : n.inputs) {
+      if (in.empty()) continue;
+      const ValueId v = prov.find(*n.graph, in);
+      if (v == kNoValue) continue;
+      const ShapeClass c = prov.shape_class(v);
+      if (c == ShapeClass::InputDim || c == ShapeClass::DataDependent) return true;
+    }
+    return false;
+  }
+
+  // A node can be taken as a whole when it is supported and so is everything it contains: the
+  // nodes of its subgraphs, or the body of the local function it calls.
+  bool deep_supported(const Model& model, size_t t, const Node& n,
+                      std::unordered_map<const Graph*, bool>& memo) {
+    if (const Function* f = model.find_function(n.domain, n.op_type)) {
+      return graph_supported(model, t, f->body, memo);
+    }
+    auto it = status_[t].find(&n);
+    if (it != status_[t].end() && it->second == target::NodeState::Unsupported) return false;
+    for (const Graph* sub : n.subgraphs()) {
+      if (!graph_supported(model, t, *sub, memo)) return false;
+    }
+    return true;
+  }
+
+  bool graph_supported(const Model& model, size_t t, const Graph& g,
+                       std::unordered_map<const Graph*, bool>& memo) {
+    auto it = memo.find(&g);
+    if (it != memo.end()) return it->second;
+    memo[&g] = true;  // a recursive function call does not loop forever
+    bool ok = true;
+    for (const Node& n : g.nodes) {
+      if (!deep_supported(model, t, n, memo)) {
+        ok = false;
+        break;
+      }
+    }
+    memo[&g] = ok;
+    return ok;
+  }
+
+  std::vector<const TargetInfo*> targets_;
+  std::vector<std::unordered_map<const Node*, target::NodeState>> status_;
+  std::vector<target::FallbackEstimate> estimates_;
+};
+
+}  // namespace
+
+void add_target_unsupported_op(RuleRegistry& registry) { registry.add<UnsupportedOp>(); }
+
+}  // namespace onnxlint::rules

@@ -1,0 +1,409 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the onnx-lint command line (foundation flags).
+
+Run by ctest (tests/cli/CMakeLists.txt) with ONNX_LINT set to the built binary and
+ONNXLINT_SOURCE_DIR to the repository. Models are written here as protobuf wire bytes, so the
+tests need no onnx Python package; the JSON report is validated with python3-jsonschema.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+BIN = os.environ.get("ONNX_LINT", "onnx-lint")
+SRC = os.environ.get("ONNXLINT_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+CORPUS = os.path.join(SRC, "tests", "data", "corpus")
+SCHEMA = os.path.join(SRC, "docs", "json-report.schema.json")
+
+FOUNDATION_RULES = [
+    "model-unreadable", "model-ir-version", "model-missing-producer", "model-too-large",
+    "graph-undefined-value", "graph-duplicate-value", "graph-unsorted-nodes",
+    "graph-missing-output", "graph-dead-node", "graph-unused-initializer", "graph-unused-input",
+    "graph-initializer-as-input", "graph-duplicate-node-name", "data-external-missing",
+    "data-external-out-of-bounds", "data-external-path-escape", "data-size-mismatch",
+    "internal-error",
+]
+
+
+# --- protobuf wire bytes -------------------------------------------------------------------
+
+def varint(v):
+    out = bytearray()
+    while v >= 0x80:
+        out.append((v & 0x7F) | 0x80)
+        v >>= 7
+    out.append(v)
+    return bytes(out)
+
+
+def field(number, payload):
+    """A length-delimited field (payload: bytes or str)."""
+    if isinstance(payload, str):
+        payload = payload.encode()
+    return varint(number << 3 | 2) + varint(len(payload)) + payload
+
+
+def int_field(number, value):
+    return varint(number << 3) + varint(value)
+
+
+def value_info(name):
+    # float tensor of shape [1]
+    shape = field(1, int_field(1, 1))  # TensorShapeProto.dim { dim_value: 1 }
+    tensor_type = int_field(1, 1) + field(2, shape)
+    return field(1, name) + field(2, field(1, tensor_type))
+
+
+def node(op, inputs, outputs, name):
+    return (b"".join(field(1, i) for i in inputs) + b"".join(field(2, o) for o in outputs)
+            + field(3, name) + field(4, op))
+
+
+def model(nodes, inputs=("x",), outputs=("y",), producer=("onnxlint-tests", "1"), opset=17):
+    graph = b"".join(field(1, n) for n in nodes) + field(2, "g")
+    graph += b"".join(field(11, value_info(i)) for i in inputs)
+    graph += b"".join(field(12, value_info(o)) for o in outputs)
+    out = int_field(1, 8)
+    if producer[0]:
+        out += field(2, producer[0])
+    if producer[1]:
+        out += field(3, producer[1])
+    return out + field(7, graph) + field(8, int_field(2, opset))
+
+
+CLEAN = model([node("Relu", ["x"], ["y"], "relu")])
+# One warning (graph-dead-node) and one info (model-missing-producer).
+WARN_AND_INFO = model([node("Relu", ["x"], ["y"], "relu"), node("Neg", ["x"], ["t"], "dead")],
+                      producer=("", ""))
+# One error (graph-undefined-value).
+ERROR = model([node("Add", ["x", "ghost"], ["y"], "add")])
+
+
+# Runs start in an empty folder, so no onnx-lint.toml / pyproject.toml above the build folder
+# changes the defaults under test.
+NEUTRAL_CWD = tempfile.mkdtemp(prefix="onnxlint-cli-cwd-")
+
+
+def run(*args, stdin=None, cwd=None):
+    proc = subprocess.run([BIN, *args], input=stdin, capture_output=True,
+                          cwd=cwd or NEUTRAL_CWD, timeout=120)
+    return proc.returncode, proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8",
+                                                                                      "replace")
+
+
+class TempModels(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="onnxlint-cli-")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def write(self, relative, data):
+        path = os.path.join(self.dir, relative)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(data)
+        return path
+
+
+class ExitCodes(TempModels):
+    def test_fail_on_thresholds(self):
+        path = self.write("m.onnx", WARN_AND_INFO)
+        sel = "--select=graph-dead-node,model-missing-producer"
+        self.assertEqual(run(sel, path)[0], 0)  # default --fail-on error
+        self.assertEqual(run(sel, "--fail-on", "error", path)[0], 0)
+        self.assertEqual(run(sel, "--fail-on", "warning", path)[0], 1)
+        self.assertEqual(run(sel, "--fail-on", "info", path)[0], 1)
+        self.assertEqual(run(sel, "--fail-on", "never", path)[0], 0)
+        info_only = "--select=model-missing-producer"
+        self.assertEqual(run(info_only, "--fail-on", "warning", path)[0], 0)
+        self.assertEqual(run(info_only, "--fail-on", "info", path)[0], 1)
+
+    def test_errors(self):
+        path = self.write("m.onnx", ERROR)
+        self.assertEqual(run("--select", "graph", path)[0], 1)
+        self.assertEqual(run("--select", "graph", "--fail-on", "never", path)[0], 0)
+        self.assertEqual(run("--select", "graph", "--ignore", "graph-undefined-value", path)[0], 0)
+
+    def test_clean_model(self):
+        path = self.write("m.onnx", CLEAN)
+        code, out, _ = run("--select", "graph,model,data", "--fail-on", "info", path)
+        self.assertEqual(code, 0, out)
+        self.assertIn("1 file checked: 0 errors, 0 warnings, 0 info", out)
+
+    def test_unknown_rule_in_select_names_it(self):
+        path = self.write("m.onnx", CLEAN)
+        code, out, err = run("--select", "graph-dead-node,graph-no-such-rule", path)
+        self.assertEqual(code, 2)
+        self.assertIn("graph-no-such-rule", err)
+        self.assertEqual(out, "")
+        code, _, err = run("--ignore", "nonsense-*", path)
+        self.assertEqual(code, 2)
+        self.assertIn("nonsense-*", err)
+
+    def test_unknown_target(self):
+        path = self.write("m.onnx", CLEAN)
+        code, _, err = run("--target", "no-such-runtime", path)
+        self.assertEqual(code, 2)
+        self.assertIn("no-such-runtime", err)
+
+    def test_missing_path(self):
+        missing = os.path.join(self.dir, "nope.onnx")
+        code, out, err = run(missing)
+        self.assertEqual(code, 2)
+        self.assertIn(missing, err)
+        self.assertEqual(out, "")
+
+    def test_usage_errors(self):
+        path = self.write("m.onnx", CLEAN)
+        self.assertEqual(run()[0], 2)  # no model
+        self.assertEqual(run("--format", "xml", path)[0], 2)
+        self.assertEqual(run("--fail-on", "sometimes", path)[0], 2)
+        self.assertEqual(run("--jobs", "0", path)[0], 2)
+        self.assertEqual(run("--no-such-flag", path)[0], 2)
+        code, _, err = run("--explain", "graph-no-such-rule")
+        self.assertEqual(code, 2)
+        self.assertIn("graph-no-such-rule", err)
+
+    def test_truncated_model_is_unreadable_exit_1(self):
+        path = self.write("cut.onnx", CLEAN[: len(CLEAN) - 5])
+        code, out, _ = run(path)
+        self.assertEqual(code, 1, out)
+        self.assertIn("[model-unreadable]", out)
+        self.assertIn("(at byte ", out)
+        self.assertIn("1 unreadable", out)
+        # Linting goes on with the next file.
+        good = self.write("good.onnx", CLEAN)
+        code, out, _ = run("--format", "json", path, good)
+        self.assertEqual(code, 1)
+        report = json.loads(out)
+        self.assertEqual([f["status"] for f in report["files"]], ["unreadable", "ok"])
+        self.assertEqual(run("--fail-on", "never", path)[0], 0)
+
+    def test_version(self):
+        code, out, _ = run("--version")
+        self.assertEqual(code, 0)
+        self.assertRegex(out.strip(), r"^onnx-lint \d+\.\d+\.\d+")
+
+
+class Formats(TempModels):
+    def test_text_lines_notes_and_summary(self):
+        path = self.write("m.onnx", WARN_AND_INFO)
+        code, out, _ = run("--select", "graph-dead-node,model-missing-producer", path)
+        self.assertEqual(code, 0)
+        lines = out.splitlines()
+        self.assertIn(f"{path}: main/dead (Neg): warning: dead (Neg) computes 't' but nothing "
+                      f"uses it [graph-dead-node]", lines)
+        self.assertIn(f"{path}: info: producer_name and producer_version are empty "
+                      f"[model-missing-producer]", lines)
+        self.assertTrue(any(line.startswith("    help: ") for line in lines))
+        self.assertEqual(lines[-1], "1 file checked: 0 errors, 1 warning, 1 info")
+        self.assertNotIn("\x1b[", out)  # not a TTY: no color
+
+    def test_color_always(self):
+        path = self.write("m.onnx", WARN_AND_INFO)
+        _, out, _ = run("--color", "always", "--select", "graph-dead-node", path)
+        self.assertIn("\x1b[", out)
+
+    def test_quiet_and_statistics(self):
+        path = self.write("m.onnx", WARN_AND_INFO)
+        sel = "--select=graph-dead-node,model-missing-producer"
+        _, out, _ = run(sel, "--quiet", path)
+        self.assertNotIn("file checked", out)
+        self.assertIn("[graph-dead-node]", out)
+        _, out, _ = run(sel, "--statistics", path)
+        self.assertRegex(out, r"(?m)^\s+1  graph-dead-node$")
+        self.assertRegex(out, r"(?m)^\s+1  model-missing-producer$")
+
+    def test_json(self):
+        path = self.write("m.onnx", WARN_AND_INFO)
+        code, out, _ = run("--format", "json", "--select=graph-dead-node,model-missing-producer",
+                           path)
+        self.assertEqual(code, 0)
+        report = json.loads(out)
+        self.assertEqual(report["schema_version"], 1)
+        self.assertEqual(report["tool"]["name"], "onnx-lint")
+        [f] = report["files"]
+        self.assertEqual(f["path"], path)
+        self.assertEqual(f["status"], "ok")
+        self.assertEqual(f["model"]["ir_version"], 8)
+        self.assertEqual(f["model"]["opset_imports"], {"ai.onnx": 17})
+        self.assertEqual(f["model"]["nodes"], 2)
+        # Whole-model findings (no graph) sort first.
+        self.assertEqual([d["rule"] for d in f["diagnostics"]],
+                         ["model-missing-producer", "graph-dead-node"])
+        self.assertEqual(f["diagnostics"][0]["location"], {"file": path, "graph": ""})
+        dead = f["diagnostics"][1]
+        self.assertEqual(dead["severity"], "warning")
+        self.assertEqual(dead["location"]["graph"], "main")
+        self.assertEqual(dead["location"]["node"],
+                         {"index": 1, "name": "dead", "op_type": "Neg", "domain": ""})
+        self.assertRegex(dead["fingerprint"], r"^[0-9a-f]{16}$")
+        self.assertEqual(f["counts"], {"error": 0, "warning": 1, "info": 1})
+        self.assertEqual(report["summary"]["by_rule"],
+                         {"graph-dead-node": 1, "model-missing-producer": 1})
+        self.assertEqual(report["summary"]["by_severity"], {"error": 0, "warning": 1, "info": 1})
+        self.assertEqual(sorted(r["id"] for r in report["rules"]),
+                         ["graph-dead-node", "internal-error", "model-missing-producer"])
+
+    def test_output_file(self):
+        path = self.write("m.onnx", WARN_AND_INFO)
+        out_path = os.path.join(self.dir, "report.json")
+        code, out, _ = run("--format", "json", "--output", out_path, "--select", "graph", path)
+        self.assertEqual(code, 0)
+        self.assertEqual(out, "")
+        with open(out_path, encoding="utf-8") as f:
+            self.assertEqual(json.load(f)["summary"]["by_rule"], {"graph-dead-node": 1})
+        code, _, err = run("--output", os.path.join(self.dir, "no", "such", "dir", "r.txt"), path)
+        self.assertEqual(code, 2)
+        self.assertIn("cannot write", err)
+
+    def test_deterministic(self):
+        first = run("--format", "json", CORPUS)[1]
+        second = run("--format", "json", CORPUS)[1]
+        self.assertEqual(first, second)
+
+
+class Inputs(TempModels):
+    def test_stdin(self):
+        code, out, _ = run("--format", "json", "--select", "graph", "-", stdin=WARN_AND_INFO)
+        self.assertEqual(code, 0)
+        report = json.loads(out)
+        self.assertEqual(report["files"][0]["path"], "-")
+        self.assertEqual(report["files"][0]["diagnostics"][0]["rule"], "graph-dead-node")
+        code, out, _ = run("-", stdin=CLEAN[:10])
+        self.assertEqual(code, 1)
+        self.assertRegex(out, r"(?m)^- @\d+: error: cannot read the model: .* \[model-unreadable\]$")
+        code, out, _ = run("-", stdin=b"")
+        self.assertEqual(code, 1)
+        self.assertIn("- @0: error: cannot read the model: file is empty (at byte 0)", out)
+
+    def test_folder_recursion(self):
+        self.write("b.onnx", CLEAN)
+        self.write("a/z.onnx", CLEAN)
+        self.write("a/deeper/m.onnx", ERROR)
+        self.write("a/notes.txt", b"not a model")
+        self.write("a/m.onnx.data", b"\x00" * 8)
+        self.write("c.ONNX.bak", CLEAN)
+        code, out, _ = run("--format", "json", "--select", "graph", self.dir)
+        self.assertEqual(code, 1)
+        paths = [os.path.relpath(f["path"], self.dir) for f in json.loads(out)["files"]]
+        self.assertEqual(paths, ["a/deeper/m.onnx", "a/z.onnx", "b.onnx"])
+
+    def test_files_folders_and_stdin_keep_argument_order(self):
+        b = self.write("b.onnx", CLEAN)
+        self.write("dir/a.onnx", CLEAN)
+        code, out, _ = run("--format", "json", b, os.path.join(self.dir, "dir"), "-",
+                           stdin=CLEAN)
+        self.assertEqual(code, 0)
+        paths = [f["path"] for f in json.loads(out)["files"]]
+        self.assertEqual(paths, [b, os.path.join(self.dir, "dir", "a.onnx"), "-"])
+
+    def test_empty_folder(self):
+        code, out, _ = run("--format", "json", self.dir)
+        self.assertEqual(code, 0)
+        self.assertEqual(json.loads(out)["files"], [])
+
+
+class ListAndExplain(unittest.TestCase):
+    def test_list_rules_json(self):
+        code, out, _ = run("--list-rules", "--format", "json")
+        self.assertEqual(code, 0)
+        listing = json.loads(out)
+        self.assertEqual(listing["schema_version"], 1)
+        ids = [r["id"] for r in listing["rules"]]
+        self.assertEqual(ids, sorted(ids))
+        self.assertEqual(len(ids), len(set(ids)))
+        for rule in FOUNDATION_RULES:
+            self.assertIn(rule, ids)
+        for r in listing["rules"]:
+            self.assertIn(r["severity"], ["error", "warning", "info"])
+            self.assertTrue(r["id"].startswith(r["category"] + "-"), r["id"])
+            self.assertTrue(r["summary"] and not r["summary"].endswith("."), r["id"])
+            self.assertEqual(r["doc"], f"docs/rules/{r['id']}.md")
+
+    def test_list_rules_text_matches_json(self):
+        _, text, _ = run("--list-rules")
+        _, js, _ = run("--list-rules", "--format", "json")
+        text_ids = [line.split()[0] for line in text.splitlines() if line.strip()]
+        self.assertEqual(text_ids, [r["id"] for r in json.loads(js)["rules"]])
+
+    def test_explain_prints_the_doc_page(self):
+        for rule in FOUNDATION_RULES:
+            code, out, _ = run("--explain", rule)
+            self.assertEqual(code, 0, rule)
+            with open(os.path.join(SRC, "docs", "rules", rule + ".md"), encoding="utf-8") as f:
+                self.assertEqual(out, f.read(), rule)
+
+
+def validate(test, report):
+    try:
+        import jsonschema
+    except ImportError:  # Debian's python3-jsonschema is a test dependency (tools/dev.sh)
+        test.fail("python3-jsonschema is not installed for " + sys.executable)
+    with open(SCHEMA, encoding="utf-8") as f:
+        schema = json.load(f)
+    jsonschema.validators.validator_for(schema).check_schema(schema)
+    jsonschema.validate(report, schema, cls=jsonschema.validators.validator_for(schema))
+
+
+class Schema(TempModels):
+    def test_corpus_report_is_schema_valid(self):
+        code, out, _ = run("--format", "json", CORPUS)
+        self.assertIn(code, (0, 1))
+        report = json.loads(out)
+        self.assertGreater(len(report["files"]), 30)
+        validate(self, report)
+
+    def test_unreadable_stdin_and_empty_reports_are_schema_valid(self):
+        cut = self.write("cut.onnx", CLEAN[:7])
+        _, out, _ = run("--format", "json", cut, "-", stdin=WARN_AND_INFO)
+        report = json.loads(out)
+        self.assertIsNone(report["files"][0]["model"])
+        validate(self, report)
+        empty = os.path.join(self.dir, "empty")
+        os.makedirs(empty)
+        validate(self, json.loads(run("--format", "json", empty)[1]))
+
+    def test_schema_rejects_broken_reports(self):
+        import jsonschema
+        _, out, _ = run("--format", "json", "--select", "graph", "-", stdin=WARN_AND_INFO)
+        good = json.loads(out)
+        validate(self, good)
+        for mutate in (
+                lambda r: r.pop("schema_version"),
+                lambda r: r.__setitem__("schema_version", 2),
+                lambda r: r["files"][0].__setitem__("status", "fine"),
+                lambda r: r["files"][0]["diagnostics"][0].__setitem__("severity", "fatal"),
+                lambda r: r["files"][0]["diagnostics"][0].pop("location"),
+                lambda r: r["files"][0]["diagnostics"][0].__setitem__("unexpected", 1),
+                lambda r: r["summary"].pop("by_rule"),
+                lambda r: r["files"][0]["counts"].__setitem__("error", -1),
+        ):
+            broken = json.loads(out)
+            mutate(broken)
+            with self.assertRaises(jsonschema.ValidationError):
+                validate(self, broken)
+        # Sections are open: other features add their own.
+        extended = json.loads(out)
+        extended["files"][0]["sections"]["dynamic_shapes"] = {"anything": [1, 2]}
+        validate(self, extended)
+
+
+class Jobs(unittest.TestCase):
+    def test_parallel_output_is_identical(self):
+        for fmt in ("text", "json"):
+            serial = run("--format", fmt, "--jobs", "1", CORPUS)
+            parallel = run("--format", fmt, "--jobs", "2", CORPUS)
+            self.assertEqual(serial, parallel, fmt)
+            self.assertIn(serial[0], (0, 1))
+
+
+if __name__ == "__main__":
+    try:
+        unittest.main()
+    finally:
+        shutil.rmtree(NEUTRAL_CWD, ignore_errors=True)

@@ -1,0 +1,70 @@
+// GitHub Actions annotations: command per severity, title = rule id, runner escaping.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <onnxlint/report.h>
+
+#include <sstream>
+
+namespace onnxlint::testing {
+namespace {
+
+using ::testing::ElementsAre;
+
+Diagnostic finding(Severity s, std::string file, std::string node, std::string message) {
+  Diagnostic d;
+  d.rule_id = "graph-dead-node";
+  d.severity = s;
+  d.location.file = std::move(file);
+  d.location.graph_path = "main";
+  d.location.node_name = std::move(node);
+  d.message = std::move(message);
+  return d;
+}
+
+std::vector<std::string> lines(const Report& r) {
+  Linter linter(builtin_registry(), LintOptions{});
+  std::stringstream out;
+  emit_github(r, linter, out);
+  std::vector<std::string> v;
+  for (std::string line; std::getline(out, line);) v.push_back(line);
+  return v;
+}
+
+TEST(GithubAnnotations, OneCommandPerFindingWithRuleAsTitle) {
+  Report r;
+  r.files.resize(1);
+  Diagnostic e = finding(Severity::Error, "./models/a.onnx", "Relu_1", "dead");
+  e.location.op_type = "Relu";
+  Diagnostic w = finding(Severity::Warning, "models/a.onnx", "", "w");
+  w.location.value_name = "x";
+  Diagnostic i = finding(Severity::Info, "models/a.onnx", "", "i");
+  i.location.graph_path.clear();
+  i.rule_id = "model-missing-producer";
+  i.target = "tensorrt";
+  r.files[0].diagnostics = {e, w, i};
+  EXPECT_THAT(
+      lines(r),
+      ElementsAre("::error file=models/a.onnx,title=graph-dead-node::main/Relu_1 (Relu): dead",
+                  "::warning file=models/a.onnx,title=graph-dead-node::main:'x': w",
+                  "::notice file=models/a.onnx,title=model-missing-producer::[tensorrt] i"));
+}
+
+TEST(GithubAnnotations, EscapesLikeTheRunner) {
+  Report r;
+  r.files.resize(1);
+  Diagnostic d = finding(Severity::Error, "odd,name:1.onnx", "n", "100% wrong");
+  d.notes = {"first\r\nsecond"};
+  d.help = "fix";
+  r.files[0].diagnostics = {d};
+  EXPECT_THAT(lines(r), ElementsAre("::error file=odd%2Cname%3A1.onnx,title=graph-dead-node::"
+                                    "main/n: 100%25 wrong%0Anote: first%0D%0Asecond%0Ahelp: fix"));
+}
+
+TEST(GithubAnnotations, NothingForACleanReport) {
+  Report r;
+  r.files.resize(2);
+  EXPECT_TRUE(lines(r).empty());
+}
+
+}  // namespace
+}  // namespace onnxlint::testing

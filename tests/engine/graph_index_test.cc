@@ -1,0 +1,165 @@
+// GraphIndex (defs, uses, scopes, order, liveness) and ConstantIndex (lazy constants with
+// lexical scoping), and the analysis cache that shares them between rules.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <onnxlint/graph_index.h>
+#include <onnxlint/loader.h>
+
+#include "support/model_builder.h"
+
+namespace onnxlint::testing {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+
+std::unique_ptr<Model> load(const std::string& bytes) {
+  LoadResult r = load_model_from_bytes("m.onnx", bytes);
+  EXPECT_TRUE(r.model) << (r.error ? r.error->message : "");
+  return std::move(r.model);
+}
+
+const Graph& graph_at(const Model& m, const std::string& path) {
+  for (const Graph* g : m.all_graphs()) {
+    if (g->path == path) return *g;
+  }
+  throw std::runtime_error("no graph " + path);
+}
+
+// main: x -> Relu(a) -> Loop(nest) whose body reads a and w; Neg(dead) unused.
+std::string scoped_model() {
+  ModelBuilder inner;
+  inner.graph().input("x").output("z");
+  inner.graph().node("Add", {"a", "w"}, {"z"}, "body_add");
+  onnx::ModelProto mp;
+  EXPECT_TRUE(mp.ParseFromString(nest_in_loop(inner.proto())));
+  auto* g = mp.mutable_graph();
+  *g->add_initializer() = make_tensor_f32("w", {1}, {1.0f});
+  auto* relu = g->add_node();
+  relu->set_op_type("Relu");
+  relu->set_name("relu");
+  relu->add_input("x");
+  relu->add_output("a");
+  g->mutable_node()->SwapElements(0, 1);  // relu, then the Loop
+  auto* dead = g->add_node();
+  dead->set_op_type("Neg");
+  dead->set_name("dead");
+  dead->add_input("a");
+  dead->add_output("unused");
+  return mp.SerializeAsString();
+}
+
+TEST(GraphIndex, DefsUsesAndScopes) {
+  auto m = load(scoped_model());
+  AnalysisCache cache(*m);
+  const GraphIndex& index = cache.get<GraphIndex>();
+  EXPECT_EQ(&index, &cache.get<GraphIndex>());  // computed once, shared
+
+  const GraphInfo& main = index.info(m->graph);
+  const GraphInfo& body = index.info(graph_at(*m, "main/nest:body"));
+  EXPECT_EQ(body.parent, &main);
+  ASSERT_NE(main.local("x"), nullptr);
+  EXPECT_EQ(main.local("x")->kind, ValueDef::Kind::Input);
+  EXPECT_EQ(main.local("w")->kind, ValueDef::Kind::Initializer);
+  EXPECT_EQ(main.local("a")->kind, ValueDef::Kind::Node);
+  EXPECT_EQ(main.local("a")->node->name, "relu");
+  // The body resolves outer values lexically, but does not define them.
+  EXPECT_EQ(body.local("a"), nullptr);
+  ASSERT_NE(body.resolve("a"), nullptr);
+  EXPECT_EQ(body.resolve("a")->graph, &m->graph);
+  EXPECT_EQ(body.resolve("nope"), nullptr);
+  EXPECT_THAT(body.outer_refs, ElementsAre("a", "w"));
+  // The Loop uses a and w through its body.
+  const auto& uses_of_a = main.uses_of("a");
+  ASSERT_EQ(uses_of_a.size(), 2u);
+  EXPECT_EQ(uses_of_a[0].node->name, "nest");
+  EXPECT_TRUE(uses_of_a[0].via_subgraph);
+  EXPECT_EQ(uses_of_a[1].node->name, "dead");
+  EXPECT_FALSE(uses_of_a[1].via_subgraph);
+  EXPECT_THAT(main.uses_of("unused"), IsEmpty());
+  // Graph outputs are uses with no node.
+  ASSERT_EQ(main.uses_of("z_scan").size(), 1u);
+  EXPECT_EQ(main.uses_of("z_scan")[0].node, nullptr);
+}
+
+TEST(GraphIndex, OrderAndLiveness) {
+  auto m = load(scoped_model());
+  AnalysisCache cache(*m);
+  const GraphInfo& main = cache.get<GraphIndex>().info(m->graph);
+  ASSERT_TRUE(main.topo_order.has_value());
+  EXPECT_THAT(*main.topo_order, ElementsAre(0, 1, 2));
+  EXPECT_THAT(main.out_of_order_nodes, IsEmpty());
+  EXPECT_THAT(main.live, ElementsAre(true, true, false));
+
+  // Put the Loop before its producer: out of order, still sortable.
+  onnx::ModelProto mp;
+  ASSERT_TRUE(mp.ParseFromString(scoped_model()));
+  mp.mutable_graph()->mutable_node()->SwapElements(0, 1);
+  auto swapped = load(mp.SerializeAsString());
+  AnalysisCache c2(*swapped);
+  const GraphInfo& info = c2.get<GraphIndex>().info(swapped->graph);
+  EXPECT_THAT(info.out_of_order_nodes, ElementsAre(0));
+  ASSERT_TRUE(info.topo_order.has_value());
+  EXPECT_THAT(*info.topo_order, ElementsAre(1, 0, 2));
+}
+
+TEST(ConstantIndex, InitializersConstantNodesAndScopes) {
+  ModelBuilder m(13, 8);
+  m.graph().input("x").input("overridable").output("y");
+  m.graph().initializer(make_tensor_i64("init", {2}, {3, 4}));
+  m.graph().initializer(make_tensor_i64("overridable", {1}, {9}));
+  m.graph().constant_i64("const_tensor", {5, 6, 7});
+  auto& ints = m.graph().node("Constant", {}, {"const_ints"});
+  attr_ints(ints, "value_ints", {1, 2});
+  auto& one = m.graph().node("Constant", {}, {"const_int"});
+  attr_int(one, "value_int", 8);
+  m.graph().node("Relu", {"x"}, {"computed"});
+  m.graph().node("Identity", {"x"}, {"y"});
+  auto model = load(nest_in_if(m.proto()));
+  // nest_in_if moves everything into the then branch; the main graph keeps the inputs.
+  AnalysisCache cache(*model);
+  const ConstantIndex& constants = cache.get<ConstantIndex>();
+  const Graph& then_branch = graph_at(*model, "main/nest_if:then_branch");
+  EXPECT_EQ(constants.ints(then_branch, "init"), (std::vector<int64_t>{3, 4}));
+  EXPECT_EQ(constants.ints(then_branch, "const_tensor"), (std::vector<int64_t>{5, 6, 7}));
+  EXPECT_EQ(constants.ints(then_branch, "const_ints"), (std::vector<int64_t>{1, 2}));
+  EXPECT_EQ(constants.ints(then_branch, "const_int"), (std::vector<int64_t>{8}));
+  EXPECT_EQ(constants.ints(then_branch, "computed"), std::nullopt);
+  EXPECT_EQ(constants.ints(then_branch, "x"), std::nullopt);
+  EXPECT_EQ(constants.ints(then_branch, "init", 1), std::nullopt);  // over the element limit
+  // Not visible from the main graph (defined in the branch).
+  EXPECT_EQ(constants.find(model->graph, "init"), nullptr);
+
+  // An initializer that is also a graph input can be overridden: not a constant.
+  auto flat = load(m.bytes());
+  AnalysisCache c2(*flat);
+  const ConstantIndex& flat_constants = c2.get<ConstantIndex>();
+  ASSERT_NE(flat_constants.find(flat->graph, "overridable"), nullptr);
+  EXPECT_TRUE(flat_constants.find(flat->graph, "overridable")->overridable);
+  EXPECT_EQ(flat_constants.ints(flat->graph, "overridable"), std::nullopt);
+  EXPECT_EQ(flat_constants.ints(flat->graph, "init"), (std::vector<int64_t>{3, 4}));
+}
+
+TEST(ConstantIndex, SubgraphInputShadowsOuterConstant) {
+  ModelBuilder inner;
+  inner.graph().input("x").output("z");
+  inner.graph().node("Reshape", {"x", "shape"}, {"z"}, "reshape");
+  onnx::ModelProto mp;
+  ASSERT_TRUE(mp.ParseFromString(nest_in_loop(inner.proto())));
+  *mp.mutable_graph()->add_initializer() = make_tensor_i64("shape", {1}, {-1});
+  auto model = load(mp.SerializeAsString());
+  AnalysisCache cache(*model);
+  const Graph& body = graph_at(*model, "main/nest:body");
+  EXPECT_EQ(cache.get<ConstantIndex>().ints(body, "shape"), (std::vector<int64_t>{-1}));
+  EXPECT_EQ(cache.get<ConstantIndex>().ints(body, "nest_iter"), std::nullopt);
+
+  // The body declares its own input "shape": the outer constant is hidden.
+  auto* body_proto = mp.mutable_graph()->mutable_node(0)->mutable_attribute(0)->mutable_g();
+  set_value_info(body_proto->add_input(), "shape", kInt64, {1});
+  auto shadowed = load(mp.SerializeAsString());
+  AnalysisCache c2(*shadowed);
+  EXPECT_EQ(c2.get<ConstantIndex>().find(graph_at(*shadowed, "main/nest:body"), "shape"), nullptr);
+}
+
+}  // namespace
+}  // namespace onnxlint::testing

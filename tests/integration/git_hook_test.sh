@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The plain git hook (tools/git-hooks/pre-commit) for teams without the pre-commit framework:
+# clean models commit, a model with an error is blocked with the finding shown, odd file names
+# work, deletions and non-model files pass, ONNX_LINT_ARGS reaches onnx-lint.
+# Usage: git_hook_test.sh ONNX_LINT MAKE_MODELS SOURCE_DIR
+source "$(dirname "$0")/lib.sh"
+
+setup_git
+export ONNX_LINT # the built binary, not whatever is on PATH
+"$MAKE_MODELS" "$WORK/models"
+
+R="$WORK/repo"
+mkdir -p "$R/models"
+cd "$R"
+git init -q
+cp "$SRC/tools/git-hooks/pre-commit" .git/hooks/pre-commit
+chmod +x .git/hooks/pre-commit
+printf 'select = ["graph", "model"]\n' >onnx-lint.toml
+git add onnx-lint.toml
+run 0 git commit -m "config" # no models staged: the hook does nothing
+
+cp "$WORK/models/clean.onnx" "models/clean model, v1.onnx"
+git add models
+run 0 git commit -m "clean"
+
+cp "$WORK/models/bad.onnx" models/bad.onnx
+git add models/bad.onnx
+before=$(git rev-list --count HEAD)
+run 1 git commit -m "bad"
+expect_in "$WORK/err" "models/bad.onnx: main/Add_bad (Add): error:" # git sends hook output to stderr
+expect_in "$WORK/err" "commit blocked"
+[[ $(git rev-list --count HEAD) == "$before" ]] || fail "the broken model was committed"
+
+# Extra arguments reach onnx-lint.
+ONNX_LINT_ARGS="--fail-on never" run 0 git commit -m "bad, accepted for now"
+
+# A deletion and a non-model change pass without linting the deleted model.
+git rm -q models/bad.onnx
+echo x >notes.txt
+git add notes.txt
+run 0 git commit -m "remove bad"
+
+# A missing binary blocks with a clear message instead of passing silently.
+cp "$WORK/models/clean.onnx" models/again.onnx
+git add models/again.onnx
+ONNX_LINT=/nonexistent/onnx-lint run 1 git commit -m "no linter"
+expect_in "$WORK/err" "'/nonexistent/onnx-lint' not found"
+
+finish

@@ -1,0 +1,129 @@
+// Every model of the real-model corpus (tests/data/corpus, exported by PyTorch) satisfies its
+// manifest entries for the shape-*, flow-* and export-unrolled-loop rules: `expect` entries are
+// reported, `forbid` entries are not, and `clean` models get no warning or error from them.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <onnxlint/linter.h>
+#include <onnxlint/registry.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "support/lint_harness.h"
+
+namespace onnxlint::testing {
+namespace {
+
+bool in_family(const std::string& id) {
+  return id.rfind("shape-", 0) == 0 || id.rfind("flow-", 0) == 0 || id == "export-unrolled-loop";
+}
+
+nlohmann::json manifest() {
+  std::ifstream in(data_path("corpus/manifest.json"));
+  return nlohmann::json::parse(in);
+}
+
+std::string model_path(const nlohmann::json& entry) {
+  std::string file = entry["file"];
+  return data_path("corpus/" + std::filesystem::path(file).filename().string());
+}
+
+TEST(CorpusShapeFlow, ManifestExpectationsHold) {
+  LintOptions o;
+  o.select = {"shape", "flow", "export-unrolled-loop"};
+  Linter linter(builtin_registry(), o);
+  size_t checked = 0;
+  const nlohmann::json m = manifest();
+  for (const auto& entry : m["models"]) {
+    std::string path = model_path(entry);
+    if (!std::filesystem::exists(path)) continue;  // the large models are left out
+    SCOPED_TRACE(path);
+    ++checked;
+    FileReport r = linter.lint_file(path);
+    ASSERT_EQ(r.status, FileReport::Status::Ok);
+    std::set<std::string> ids;
+    for (const Diagnostic& d : r.diagnostics) {
+      EXPECT_NE(d.rule_id, "internal-error") << d.message;
+      ids.insert(d.rule_id);
+    }
+    for (const auto& e : entry.value("expect", nlohmann::json::array())) {
+      bool relevant = false, found = false;
+      for (const std::string id : e["any_of"]) {
+        relevant |= in_family(id);
+        found |= ids.count(id) > 0;
+      }
+      if (relevant) EXPECT_TRUE(found) << "expected one of " << e["any_of"] << ": " << e["why"];
+    }
+    for (const auto& e : entry.value("forbid", nlohmann::json::array())) {
+      for (const std::string id : e["any_of"]) {
+        if (in_family(id)) EXPECT_EQ(ids.count(id), 0u) << "forbidden " << id << ": " << e["why"];
+      }
+    }
+    if (entry.value("clean", false)) {
+      std::set<std::string> accepted;
+      for (const auto& e : entry.value("accept", nlohmann::json::array())) {
+        for (const std::string id : e["any_of"]) accepted.insert(id);
+      }
+      for (const Diagnostic& d : r.diagnostics) {
+        if (d.severity >= Severity::Warning && !accepted.count(d.rule_id)) {
+          ADD_FAILURE() << "clean model got " << d.rule_id << ": " << d.message;
+        }
+      }
+    }
+  }
+  EXPECT_GE(checked, 39u);
+}
+
+// The headline cases, precisely: where the finding is and what it says.
+std::vector<std::string> lint_ids(const std::string& file, const std::string& rule) {
+  return findings(rule, [&] {
+    std::ifstream in(data_path("corpus/" + file), std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }());
+}
+
+TEST(CorpusShapeFlow, BooleanMaskIndexingNamesTheNonZeroAndTheMaskChain) {
+  std::ifstream in(data_path("corpus/torch_bool_mask_index_op13.onnx"), std::ios::binary);
+  std::string bytes(std::istreambuf_iterator<char>(in), {});
+  auto d = diagnostics("shape-data-dependent", bytes);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].location.anchor(), "main//NonZero");
+  EXPECT_THAT(d[0].notes[0], ::testing::HasSubstr("/Greater \u2190 input 'x'"));
+  EXPECT_THAT(d[0].help, ::testing::HasSubstr("torch.where"));
+}
+
+TEST(CorpusShapeFlow, DynamicBatchShowsTheReshapesThatWouldBecomeStatic) {
+  EXPECT_THAT(lint_ids("torch_mha_dynamic_op14.onnx", "shape-input-dependent"),
+              ::testing::ElementsAre("shape-input-dependent main//attn/Reshape",
+                                     "shape-input-dependent main//attn/Reshape_1",
+                                     "shape-input-dependent main//attn/Reshape_2",
+                                     "shape-input-dependent main//attn/Reshape_3",
+                                     "shape-input-dependent main//attn/Reshape_4"));
+  EXPECT_THAT(lint_ids("torch_mha_dynamic_op14.onnx", "shape-data-dependent"),
+              ::testing::IsEmpty());
+}
+
+TEST(CorpusShapeFlow, ScriptedLoops) {
+  EXPECT_THAT(lint_ids("torch_script_while_data_op13.onnx", "flow-data-dependent-loop"),
+              ::testing::ElementsAre("flow-data-dependent-loop main//Loop"));
+  EXPECT_THAT(lint_ids("torch_script_for_tensor_count_op13.onnx", "flow-data-dependent-loop"),
+              ::testing::ElementsAre("flow-data-dependent-loop main//Loop"));
+  EXPECT_THAT(lint_ids("torch_script_for_size_dynamic_op13.onnx", "flow-dim-dependent-loop"),
+              ::testing::ElementsAre("flow-dim-dependent-loop main//Loop"));
+  EXPECT_THAT(lint_ids("torch_script_for1000_static_op13.onnx", "flow-constant-condition"),
+              ::testing::ElementsAre("flow-constant-condition main//Loop"));
+  EXPECT_THAT(lint_ids("torch_script_if_data_op13.onnx", "flow-data-dependent-if"),
+              ::testing::ElementsAre("flow-data-dependent-if main//If"));
+}
+
+TEST(CorpusShapeFlow, RepeatedLayersAreNotAnUnrolledLoop) {
+  EXPECT_THAT(lint_ids("torch_traced_for_unrolled_op13.onnx", "export-unrolled-loop"),
+              ::testing::IsEmpty());
+  EXPECT_THAT(lint_ids("torch_transformer_encoder_dynamic_op14.onnx", "export-unrolled-loop"),
+              ::testing::IsEmpty());
+}
+
+}  // namespace
+}  // namespace onnxlint::testing

@@ -1,0 +1,98 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "support/lint_harness.h"
+#include "support/model_builder.h"
+
+namespace onnxlint::testing {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+constexpr const char* kRule = "export-training-mode";
+
+// Dropout in training mode (constant true), Dropout with a runtime flag, BatchNormalization with
+// running-statistics outputs.
+ModelBuilder training_export() {
+  ModelBuilder m(13, 7);
+  m.graph().input("x", kFloat, {1, 2, 2, 2}).input("flag", kBool, {});
+  m.graph().output("a").output("b").output("c");
+  m.graph().initializer(make_tensor_bool("train", true));
+  m.graph().initializer(make_tensor_f32("ratio", {}, {0.5f}));
+  for (const char* p : {"s", "bias", "mean", "var"}) {
+    m.graph().initializer(make_tensor_f32(p, {2}, {1.0f, 1.0f}));
+  }
+  m.graph().node("Dropout", {"x", "ratio", "train"}, {"a"}, "drop_const");
+  m.graph().node("Dropout", {"x", "ratio", "flag"}, {"b"}, "drop_flag");
+  m.graph().node("BatchNormalization", {"x", "s", "bias", "mean", "var"},
+                 {"c", "running_mean", "running_var"}, "bn");
+  return m;
+}
+
+TEST(ExportTrainingMode, DropoutAndBatchNormalization) {
+  EXPECT_THAT(findings(kRule, training_export().bytes()),
+              ElementsAre("export-training-mode main/bn", "export-training-mode main/drop_const",
+                          "export-training-mode main/drop_flag"));
+  auto d = diagnostics(kRule, training_export().bytes());
+  ASSERT_EQ(d.size(), 3u);
+  EXPECT_THAT(d[0].message, HasSubstr("training_mode input 'train' is constant true"));
+  EXPECT_THAT(d[1].message, HasSubstr("training_mode input 'flag' that is not a constant"));
+  EXPECT_THAT(d[2].message, HasSubstr("outputs running statistics ('running_mean', "
+                                      "'running_var')"));
+  EXPECT_THAT(d[2].help, HasSubstr("model.eval()"));
+}
+
+TEST(ExportTrainingMode, NearMissInferenceForms) {
+  ModelBuilder m(15, 8);
+  m.graph().input("x", kFloat, {1, 2, 2, 2}).output("a").output("b").output("c");
+  m.graph().initializer(make_tensor_bool("eval", false));
+  for (const char* p : {"s", "bias", "mean", "var"}) {
+    m.graph().initializer(make_tensor_f32(p, {2}, {1.0f, 1.0f}));
+  }
+  m.graph().node("Dropout", {"x", "", "eval"}, {"a"}, "drop_false");
+  m.graph().node("Dropout", {"x"}, {"b", "mask"}, "drop_plain");
+  attr_int(
+      m.graph().node("BatchNormalization", {"x", "s", "bias", "mean", "var"}, {"c", "", ""}, "bn"),
+      "training_mode", 0);
+  EXPECT_THAT(findings(kRule, m.bytes()), IsEmpty());
+}
+
+TEST(ExportTrainingMode, TrainingAttributeOpsAndTrainingInfo) {
+  ModelBuilder m(15, 8);
+  m.opset("ai.onnx.preview.training", 1);
+  m.graph().input("x", kFloat, {1, 2, 2, 2}).input("r").input("t", kInt64, {}).input("g");
+  m.graph().input("h").output("c").output("w");
+  for (const char* p : {"s", "bias", "mean", "var"}) {
+    m.graph().initializer(make_tensor_f32(p, {2}, {1.0f, 1.0f}));
+  }
+  attr_int(m.graph().node("BatchNormalization", {"x", "s", "bias", "mean", "var"}, {"c"}, "bn"),
+           "training_mode", 1);
+  m.graph().node("Adagrad", {"r", "t", "x", "g", "h"}, {"w", "h2"}, "opt",
+                 "ai.onnx.preview.training");
+  m.proto().add_training_info();
+  EXPECT_THAT(findings(kRule, m.bytes()),
+              ElementsAre("export-training-mode ", "export-training-mode main/bn",
+                          "export-training-mode main/opt"));
+  auto d = diagnostics(kRule, m.bytes());
+  ASSERT_EQ(d.size(), 3u);
+  EXPECT_THAT(d[0].message, HasSubstr("training_info (1 entry)"));
+  EXPECT_THAT(d[1].message, HasSubstr("has training_mode=1"));
+  EXPECT_THAT(d[2].message, HasSubstr("Adagrad 'opt' is a training operator"));
+}
+
+TEST(ExportTrainingMode, NestedInLoopBodyAndIfBranch) {
+  ModelBuilder m = training_export();
+  EXPECT_THAT(findings(kRule, nest_in_loop(m.proto())),
+              ElementsAre(std::string(kRule) + " " + kNestedPath + "/bn",
+                          std::string(kRule) + " " + kNestedPath + "/drop_const",
+                          std::string(kRule) + " " + kNestedPath + "/drop_flag"));
+  EXPECT_THAT(findings(kRule, nest_in_if(m.proto())),
+              ElementsAre(std::string(kRule) + " " + kNestedIfPath + "/bn",
+                          std::string(kRule) + " " + kNestedIfPath + "/drop_const",
+                          std::string(kRule) + " " + kNestedIfPath + "/drop_flag"));
+}
+
+}  // namespace
+}  // namespace onnxlint::testing

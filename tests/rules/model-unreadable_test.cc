@@ -1,0 +1,144 @@
+// model-unreadable is reported by the engine (the loader's LoadError), not by a rule callback.
+// Byte-level robustness (every truncation, bit flips) is in tests/loader/.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <onnxlint/registry.h>
+
+#include "loader/temp_dir.h"
+#include "support/lint_harness.h"
+#include "support/model_builder.h"
+
+namespace onnxlint::testing {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+constexpr const char* kRule = "model-unreadable";
+constexpr const char* kAtModel = "model-unreadable ";
+
+std::string relu_model() {
+  ModelBuilder m;
+  m.graph().input("x").output("y");
+  m.graph().node("Relu", {"x"}, {"y"});
+  return m.bytes();
+}
+
+// Loop bodies nested `depth` deep, each one holding the next Loop.
+std::string nested_loops(int depth) {
+  onnx::GraphProto inner;
+  inner.set_name("leaf");
+  for (int i = 0; i < depth; ++i) {
+    onnx::GraphProto outer;
+    outer.set_name("level" + std::to_string(i));
+    auto* n = outer.add_node();
+    n->set_op_type("Loop");
+    n->set_name("loop" + std::to_string(i));
+    attr_graph(*n, "body", inner);
+    inner = outer;
+  }
+  ModelBuilder m;
+  *m.proto().mutable_graph() = inner;
+  return m.bytes();
+}
+
+Diagnostic only_diagnostic(const std::string& bytes) {
+  auto d = diagnostics(kRule, bytes);
+  EXPECT_EQ(d.size(), 1u);
+  return d.empty() ? Diagnostic{} : d[0];
+}
+
+TEST(ModelUnreadable, EmptyFile) {
+  Diagnostic d = only_diagnostic("");
+  EXPECT_EQ(d.message, "cannot read the model: file is empty (at byte 0)");
+  EXPECT_EQ(d.location.byte_offset, 0u);
+  EXPECT_EQ(d.severity, Severity::Error);
+}
+
+TEST(ModelUnreadable, NotAnOnnxFile) {
+  EXPECT_THAT(findings(kRule, "hello, this is a text file\n"), ElementsAre(kAtModel));
+  Diagnostic d = only_diagnostic("{\"json\": true}");
+  EXPECT_THAT(d.message, HasSubstr("cannot read the model"));
+  EXPECT_TRUE(d.location.byte_offset.has_value());
+}
+
+TEST(ModelUnreadable, TruncatedModelNamesTheOffset) {
+  std::string bytes = relu_model();
+  std::string cut = bytes.substr(0, bytes.size() - 3);
+  Diagnostic d = only_diagnostic(cut);
+  EXPECT_THAT(d.message, HasSubstr("runs past the end"));
+  ASSERT_TRUE(d.location.byte_offset.has_value());
+  EXPECT_LT(*d.location.byte_offset, cut.size());
+  EXPECT_THAT(d.message, HasSubstr("(at byte " + std::to_string(*d.location.byte_offset) + ")"));
+}
+
+TEST(ModelUnreadable, BadVarint) {
+  // ir_version (field 1, varint) whose varint never ends within 10 bytes.
+  Diagnostic d = only_diagnostic(std::string("\x08") + std::string(11, '\xff'));
+  EXPECT_THAT(d.message, HasSubstr("varint"));
+  EXPECT_EQ(d.location.byte_offset, 1u);
+  // A varint cut off by the end of the file.
+  Diagnostic t = only_diagnostic(std::string("\x08\x80\x80", 3));
+  EXPECT_THAT(t.message, HasSubstr("truncated varint"));
+  EXPECT_EQ(t.location.byte_offset, 1u);
+}
+
+TEST(ModelUnreadable, HugeDeclaredLength) {
+  // graph (field 7) declaring 2^40 bytes in a 10-byte file.
+  std::string bytes = "\x3a";
+  uint64_t v = 1ull << 40;
+  while (v >= 0x80) {
+    bytes.push_back(static_cast<char>((v & 0x7f) | 0x80));
+    v >>= 7;
+  }
+  bytes.push_back(static_cast<char>(v));
+  Diagnostic d = only_diagnostic(bytes);
+  EXPECT_THAT(d.message, HasSubstr("length 1099511627776 of field 7 runs past the end"));
+  EXPECT_EQ(d.location.byte_offset, 1u);
+}
+
+TEST(ModelUnreadable, NestingBeyondTheLimit) {
+  Diagnostic d = only_diagnostic(nested_loops(70));
+  EXPECT_THAT(d.message, HasSubstr("subgraphs nested deeper than 64"));
+  // Within the limit it loads.
+  EXPECT_THAT(findings(kRule, nested_loops(60)), IsEmpty());
+}
+
+TEST(ModelUnreadable, MissingFileAndFolder) {
+  LintOptions options;
+  options.select = {kRule};
+  Linter linter(builtin_registry(), options);
+  TempDir dir;
+  FileReport missing = linter.lint_file(dir.str("nope.onnx"));
+  EXPECT_EQ(missing.status, FileReport::Status::Unreadable);
+  ASSERT_EQ(missing.diagnostics.size(), 1u);
+  EXPECT_THAT(missing.diagnostics[0].message, HasSubstr("cannot open"));
+  EXPECT_EQ(missing.diagnostics[0].location.file, dir.str("nope.onnx"));
+
+  FileReport folder = linter.lint_file(dir.str());
+  ASSERT_EQ(folder.diagnostics.size(), 1u);
+  EXPECT_THAT(folder.diagnostics[0].message, HasSubstr("not a regular file"));
+}
+
+TEST(ModelUnreadable, NearMissValidModel) { EXPECT_THAT(findings(kRule, relu_model()), IsEmpty()); }
+
+// Unreadable in a subgraph is unreadable for the whole model: the finding is model-level.
+TEST(ModelUnreadable, CorruptSubgraphIsModelLevel) {
+  ModelBuilder m;
+  m.graph().input("x").output("y");
+  m.graph().node("Relu", {"x"}, {"y"});
+  std::string nested = nest_in_loop(m.proto());
+  // Corrupt a byte inside the Loop body: the body's node op_type "Relu" becomes a field with
+  // wire type 7, which does not exist.
+  size_t at = nested.find("Relu");
+  ASSERT_NE(at, std::string::npos);
+  nested[at - 2] = '\x27';  // tag of the op_type field (4, LEN) -> field 4, wire type 7
+  Diagnostic d = only_diagnostic(nested);
+  EXPECT_THAT(d.message, HasSubstr("wire type 7"));
+  EXPECT_EQ(d.location.graph_path, "");
+  EXPECT_EQ(d.location.byte_offset, at - 2);
+}
+
+}  // namespace
+}  // namespace onnxlint::testing

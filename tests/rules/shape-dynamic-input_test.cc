@@ -1,0 +1,121 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <onnxlint/linter.h>
+#include <onnxlint/registry.h>
+
+#include "support/lint_harness.h"
+#include "support/model_builder.h"
+#include "tests/rules/shape_flow_models.h"
+
+namespace onnxlint::testing {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+constexpr const char* kRule = "shape-dynamic-input";
+
+ModelBuilder mixed_inputs() {
+  ModelBuilder m(13, 3);
+  auto& g = m.graph();
+  g.input("x", kFloat, {std::string("batch"), 16});
+  g.input("y", kFloat, {2, int64_t{-1}});
+  g.input("z", kFloat, {}, false);
+  g.input("w", kFloat, {2, 16});
+  g.input("bias", kFloat, {16});  // an initializer listed as an input (IR 3): not fed
+  g.initializer(make_tensor_f32("bias", {16}, std::vector<float>(16, 0.f)));
+  g.output("o", kFloat, {}, false);
+  g.node("Add", {"x", "bias"}, {"a"}, "Add_0");
+  g.node("Add", {"y", "w"}, {"b"}, "Add_1");
+  g.node("Sum", {"a", "b", "z"}, {"o"}, "Sum_2");
+  return m;
+}
+
+TEST(ShapeDynamicInput, ReportsEachDynamicInputNamingItsDims) {
+  ModelBuilder m = mixed_inputs();
+  EXPECT_THAT(findings(kRule, m.bytes()),
+              ElementsAre("shape-dynamic-input main:'x'", "shape-dynamic-input main:'y'",
+                          "shape-dynamic-input main:'z'"));
+  auto diags = diagnostics(kRule, m.bytes());
+  ASSERT_EQ(diags.size(), 3u);
+  EXPECT_EQ(diags[0].message, "input 'x' [batch, 16] has dynamic dim: 0 'batch'");
+  EXPECT_THAT(diags[0].notes, ElementsAre("2 of 3 nodes have shapes that depend on 'batch'"));
+  EXPECT_THAT(diags[0].help, HasSubstr("dynamic_axes"));
+  EXPECT_EQ(diags[1].message, "input 'y' [2, ?] has dynamic dim: 1 (unknown size)");
+  EXPECT_EQ(diags[2].message, "input 'z' has no declared shape");
+  EXPECT_EQ(diags[0].severity, Severity::Warning);
+}
+
+TEST(ShapeDynamicInput, NearMissStaticInputsAndInitializerInputs) {
+  ModelBuilder m = shape_flow::dynamic_reshape(int64_t{2});
+  EXPECT_THAT(findings(kRule, m.bytes()), IsEmpty());
+}
+
+TEST(ShapeDynamicInput, NestedModelStillReportsTheMainInputWithBodyUsage) {
+  ModelBuilder m = shape_flow::dynamic_reshape();
+  std::string bytes = nest_in_loop(m.proto());
+  EXPECT_THAT(findings(kRule, bytes), ElementsAre("shape-dynamic-input main:'x'"));
+  auto diags = diagnostics(kRule, bytes);
+  ASSERT_EQ(diags.size(), 1u);
+  // Relu and Reshape in the body, and the nest Loop stacking their result.
+  EXPECT_THAT(diags[0].notes, ElementsAre("3 of 11 nodes have shapes that depend on 'batch'"));
+}
+
+FileReport lint(const std::string& bytes) {
+  LintOptions o;
+  o.select = {kRule};
+  Linter linter(builtin_registry(), o);
+  return linter.lint_bytes("t.onnx", bytes);
+}
+
+// y's unnamed dim broadcasts against w's 16, so nothing depends on it: the counts come from the
+// per-dimension facts, not from mere reachability.
+TEST(ShapeDynamicInput, WritesTheDynamicShapeSummarySection) {
+  FileReport r = lint(mixed_inputs().bytes());
+  ASSERT_EQ(r.sections.size(), 1u);
+  const ReportSection& s = r.sections[0];
+  EXPECT_EQ(s.name, "dynamic_shapes");
+  EXPECT_EQ(s.data["nodes"], 3);
+  ASSERT_EQ(s.data["inputs"].size(), 4u);  // bias is not a fed input
+  EXPECT_EQ(s.data["inputs"][0]["name"], "x");
+  EXPECT_EQ(s.data["inputs"][0]["shape"], nlohmann::json::parse(R"(["batch", 16])"));
+  EXPECT_EQ(s.data["inputs"][0]["dynamic"], true);
+  EXPECT_EQ(s.data["inputs"][1]["shape"], nlohmann::json::parse(R"([2, null])"));
+  EXPECT_EQ(s.data["inputs"][2]["shape"], nullptr);
+  EXPECT_EQ(s.data["inputs"][2]["has_shape"], false);
+  EXPECT_EQ(s.data["inputs"][3]["dynamic"], false);
+  EXPECT_EQ(s.data["dims"], nlohmann::json::parse(R"([
+    {"name": "batch", "inputs": ["x"], "nodes": 2},
+    {"name": "y.shape[1]", "inputs": ["y"], "nodes": 0},
+    {"name": "z.shape", "inputs": ["z"], "nodes": 1}])"));
+  EXPECT_EQ(s.data["data_dependent"]["nodes"], 0);
+  EXPECT_THAT(s.text, ElementsAre("input 'x' [batch, 16]: dynamic 0 'batch'",
+                                  "input 'y' [2, ?]: dynamic 1 (unknown size)",
+                                  "input 'z': no declared shape",
+                                  "dim 'batch': 2 of 3 nodes depend on it",
+                                  "dim 'y.shape[1]': 0 of 3 nodes depend on it",
+                                  "dim 'z.shape': 1 of 3 nodes depend on it"));
+}
+
+TEST(ShapeDynamicInput, SummaryOfAStaticModelWithDataDependentShapes) {
+  FileReport r = lint(shape_flow::nonzero_model().bytes());
+  ASSERT_EQ(r.sections.size(), 1u);
+  const ReportSection& s = r.sections[0];
+  EXPECT_EQ(s.data["dims"], nlohmann::json::array());
+  EXPECT_EQ(s.data["data_dependent"]["nodes"], 3);
+  EXPECT_EQ(s.data["data_dependent"]["origins"],
+            nlohmann::json::parse(R"([{"node": "main/NonZero_2", "op_type": "NonZero"}])"));
+  EXPECT_THAT(s.text, ElementsAre("data-dependent shapes: 3 of 4 nodes, arising at "
+                                  "main/NonZero_2"));
+}
+
+TEST(ShapeDynamicInput, SummaryOfAFullyStaticModelHasNoText) {
+  FileReport r = lint(shape_flow::dynamic_reshape(int64_t{2}).bytes());
+  ASSERT_EQ(r.sections.size(), 1u);
+  EXPECT_THAT(r.sections[0].text, IsEmpty());
+  EXPECT_EQ(r.sections[0].data["inputs"][0]["dynamic"], false);
+}
+
+}  // namespace
+}  // namespace onnxlint::testing

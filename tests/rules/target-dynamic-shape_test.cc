@@ -1,0 +1,111 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "support/lint_harness.h"
+#include "support/model_builder.h"
+
+namespace onnxlint::testing {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+constexpr const char* kRule = "target-dynamic-shape";
+
+LintOptions for_targets(std::vector<std::string> targets) {
+  LintOptions o;
+  o.targets = std::move(targets);
+  return o;
+}
+
+ModelBuilder mlp(const std::vector<DimSpec>& dims) {
+  ModelBuilder m(17);
+  m.graph().input("x", kFloat, dims).output("y", kFloat, dims);
+  m.graph().node("Relu", {"x"}, {"a"}, "relu");
+  m.graph().node("Neg", {"a"}, {"y"}, "neg");
+  return m;
+}
+
+TEST(TargetDynamicShape, DynamicInputOnATargetThatRequiresStaticShapes) {
+  ModelBuilder m = mlp({"batch", 16});
+  EXPECT_THAT(findings(kRule, m.bytes(), for_targets({"nnapi", "qnn"})),
+              ElementsAre("target-dynamic-shape main:'x' @onnxruntime-nnapi",
+                          "target-dynamic-shape main:'x' @onnxruntime-qnn"));
+  auto diags = diagnostics(kRule, m.bytes(), for_targets({"nnapi"}));
+  ASSERT_EQ(diags.size(), 1u);
+  EXPECT_EQ(diags[0].severity, Severity::Warning);
+  EXPECT_EQ(diags[0].message, "graph input 'x' has dynamic shape [batch, 16] ('batch'), but ONNX "
+                              "Runtime NNAPI EP (main) requires static shapes");
+  ASSERT_GE(diags[0].notes.size(), 2u);
+  // Provenance names the nodes the dim reaches.
+  EXPECT_EQ(diags[0].notes[0], "2 nodes get their shape from it: relu, neg; nodes with dynamic "
+                               "shapes are not offloaded to the target");
+  EXPECT_THAT(diags[0].notes[1], HasSubstr("NNAPI does not support dynamic input shapes"));
+  EXPECT_THAT(diags[0].help, HasSubstr("dynamic_axes"));
+}
+
+TEST(TargetDynamicShape, PreferredStaticShapesAreInfo) {
+  auto diags = diagnostics(kRule, mlp({"batch", 16}).bytes(), for_targets({"coreml"}));
+  ASSERT_EQ(diags.size(), 1u);
+  EXPECT_EQ(diags[0].severity, Severity::Info);
+  EXPECT_THAT(diags[0].message, HasSubstr("runs dynamic shapes more slowly"));
+}
+
+TEST(TargetDynamicShape, NearMisses) {
+  // Static input.
+  EXPECT_THAT(findings(kRule, mlp({1, 16}).bytes(), for_targets({"nnapi", "coreml"})), IsEmpty());
+  // A target that handles dynamic shapes.
+  EXPECT_THAT(findings(kRule, mlp({"batch", 16}).bytes(), for_targets({"tensorrt", "ort-cpu"})),
+              IsEmpty());
+  // No target.
+  EXPECT_THAT(findings(kRule, mlp({"batch", 16}).bytes()), IsEmpty());
+  // An input backed by an initializer is a weight with the initializer's shape.
+  ModelBuilder w(17);
+  w.graph().input("x", kFloat, {1, 2}).input("w", kFloat, {"n"}).output("y", kFloat, {1, 2});
+  w.graph().initializer(make_tensor_f32("w", {2}, {1, 2}));
+  w.graph().node("Add", {"x", "w"}, {"y"}, "add");
+  EXPECT_THAT(findings(kRule, w.bytes(), for_targets({"nnapi"})), IsEmpty());
+}
+
+TEST(TargetDynamicShape, InputWithoutShape) {
+  ModelBuilder m(17);
+  m.graph().input("x", kFloat, {}, /*with_shape=*/false).output("y", kFloat, {1});
+  m.graph().node("Relu", {"x"}, {"y"}, "relu");
+  auto diags = diagnostics(kRule, m.bytes(), for_targets({"qnn"}));
+  ASSERT_EQ(diags.size(), 1u);
+  EXPECT_THAT(diags[0].message, HasSubstr("graph input 'x' has no shape"));
+}
+
+// A value-dependent shape (NonZero) stays dynamic with every input fixed.
+TEST(TargetDynamicShape, DataDependentShapeOrigin) {
+  ModelBuilder m(17);
+  m.graph().input("x", kFloat, {4}).output("y", kInt64, {1, "n"});
+  m.graph().node("NonZero", {"x"}, {"y"}, "nz");
+  auto diags = diagnostics(kRule, m.bytes(), for_targets({"nnapi"}));
+  ASSERT_EQ(diags.size(), 1u);
+  EXPECT_EQ(diags[0].location.anchor(), "main/nz");
+  EXPECT_EQ(diags[0].message, "nz (NonZero) gives its output a shape that depends on tensor "
+                              "values, but ONNX Runtime NNAPI EP (main) requires static shapes");
+  EXPECT_THAT(diags[0].notes, ::testing::Contains(HasSubstr("shape: ")));
+  EXPECT_THAT(findings(kRule, m.bytes(), for_targets({"tensorrt"})), IsEmpty());
+}
+
+TEST(TargetDynamicShape, Nested) {
+  // The dynamic main input is still the model's input; a NonZero in a Loop body is reported
+  // where it is.
+  EXPECT_THAT(findings(kRule, nest_in_loop(mlp({"batch", 16}).proto()), for_targets({"nnapi"})),
+              ElementsAre("target-dynamic-shape main:'x' @onnxruntime-nnapi"));
+  ModelBuilder m(17);
+  m.graph().input("x", kFloat, {4}).output("y", kInt64, {1, "n"});
+  m.graph().node("NonZero", {"x"}, {"y"}, "nz");
+  EXPECT_THAT(findings(kRule, nest_in_loop(m.proto()), for_targets({"nnapi"})),
+              ElementsAre(std::string("target-dynamic-shape ") + kNestedPath +
+                          "/nz @onnxruntime-nnapi"));
+  EXPECT_THAT(findings(kRule, nest_in_if(m.proto()), for_targets({"nnapi"})),
+              ElementsAre(std::string("target-dynamic-shape ") + kNestedIfPath +
+                          "/nz @onnxruntime-nnapi"));
+}
+
+}  // namespace
+}  // namespace onnxlint::testing

@@ -1,0 +1,124 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "support/lint_harness.h"
+#include "support/model_builder.h"
+
+namespace onnxlint::testing {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+constexpr const char* kRule = "target-unsupported-type";
+
+LintOptions for_targets(std::vector<std::string> targets) {
+  LintOptions o;
+  o.targets = std::move(targets);
+  return o;
+}
+
+// Pad on ORT CUDA: its kernel's T is bool/double/float/float16. `pads` is a fixed int64 input
+// and must never be checked against T.
+ModelBuilder pad(int32_t data_type) {
+  ModelBuilder m(17);
+  m.graph().input("x", data_type, {1, 4}).output("y", data_type, {1, 6});
+  m.graph().initializer(make_tensor_i64("pads", {4}, {0, 1, 0, 1}));
+  m.graph().node("Pad", {"x", "pads"}, {"y"}, "pad");
+  return m;
+}
+
+TEST(TargetUnsupportedType, OrtKernelTypeParameter) {
+  auto diags = diagnostics(kRule, pad(kInt64).bytes(), for_targets({"ort-cuda"}));
+  ASSERT_EQ(diags.size(), 1u);
+  EXPECT_EQ(diags[0].location.node_name, "pad");
+  EXPECT_EQ(diags[0].target, "onnxruntime-cuda");
+  EXPECT_EQ(diags[0].severity, Severity::Warning);
+  EXPECT_EQ(diags[0].message,
+            "pad (Pad) uses 'x', 'y' as int64, which ONNX Runtime CUDA EP (main, 1.25 dev) does not "
+            "support for Pad-13");
+  EXPECT_EQ(diags[0].key, "T:int64");
+  ASSERT_EQ(diags[0].notes.size(), 1u);
+  EXPECT_EQ(diags[0].notes[0],
+            "its Pad kernel for since-version 13-17 accepts T = bool, double, float, float16");
+}
+
+TEST(TargetUnsupportedType, NearMissSupportedTypeAndFixedTypeInputs) {
+  EXPECT_THAT(findings(kRule, pad(kFloat).bytes(), for_targets({"ort-cuda"})), IsEmpty());
+  // ORT CPU's Pad takes int64.
+  EXPECT_THAT(findings(kRule, pad(kInt64).bytes(), for_targets({"ort-cpu"})), IsEmpty());
+  // No target, or a target without type data: nothing.
+  EXPECT_THAT(findings(kRule, pad(kInt64).bytes()), IsEmpty());
+  EXPECT_THAT(findings(kRule, pad(kInt64).bytes(), for_targets({"nnapi", "openvino"})), IsEmpty());
+}
+
+ModelBuilder nonzero(int32_t data_type) {
+  ModelBuilder m(17);
+  m.graph().input("x", data_type, {4}).output("y", kInt64, {1, "n"});
+  m.graph().node("NonZero", {"x"}, {"y"}, "nz");
+  return m;
+}
+
+// TensorRT lists one type set per op: the types of its main data input.
+TEST(TargetUnsupportedType, TensorRtMainInputTypes) {
+  auto diags = diagnostics(kRule, nonzero(kInt32).bytes(), for_targets({"tensorrt"}));
+  ASSERT_EQ(diags.size(), 1u);
+  EXPECT_EQ(diags[0].message,
+            "nz (NonZero) reads 'x' as int32, which TensorRT 10.15 does not support for NonZero-13");
+  EXPECT_EQ(diags[0].notes[0], "its NonZero accepts float, float16");
+  EXPECT_THAT(findings(kRule, nonzero(kFloat16).bytes(), for_targets({"tensorrt"})), IsEmpty());
+  // The parser casts DOUBLE down to FLOAT (table global note).
+  EXPECT_THAT(findings(kRule, nonzero(kDouble).bytes(), for_targets({"tensorrt"})), IsEmpty());
+}
+
+// Element types known from Cast's `to` and from Constant values.
+TEST(TargetUnsupportedType, TypesFromCastAndConstant) {
+  ModelBuilder m(17);
+  m.graph().input("x", kFloat, {4}).output("y", kUint8, {4}).output("z", kFloat16, {4});
+  attr_int(m.graph().node("Cast", {"x"}, {"c"}, "cast"), "to", kUint8);
+  m.graph().node("Relu", {"c"}, {"y"}, "relu_u8");
+  attr_tensor(m.graph().node("Constant", {}, {"k"}, "const"), "value",
+              make_tensor_raw("k", kFloat16, {4}, 8));
+  m.graph().node("Neg", {"x"}, {"t"}, "neg");  // t: type not stated anywhere
+  m.graph().node("Add", {"t", "k"}, {"z"}, "add_f16");
+  // ORT CPU's Relu-14 kernel: T = double, float, int32, int8; Add-14 has no float16.
+  EXPECT_THAT(findings(kRule, m.bytes(), for_targets({"ort-cpu"})),
+              ElementsAre("target-unsupported-type main/add_f16 @onnxruntime-cpu",
+                          "target-unsupported-type main/relu_u8 @onnxruntime-cpu"));
+}
+
+// Values whose type nothing states are not guessed.
+TEST(TargetUnsupportedType, UnknownTypesAreSilent) {
+  ModelBuilder m(17);
+  m.graph().input("x", kFloat, {4}).output("y", kFloat, {4});
+  m.graph().node("Neg", {"x"}, {"t"}, "neg");
+  m.graph().node("Relu", {"t"}, {"y"}, "relu");
+  EXPECT_THAT(findings(kRule, m.bytes(), for_targets({"ort-cpu", "tensorrt"})), IsEmpty());
+  // value_info makes it known.
+  m.graph().value_info("t", kUint8, {4});
+  EXPECT_THAT(findings(kRule, m.bytes(), for_targets({"ort-cpu"})),
+              ElementsAre("target-unsupported-type main/neg @onnxruntime-cpu",
+                          "target-unsupported-type main/relu @onnxruntime-cpu"));
+}
+
+// Unsupported ops are target-unsupported-op's business.
+TEST(TargetUnsupportedType, UnsupportedOpsAreNotTypeChecked) {
+  ModelBuilder m(17);
+  m.graph().input("x", kInt64, {4}).output("y", kInt64, {4});
+  m.graph().node("Acos", {"x"}, {"y"}, "acos");
+  EXPECT_THAT(findings(kRule, m.bytes(), for_targets({"ort-cuda"})), IsEmpty());
+}
+
+TEST(TargetUnsupportedType, NestedInLoopBody) {
+  // The body reads the outer int64 input x.
+  EXPECT_THAT(findings(kRule, nest_in_loop(pad(kInt64).proto()), for_targets({"ort-cuda"})),
+              ElementsAre(std::string("target-unsupported-type ") + kNestedPath +
+                          "/pad @onnxruntime-cuda"));
+  EXPECT_THAT(findings(kRule, nest_in_if(pad(kInt64).proto()), for_targets({"ort-cuda"})),
+              ElementsAre(std::string("target-unsupported-type ") + kNestedIfPath +
+                          "/pad @onnxruntime-cuda"));
+}
+
+}  // namespace
+}  // namespace onnxlint::testing
