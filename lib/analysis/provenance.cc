@@ -102,7 +102,7 @@ constexpr int kMaxLoopPasses = 3;
 // Construction and ids
 
 Provenance::Impl::Impl(const Model& m, AnalysisCache& cache)
-    : model(m), index(cache.get<GraphIndex>()), consts(cache.get<ConstantIndex>()) {
+    : model(m), index(cache.get<GraphIndex>()), cache(cache) {
   sets.emplace_back();
   set_ids.emplace(std::vector<uint32_t>{}, 0);
 
@@ -143,6 +143,7 @@ Provenance::Impl::Impl(const Model& m, AnalysisCache& cache)
   value.assign(next, Fact{});
   dims.assign(next, ArenaRef{});
   svec.assign(next, ArenaRef{});
+  arena.reserve(next);  // most outputs share an input's dims; avoid regrowth copies
 
   for (const auto& f : model.functions) {
     auto it = slot_of.find(&f->body);

@@ -175,7 +175,17 @@ struct Infer {
   }
   void set_dims(size_t k, const std::vector<Sym>& d) {
     uint32_t id = a.out_id(s, n, k);
-    if (id != kNoValue) a.dims[id] = a.push(d);
+    if (id == kNoValue) return;
+    // Most outputs have the dims of an input (Add(x, bias), Relu...): share its range.
+    for (uint32_t v : ins) {
+      if (v == kNoValue || a.dims[v].n != static_cast<int32_t>(d.size())) continue;
+      auto have = a.view(a.dims[v]);
+      if (std::equal(have.begin(), have.end(), d.begin())) {
+        a.dims[id] = a.dims[v];
+        return;
+      }
+    }
+    a.dims[id] = a.push(d);
   }
   void set_elems(size_t k, const std::vector<Sym>& e) {
     if (e.size() > Provenance::Impl::kMaxSvec) return;
@@ -259,7 +269,7 @@ struct Infer {
   void one_hot();
   void pad();
   void resize(bool upsample);
-  std::optional<std::vector<double>> floats_of(size_t i) const;
+  std::optional<std::vector<double>> floats_of(size_t i);
 };
 
 void Infer::run(K kind) {
@@ -1109,9 +1119,9 @@ void Infer::pad() {
   set_dims(0, out);
 }
 
-std::optional<std::vector<double>> Infer::floats_of(size_t i) const {
+std::optional<std::vector<double>> Infer::floats_of(size_t i) {
   if (i >= n.inputs.size() || n.inputs[i].empty()) return std::nullopt;
-  const ConstantIndex::Constant* c = a.consts.find(*n.graph, n.inputs[i]);
+  const ConstantIndex::Constant* c = a.consts().find(*n.graph, n.inputs[i]);
   if (c == nullptr || c->overridable || c->tensor == nullptr) return std::nullopt;
   return a.model.read_floats(*c->tensor, 64);
 }

@@ -73,7 +73,12 @@ struct Provenance::Impl {
 
   const Model& model;
   const GraphIndex& index;
-  const ConstantIndex& consts;
+  AnalysisCache& cache;  // for ConstantIndex, requested only when an op needs a float constant
+  const ConstantIndex& consts() {
+    if (consts_ == nullptr) consts_ = &cache.get<ConstantIndex>();
+    return *consts_;
+  }
+  const ConstantIndex* consts_ = nullptr;
 
   std::vector<GraphSlot> slots;
   std::unordered_map<const Graph*, uint32_t> slot_of;

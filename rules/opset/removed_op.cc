@@ -57,8 +57,15 @@ class RemovedOp final : public Rule {
       for (const Replacement& x : kReplacements) {
         if (x.domain == r.domain && x.op == n.op_type) rep = &x;
       }
-      std::string msg = fmt::format("{} is removed from {} on; {}", node_label(n),
-                                    opset_text(r.domain, r.schema->since_version), imports_text(r));
+      // GroupNormalization-18 was withdrawn and replaced at 21; the others are gone for good.
+      const bool replaced_later = r.schema->until_version < find_domain(r.domain)->max_opset;
+      std::string msg =
+          replaced_later
+              ? fmt::format("{} is withdrawn at {} to {}; {}", node_label(n),
+                            opset_text(r.domain, r.schema->since_version), r.schema->until_version,
+                            imports_text(r))
+              : fmt::format("{} is removed from {} on; {}", node_label(n),
+                            opset_text(r.domain, r.schema->since_version), imports_text(r));
       if (rep != nullptr) msg += fmt::format(": use {} instead", rep->use);
       Diagnostic& d = ctx.report(ctx.at_node(n), std::move(msg));
       std::span<const OpSchema> versions = op_versions(r.domain, n.op_type);

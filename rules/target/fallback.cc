@@ -104,8 +104,8 @@ nlohmann::json FallbackEstimate::to_json() const {
 
 std::string FallbackEstimate::text() const {
   std::string s = fmt::format("{} ({}): {}: {}/{} nodes supported, {} supported partition{}",
-                              target->id, target->display_name, verdict(), supported, nodes,
-                              partitions, partitions == 1 ? "" : "s");
+                              target->id, target->display_name, verdict(), supported,
+                              supported + unsupported, partitions, partitions == 1 ? "" : "s");
   if (folded != 0 && expanded != 0) {
     s += fmt::format(" ({} folded into initializers, {} expanded into function bodies)", folded,
                      expanded);

@@ -35,8 +35,10 @@ size_t count_supported_partitions(const Graph& g, const GraphIndex& index,
 
 struct FallbackEstimate {
   const TargetInfo* target = nullptr;
-  uint64_t nodes = 0;  // operator nodes (all graphs; calls to local functions not counted)
-  uint64_t supported = 0;
+  /// Operator nodes (all graphs; calls to local functions not counted):
+  /// nodes = supported + unsupported + folded.
+  uint64_t nodes = 0;
+  uint64_t supported = 0;  // the target runs them (expanded ones included)
   uint64_t unsupported = 0;
   /// Counted in `unsupported`: nodes with dynamic input shapes on a target that requires static
   /// shapes (their op is supported).

@@ -117,9 +117,10 @@ class UnsupportedOp final : public Rule {
                                  : target::NodeState::Unsupported;
       target::FallbackEstimate& e = estimates_[i];
       ++e.nodes;
-      if (ok) {
+      if (nc.folded) {
+        ++e.folded;
+      } else if (ok) {
         ++e.supported;
-        if (nc.folded) ++e.folded;
         if (nc.expanded) ++e.expanded;
       } else {
         ++e.unsupported;

@@ -207,8 +207,9 @@ TEST(OnnxTestdataOpset, OpsetBelowTheOpsFirstVersionNamesIt) {
       }
     }
   }
-  // ONNX 1.12 has ~930 node tests; most ops are newer than opset 1.
-  EXPECT_GT(mutated, 500u);
+  // ONNX 1.12 has 932 node models: 404 test an op newer than opset 1; the others test ops of
+  // opset 1, which no import can be below, or only training-domain ops.
+  EXPECT_GE(mutated, 400u);
   EXPECT_GT(checked_nodes, mutated - 1);
   RecordProperty("mutated", static_cast<int>(mutated));
   RecordProperty("skipped_first_version_one", static_cast<int>(skipped_first_version_one));

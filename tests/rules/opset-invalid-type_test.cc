@@ -26,7 +26,7 @@ TEST(OpsetInvalidType, GraphInputTypeNotAllowed) {
   ASSERT_EQ(d.size(), 1u);
   EXPECT_EQ(d[0].location.anchor(), "main/relu");
   EXPECT_THAT(d[0].message, HasSubstr("Relu 'relu': input 'x' is int64, which Relu-13 does not "
-                                      "allow for T (allowed: float, double, float16, bfloat16"));
+                                      "allow for T (allowed: float16, float, double, bfloat16)"));
   EXPECT_THAT(d[0].help, HasSubstr("Cast"));
 }
 

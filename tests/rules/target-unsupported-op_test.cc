@@ -250,7 +250,8 @@ TEST(TargetUnsupportedOp, OnnxRuntimeFoldsConstants) {
   m.graph().node("Reshape", {"x", "c"}, {"y"}, "reshape");
   EXPECT_THAT(findings(kRule, m.bytes(), for_targets({"nnapi"})), IsEmpty());
   nlohmann::json s = section(m.bytes(), {"nnapi"});
-  EXPECT_EQ(s[0]["folded_nodes"], 2);
+  EXPECT_EQ(s[0]["folded_nodes"], 2);  // Constant and Shape
+  EXPECT_EQ(s[0]["supported_nodes"], 1);  // Reshape
   EXPECT_EQ(s[0]["verdict"], "ok");
   // A Shape of a runtime value is not folded.
   ModelBuilder d(17);

@@ -1,5 +1,5 @@
-// In-model suppression (`onnx-lint:disable` in metadata_props) and its hygiene rule,
-// model-unused-suppression.
+// model-unused-suppression, and the in-model suppression (`onnx-lint:disable` in
+// metadata_props) it checks. The rule is reported by the engine (lib/driver/linter.cc).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <onnxlint/linter.h>
