@@ -28,6 +28,20 @@ std::vector<std::string> resolve_selection(const RuleRegistry& registry,
     }
     return ids;
   };
+  // A selector that matches nothing is a typo: refuse it, naming it (exit 2).
+  auto check = [&](const std::vector<std::string>& selectors, const char* what) {
+    for (const std::string& s : selectors) {
+      if (matching({s}).empty()) {
+        throw ConfigError(
+            fmt::format("{}: '{}' matches no rule id, category or glob (see --list-rules)", what, s));
+      }
+    }
+  };
+  for (const RuleSelection* layer : layers) {
+    if (layer->select) check(*layer->select, "select");
+    check(layer->extend_select, "extend-select");
+    check(layer->ignore, "ignore");
+  }
   for (const RuleSelection* layer : layers) {
     if (layer->select) {
       std::vector<std::string> ids = matching(*layer->select);
