@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 BUILD=${ONNXLINT_BUILD_DIR:-$ROOT/build}
 
-PACKAGES=(cmake ninja-build g++ python3 git
+PACKAGES=(cmake ninja-build g++ python3 git pkg-config
   libprotobuf-dev protobuf-compiler libonnx-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   libtomlplusplus-dev libgtest-dev libgmock-dev libbenchmark-dev
   python3-jsonschema libonnx-testdata pre-commit)

@@ -16,6 +16,9 @@
 // fall back to the class-level rules of the op semantics table.
 #pragma once
 
+#include <onnxlint/analysis.h>
+#include <onnxlint/model.h>
+
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -23,9 +26,6 @@
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <onnxlint/analysis.h>
-#include <onnxlint/model.h>
 
 namespace onnxlint {
 
@@ -67,9 +67,9 @@ struct OpSemantics {
   int since_version = 1;  ///< first opset of `domain` this entry describes
   ShapeBehavior shape = ShapeBehavior::FromInputShapes;
   ValueBehavior value = ValueBehavior::Propagate;
-  uint32_t value_inputs = 0;          ///< bit i: the VALUE of input i sets output shapes
-  uint32_t affected_outputs = ~0u;    ///< bit k: output k's shape is set by `value_inputs`
-  bool input_shapes = true;           ///< input shapes contribute to output shapes
+  uint32_t value_inputs = 0;        ///< bit i: the VALUE of input i sets output shapes
+  uint32_t affected_outputs = ~0u;  ///< bit k: output k's shape is set by `value_inputs`
+  bool input_shapes = true;         ///< input shapes contribute to output shapes
 
   bool reads_value(size_t input) const { return input < 32 && ((value_inputs >> input) & 1u); }
   bool affects_output(size_t output) const {
@@ -82,8 +82,7 @@ std::span<const OpSemantics> op_semantics_table();
 /// The entry in force for `op` of `domain` ("ai.onnx" accepted) at `opset` (largest
 /// since_version <= opset; the oldest entry if the opset predates it). nullptr if the op is not
 /// in the table.
-const OpSemantics* find_op_semantics(std::string_view domain, std::string_view op,
-                                     int64_t opset);
+const OpSemantics* find_op_semantics(std::string_view domain, std::string_view op, int64_t opset);
 /// The conservative default for ops not in the table (custom ops): output shapes follow every
 /// input shape and are otherwise `unknown`; output values follow every input and are
 /// otherwise `unknown`. Nothing is assumed about which input values set shapes.
@@ -101,8 +100,8 @@ inline constexpr ValueId kNoValue = 0xffffffffu;
 struct DimFact {
   enum class Kind : uint8_t { Fixed, Symbolic, Unknown };
   Kind kind = Kind::Unknown;
-  int64_t value = 0;                     ///< Fixed: the size (or element value)
-  std::vector<std::string_view> names;   ///< Symbolic: the input dims it derives from
+  int64_t value = 0;                    ///< Fixed: the size (or element value)
+  std::vector<std::string_view> names;  ///< Symbolic: the input dims it derives from
 };
 
 /// One step of a reason chain, from the value a rule asked about back towards the origin.

@@ -9,12 +9,12 @@
 // rules of check_op().
 #pragma once
 
+#include <onnxlint/opset_table.h>
+
 #include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
-
-#include <onnxlint/opset_table.h>
 
 namespace onnxlint {
 
@@ -211,7 +211,5 @@ const TypedRange* find_kernel(const TargetOp& op, int since_version);
 
 /// "7-9", "13+", "1-5, 7 and 13+": version ranges as text for messages.
 std::string version_ranges_text(std::span<const VersionRange> ranges);
-
-
 
 }  // namespace onnxlint

@@ -5,8 +5,9 @@
 // since_version until the next entry of the same op. tests/analysis/op_semantics_test.cc
 // checks that every op of the embedded operator table is covered and that every input named
 // like a shape argument ("shape", "axes", "pads", "K", ...) is marked as one.
-#include <algorithm>
 #include <onnxlint/provenance.h>
+
+#include <algorithm>
 #include <tuple>
 #include <vector>
 
@@ -24,34 +25,172 @@ constexpr uint32_t in(int a, int b, int c) { return in(a) | in(b) | in(c); }
 // Ops whose output shapes follow from input shapes and attributes and whose values follow
 // from input values: the bulk of ONNX.
 constexpr std::string_view kPlainOnnx[] = {
-    "Abs", "Acos", "Acosh", "Add", "And", "ArgMax", "ArgMin", "Asin", "Asinh", "Atan", "Atanh",
-    "Attention", "AveragePool", "BatchNormalization", "BitCast", "BitShift", "BitwiseAnd",
-    "BitwiseNot", "BitwiseOr", "BitwiseXor", "Cast", "CastLike", "CausalConvWithState", "Ceil",
-    "Celu", "Clip", "Concat", "ConcatFromSequence", "Conv", "ConvInteger", "ConvTranspose",
-    "Cos", "Cosh", "CumProd", "CumSum", "DeformConv", "DepthToSpace", "DequantizeLinear", "Det",
-    "Div", "Dropout", "DynamicQuantizeLinear", "Einsum", "Elu", "Equal", "Erf", "Exp", "Flatten",
-    "Floor", "GRU", "Gather", "GatherElements", "GatherND", "Gelu", "Gemm", "GlobalAveragePool",
-    "GlobalLpPool", "GlobalMaxPool", "Greater", "GreaterOrEqual", "GridSample",
-    "GroupNormalization", "HardSigmoid", "HardSwish", "Hardmax", "Identity",
-    "InstanceNormalization", "IsInf", "IsNaN", "LRN", "LSTM", "LayerNormalization", "LeakyRelu",
-    "Less", "LessOrEqual", "LinearAttention", "Log", "LogSoftmax", "LpNormalization", "LpPool",
-    "MatMul", "MatMulInteger", "Max", "MaxPool", "MaxRoiPool", "Mean",
-    "MeanVarianceNormalization", "Min", "Mish", "Mod", "Mul", "Neg", "NegativeLogLikelihoodLoss",
-    "Not", "Optional", "OptionalGetElement", "OptionalHasElement", "Or", "PRelu", "Pow",
-    "QLinearConv", "QLinearMatMul", "QuantizeLinear", "RMSNormalization", "RNN", "Reciprocal",
-    "RegexFullMatch", "Relu", "ReverseSequence", "RoiAlign", "RotaryEmbedding", "Round",
-    "Scatter", "ScatterElements", "ScatterND", "Selu", "SequenceAt", "SequenceConstruct",
-    "SequenceErase", "SequenceInsert", "Shrink", "Sigmoid", "Sign", "Sin", "Sinh", "Softmax",
-    "SoftmaxCrossEntropyLoss", "Softplus", "Softsign", "SpaceToDepth", "Sqrt", "StringConcat",
-    "Sub", "Sum", "Swish", "Tan", "Tanh", "TensorScatter", "TfIdfVectorizer", "ThresholdedRelu",
-    "Transpose", "Trilu", "Where", "Xor",
+    "Abs",
+    "Acos",
+    "Acosh",
+    "Add",
+    "And",
+    "ArgMax",
+    "ArgMin",
+    "Asin",
+    "Asinh",
+    "Atan",
+    "Atanh",
+    "Attention",
+    "AveragePool",
+    "BatchNormalization",
+    "BitCast",
+    "BitShift",
+    "BitwiseAnd",
+    "BitwiseNot",
+    "BitwiseOr",
+    "BitwiseXor",
+    "Cast",
+    "CastLike",
+    "CausalConvWithState",
+    "Ceil",
+    "Celu",
+    "Clip",
+    "Concat",
+    "ConcatFromSequence",
+    "Conv",
+    "ConvInteger",
+    "ConvTranspose",
+    "Cos",
+    "Cosh",
+    "CumProd",
+    "CumSum",
+    "DeformConv",
+    "DepthToSpace",
+    "DequantizeLinear",
+    "Det",
+    "Div",
+    "Dropout",
+    "DynamicQuantizeLinear",
+    "Einsum",
+    "Elu",
+    "Equal",
+    "Erf",
+    "Exp",
+    "Flatten",
+    "Floor",
+    "GRU",
+    "Gather",
+    "GatherElements",
+    "GatherND",
+    "Gelu",
+    "Gemm",
+    "GlobalAveragePool",
+    "GlobalLpPool",
+    "GlobalMaxPool",
+    "Greater",
+    "GreaterOrEqual",
+    "GridSample",
+    "GroupNormalization",
+    "HardSigmoid",
+    "HardSwish",
+    "Hardmax",
+    "Identity",
+    "InstanceNormalization",
+    "IsInf",
+    "IsNaN",
+    "LRN",
+    "LSTM",
+    "LayerNormalization",
+    "LeakyRelu",
+    "Less",
+    "LessOrEqual",
+    "LinearAttention",
+    "Log",
+    "LogSoftmax",
+    "LpNormalization",
+    "LpPool",
+    "MatMul",
+    "MatMulInteger",
+    "Max",
+    "MaxPool",
+    "MaxRoiPool",
+    "Mean",
+    "MeanVarianceNormalization",
+    "Min",
+    "Mish",
+    "Mod",
+    "Mul",
+    "Neg",
+    "NegativeLogLikelihoodLoss",
+    "Not",
+    "Optional",
+    "OptionalGetElement",
+    "OptionalHasElement",
+    "Or",
+    "PRelu",
+    "Pow",
+    "QLinearConv",
+    "QLinearMatMul",
+    "QuantizeLinear",
+    "RMSNormalization",
+    "RNN",
+    "Reciprocal",
+    "RegexFullMatch",
+    "Relu",
+    "ReverseSequence",
+    "RoiAlign",
+    "RotaryEmbedding",
+    "Round",
+    "Scatter",
+    "ScatterElements",
+    "ScatterND",
+    "Selu",
+    "SequenceAt",
+    "SequenceConstruct",
+    "SequenceErase",
+    "SequenceInsert",
+    "Shrink",
+    "Sigmoid",
+    "Sign",
+    "Sin",
+    "Sinh",
+    "Softmax",
+    "SoftmaxCrossEntropyLoss",
+    "Softplus",
+    "Softsign",
+    "SpaceToDepth",
+    "Sqrt",
+    "StringConcat",
+    "Sub",
+    "Sum",
+    "Swish",
+    "Tan",
+    "Tanh",
+    "TensorScatter",
+    "TfIdfVectorizer",
+    "ThresholdedRelu",
+    "Transpose",
+    "Trilu",
+    "Where",
+    "Xor",
 };
 
 constexpr std::string_view kPlainMl[] = {
-    "ArrayFeatureExtractor", "Binarizer", "CastMap", "CategoryMapper", "DictVectorizer",
-    "FeatureVectorizer", "Imputer", "LabelEncoder", "LinearClassifier", "LinearRegressor",
-    "Normalizer", "OneHotEncoder", "SVMClassifier", "SVMRegressor", "Scaler", "TreeEnsemble",
-    "TreeEnsembleClassifier", "TreeEnsembleRegressor", "ZipMap",
+    "ArrayFeatureExtractor",
+    "Binarizer",
+    "CastMap",
+    "CategoryMapper",
+    "DictVectorizer",
+    "FeatureVectorizer",
+    "Imputer",
+    "LabelEncoder",
+    "LinearClassifier",
+    "LinearRegressor",
+    "Normalizer",
+    "OneHotEncoder",
+    "SVMClassifier",
+    "SVMRegressor",
+    "Scaler",
+    "TreeEnsemble",
+    "TreeEnsembleClassifier",
+    "TreeEnsembleRegressor",
+    "ZipMap",
 };
 
 constexpr std::string_view kPlainPreview[] = {"FlexAttention"};
@@ -59,7 +198,7 @@ constexpr std::string_view kPlainTraining[] = {"Adagrad", "Adam", "Gradient", "M
 
 // ReduceX took `axes` as an attribute until opset 18 (ReduceSum: 13), then as input 1.
 constexpr std::string_view kReduceOps[] = {
-    "ReduceL1",  "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceMax",
+    "ReduceL1",   "ReduceL2",  "ReduceLogSum", "ReduceLogSumExp", "ReduceMax",
     "ReduceMean", "ReduceMin", "ReduceProd",   "ReduceSumSquare",
 };
 
@@ -93,46 +232,45 @@ std::vector<OpSemantics> build_table() {
     t.push_back(E(w, 17, SB::FromValues, VB::Propagate, in(0), false));  // size
   }
   t.push_back(E("CenterCropPad", 18, SB::FromValues, VB::Propagate, in(1)));  // shape
-  t.push_back(E("Col2Im", 18, SB::FromValues, VB::Propagate, in(1, 2)));  // image/block shape
+  t.push_back(E("Col2Im", 18, SB::FromValues, VB::Propagate, in(1, 2)));      // image/block shape
   t.push_back(E("ConstantOfShape", 9, SB::FromValues, VB::Propagate, in(0), false));  // input
-  t.push_back(E("DFT", 17, SB::FromValues, VB::Propagate, in(1)));      // dft_length
-  t.push_back(E("DFT", 20, SB::FromValues, VB::Propagate, in(1, 2)));   // dft_length, axis
-  t.push_back(E("Expand", 8, SB::FromValues, VB::Propagate, in(1)));    // shape
+  t.push_back(E("DFT", 17, SB::FromValues, VB::Propagate, in(1)));                    // dft_length
+  t.push_back(E("DFT", 20, SB::FromValues, VB::Propagate, in(1, 2)));    // dft_length, axis
+  t.push_back(E("Expand", 8, SB::FromValues, VB::Propagate, in(1)));     // shape
   t.push_back(E("MaxUnpool", 9, SB::FromValues, VB::Propagate, in(2)));  // output_shape
   // num_mel_bins and dft_length set [dft_length/2+1, num_mel_bins].
   t.push_back(E("MelWeightMatrix", 17, SB::FromValues, VB::Propagate, in(0, 1), false));
-  t.push_back(E("OneHot", 9, SB::FromValues, VB::Propagate, in(1)));  // depth
-  t.push_back(E("Pad", 1, SB::FromInputShapes));                      // pads attribute
-  t.push_back(E("Pad", 11, SB::FromValues, VB::Propagate, in(1)));    // pads
+  t.push_back(E("OneHot", 9, SB::FromValues, VB::Propagate, in(1)));   // depth
+  t.push_back(E("Pad", 1, SB::FromInputShapes));                       // pads attribute
+  t.push_back(E("Pad", 11, SB::FromValues, VB::Propagate, in(1)));     // pads
   t.push_back(E("Pad", 18, SB::FromValues, VB::Propagate, in(1, 3)));  // pads, axes
   t.push_back(E("Range", 11, SB::FromValues, VB::Propagate, in(0, 1, 2), false));
-  t.push_back(E("Reshape", 1, SB::FromInputShapes));                  // shape attribute
-  t.push_back(E("Reshape", 5, SB::FromValues, VB::Propagate, in(1)));  // shape
-  t.push_back(E("Resize", 10, SB::FromValues, VB::Propagate, in(1)));  // scales
+  t.push_back(E("Reshape", 1, SB::FromInputShapes));                      // shape attribute
+  t.push_back(E("Reshape", 5, SB::FromValues, VB::Propagate, in(1)));     // shape
+  t.push_back(E("Resize", 10, SB::FromValues, VB::Propagate, in(1)));     // scales
   t.push_back(E("Resize", 11, SB::FromValues, VB::Propagate, in(2, 3)));  // scales, sizes
-  t.push_back(E("STFT", 17, SB::FromValues, VB::Propagate, in(1, 3)));  // frame_step, length
+  t.push_back(E("STFT", 17, SB::FromValues, VB::Propagate, in(1, 3)));    // frame_step, length
   t.push_back(E("Slice", 1, SB::FromInputShapes));  // starts/ends/axes attributes
   t.push_back(E("Slice", 10, SB::FromValues, VB::Propagate, in(1, 2, 3) | in(4)));
-  t.push_back(E("Split", 1, SB::FromValues, VB::Propagate, in(1)));  // optional split input
-  t.push_back(E("Split", 2, SB::FromInputShapes));                   // split attribute
+  t.push_back(E("Split", 1, SB::FromValues, VB::Propagate, in(1)));   // optional split input
+  t.push_back(E("Split", 2, SB::FromInputShapes));                    // split attribute
   t.push_back(E("Split", 13, SB::FromValues, VB::Propagate, in(1)));  // split
   t.push_back(E("SplitToSequence", 11, SB::FromValues, VB::Propagate, in(1)));  // split
   t.push_back(E("Squeeze", 1, SB::FromInputShapes));
   t.push_back(E("Squeeze", 13, SB::FromValues, VB::Propagate, in(1)));  // axes
   t.push_back(E("Tile", 1, SB::FromValues, VB::Propagate, in(1, 2)));   // tiles, axis
   t.push_back(E("Tile", 6, SB::FromValues, VB::Propagate, in(1)));      // repeats
-  t.push_back(E("TopK", 1, SB::FromInputShapes));                      // k attribute
-  t.push_back(E("TopK", 10, SB::FromValues, VB::Propagate, in(1)));    // K
+  t.push_back(E("TopK", 1, SB::FromInputShapes));                       // k attribute
+  t.push_back(E("TopK", 10, SB::FromValues, VB::Propagate, in(1)));     // K
   t.push_back(E("Unsqueeze", 1, SB::FromInputShapes));
   t.push_back(E("Unsqueeze", 13, SB::FromValues, VB::Propagate, in(1)));  // axes
-  t.push_back(E("Upsample", 1, SB::FromInputShapes));                    // scales attribute
-  t.push_back(E("Upsample", 9, SB::FromValues, VB::Propagate, in(1)));   // scales
+  t.push_back(E("Upsample", 1, SB::FromInputShapes));                     // scales attribute
+  t.push_back(E("Upsample", 9, SB::FromValues, VB::Propagate, in(1)));    // scales
 
   // Output shapes that depend on input values by the op's nature.
-  t.push_back(E("Compress", 9, SB::DataDependent, VB::Propagate, in(1)));  // condition
+  t.push_back(E("Compress", 9, SB::DataDependent, VB::Propagate, in(1)));       // condition
   t.push_back(E("ImageDecoder", 20, SB::DataDependent, VB::Propagate, in(0)));  // image size
-  t.push_back(E("NonMaxSuppression", 10, SB::DataDependent, VB::Propagate,
-                in(0, 1, 2) | in(3, 4)));
+  t.push_back(E("NonMaxSuppression", 10, SB::DataDependent, VB::Propagate, in(0, 1, 2) | in(3, 4)));
   t.push_back(E("NonZero", 9, SB::DataDependent, VB::Propagate, in(0)));
   // Stopword removal changes the number of strings.
   t.push_back(E("StringNormalizer", 10, SB::DataDependent, VB::Propagate, in(0)));
@@ -217,15 +355,14 @@ std::string_view value_class_name(ValueClass c) {
 
 std::span<const OpSemantics> op_semantics_table() { return table(); }
 
-const OpSemantics* find_op_semantics(std::string_view domain, std::string_view op,
-                                     int64_t opset) {
+const OpSemantics* find_op_semantics(std::string_view domain, std::string_view op, int64_t opset) {
   if (domain == "ai.onnx") domain = "";
   const auto& t = table();
-  auto lo = std::lower_bound(t.begin(), t.end(), std::pair(domain, op),
-                             [](const OpSemantics& s, const std::pair<std::string_view,
-                                                                      std::string_view>& k) {
-                               return std::tie(s.domain, s.op) < std::tie(k.first, k.second);
-                             });
+  auto lo = std::lower_bound(
+      t.begin(), t.end(), std::pair(domain, op),
+      [](const OpSemantics& s, const std::pair<std::string_view, std::string_view>& k) {
+        return std::tie(s.domain, s.op) < std::tie(k.first, k.second);
+      });
   if (lo == t.end() || lo->domain != domain || lo->op != op) return nullptr;
   const OpSemantics* best = &*lo;
   for (auto it = lo; it != t.end() && it->domain == domain && it->op == op; ++it) {

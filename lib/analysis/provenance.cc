@@ -1,10 +1,10 @@
 // The provenance pass: value ids, the forward dataflow over every graph, control flow,
 // model-local functions, reason chains and the public queries. Per-dimension facts for common
 // ops live in provenance_dims.cc.
+#include <fmt/format.h>
 #include <onnxlint/provenance.h>
 
 #include <algorithm>
-#include <fmt/format.h>
 
 #include "analysis/provenance_internal.h"
 
@@ -158,6 +158,9 @@ Provenance::Impl::Impl(const Model& m, AnalysisCache& cache)
     functions.try_emplace({f->domain, f->name}, std::move(st));
   }
 
+  // Loop bodies may be re-run (carried classes) and function bodies run once per call
+  // signature; nested loops must not multiply that without bound on a hostile file.
+  budget = 4 * static_cast<uint64_t>(next_node) + 10000;
   set_main_inputs();
   run_graph(model.graph);
   finish_functions();
@@ -262,8 +265,8 @@ bool Provenance::Impl::same(ArenaRef x, ArenaRef y) const {
 
 Sym Provenance::Impl::derive(const Sym& x, const Sym& y) {
   if (x.kind == Sym::kUnknown || y.kind == Sym::kUnknown) return Sym::unknown();
-  uint32_t set = join_sets(x.kind == Sym::kSymbolic ? x.set : 0,
-                           y.kind == Sym::kSymbolic ? y.set : 0);
+  uint32_t set =
+      join_sets(x.kind == Sym::kSymbolic ? x.set : 0, y.kind == Sym::kSymbolic ? y.set : 0);
   return set != 0 ? Sym::symbolic(set) : Sym::unknown();
 }
 
@@ -412,6 +415,7 @@ void Provenance::Impl::run_graph(const Graph& g) {
 }
 
 void Provenance::Impl::transfer(const Node& n, const GraphSlot& s) {
+  ++visits;
   uint32_t small[16];
   std::vector<uint32_t> big;
   uint32_t* buf = small;
@@ -546,8 +550,7 @@ void Provenance::Impl::do_if(const Node& n, const GraphSlot& s, std::span<const 
   }
 }
 
-void Provenance::Impl::do_loop(const Node& n, const GraphSlot& s,
-                               std::span<const uint32_t> ins) {
+void Provenance::Impl::do_loop(const Node& n, const GraphSlot& s, std::span<const uint32_t> ins) {
   const Graph& body = *graph_attr(n, "body");
   const GraphSlot& bs = slot(body);
   const uint32_t here = s.node_base + n.index;
@@ -628,7 +631,7 @@ void Provenance::Impl::do_loop(const Node& n, const GraphSlot& s,
       dims[f] = d;
       svec[f] = sv;
     }
-    if (!changed) break;
+    if (!changed || over_budget()) break;
   }
 
   // The trip count: M, the initial condition and the body's condition together.
@@ -704,16 +707,14 @@ void Provenance::Impl::do_loop(const Node& n, const GraphSlot& s,
   }
 }
 
-void Provenance::Impl::do_scan(const Node& n, const GraphSlot& s,
-                               std::span<const uint32_t> ins) {
+void Provenance::Impl::do_scan(const Node& n, const GraphSlot& s, std::span<const uint32_t> ins) {
   const Graph& body = *graph_attr(n, "body");
   const GraphSlot& bs = slot(body);
   const int64_t opset = opset_of(n);
   const size_t off = opset < 9 ? 1 : 0;  // Scan-8 starts with sequence_lens
   const size_t total = ins.size() > off ? ins.size() - off : 0;
-  const size_t num_scan =
-      std::min(total, static_cast<size_t>(std::max<int64_t>(0, n.attr_int("num_scan_inputs")
-                                                                   .value_or(0))));
+  const size_t num_scan = std::min(
+      total, static_cast<size_t>(std::max<int64_t>(0, n.attr_int("num_scan_inputs").value_or(0))));
   const size_t ns = total - num_scan;
   const Attribute* in_axes = n.attribute("scan_input_axes");
   const Attribute* out_axes = n.attribute("scan_output_axes");
@@ -781,7 +782,7 @@ void Provenance::Impl::do_scan(const Node& n, const GraphSlot& s,
       dims[f] = d;
       svec[f] = same(svec[a], svec[o]) ? svec[a] : ArenaRef{};
     }
-    if (!changed) break;
+    if (!changed || over_budget()) break;
   }
 
   // The scan length: the scanned axis of the first scan input.
@@ -832,8 +833,7 @@ void Provenance::Impl::do_scan(const Node& n, const GraphSlot& s,
   }
 }
 
-void Provenance::Impl::do_other_subgraphs(const Node& n, const GraphSlot& s,
-                                          const OpSemantics& sem,
+void Provenance::Impl::do_other_subgraphs(const Node& n, const GraphSlot& s, const OpSemantics& sem,
                                           std::span<const uint32_t> ins) {
   // Unmodelled ops with subgraphs (SequenceMap, custom ops): each formal input gets the join
   // of the node's inputs, and outputs join the subgraphs' outputs with the op's own rule.
@@ -931,7 +931,7 @@ void Provenance::Impl::call_function(const Node& n, const GraphSlot& s, FnState&
     if (i.key == key) inst = &i;
   }
   if (inst == nullptr) {
-    if (st.instances.size() >= kMaxFunctionInstances) {
+    if (st.instances.size() >= kMaxFunctionInstances || over_budget()) {
       default_call(n, s, ins);
       return;
     }
@@ -1024,8 +1024,7 @@ void Provenance::Impl::finish_functions() {
 // ---------------------------------------------------------------------------------------------
 // Reason chains
 
-std::vector<ReasonStep> Provenance::Impl::walk(uint32_t v, bool via_value,
-                                               size_t max_steps) const {
+std::vector<ReasonStep> Provenance::Impl::walk(uint32_t v, bool via_value, size_t max_steps) const {
   std::vector<ReasonStep> out;
   uint32_t cur = v;
   bool vv = via_value;
@@ -1270,13 +1269,9 @@ std::string Provenance::explain_value(ValueId v) const {
   return impl_->render(v, true);
 }
 
-const OpSemantics& Provenance::semantics(const Node& n) const {
-  return impl_->semantics_of(n);
-}
+const OpSemantics& Provenance::semantics(const Node& n) const { return impl_->semantics_of(n); }
 
-const Function* Provenance::called_function(const Node& n) const {
-  return impl_->function_for(n);
-}
+const Function* Provenance::called_function(const Node& n) const { return impl_->function_for(n); }
 
 int64_t Provenance::opset(const Node& n) const { return impl_->opset_of(n); }
 

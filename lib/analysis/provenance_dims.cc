@@ -15,8 +15,8 @@ namespace onnxlint {
 namespace {
 
 enum class K : uint8_t {
-  Unary,      // output 0 (and the other outputs listed in the op) has input 0's dims
-  Passthru,   // Identity, Cast, CastLike: dims and integer elements unchanged
+  Unary,     // output 0 (and the other outputs listed in the op) has input 0's dims
+  Passthru,  // Identity, Cast, CastLike: dims and integer elements unchanged
   Neg,
   Broadcast,  // multidirectional broadcasting of every input
   Arith,      // broadcasting with element arithmetic on small integer vectors
@@ -55,17 +55,74 @@ enum class K : uint8_t {
 const std::unordered_map<std::string_view, K>& kinds() {
   static const std::unordered_map<std::string_view, K> m = [] {
     std::unordered_map<std::string_view, K> t;
-    for (std::string_view op :
-         {"Abs", "Acos", "Acosh", "Asin", "Asinh", "Atan", "Atanh", "BitwiseNot", "Ceil", "Celu",
-          "Clip", "Cos", "Cosh", "CumProd", "CumSum", "Elu", "Erf", "Exp", "Floor", "Gelu",
-          "HardSigmoid", "HardSwish", "Hardmax", "IsInf", "IsNaN", "LeakyRelu", "Log",
-          "LogSoftmax", "LpNormalization", "LRN", "MeanVarianceNormalization", "Mish", "Not",
-          "Reciprocal", "Relu", "Round", "Selu", "Shrink", "Sigmoid", "Sign", "Sin", "Sinh",
-          "Softmax", "Softplus", "Softsign", "Sqrt", "Swish", "Tan", "Tanh", "ThresholdedRelu",
-          "Trilu", "Dropout", "BatchNormalization", "InstanceNormalization",
-          "LayerNormalization", "GroupNormalization", "RMSNormalization", "QuantizeLinear",
-          "DequantizeLinear", "RandomNormalLike", "RandomUniformLike", "Bernoulli", "EyeLike",
-          "ReverseSequence", "ScatterElements", "ScatterND", "Scatter", "RegexFullMatch"}) {
+    for (std::string_view op : {"Abs",
+                                "Acos",
+                                "Acosh",
+                                "Asin",
+                                "Asinh",
+                                "Atan",
+                                "Atanh",
+                                "BitwiseNot",
+                                "Ceil",
+                                "Celu",
+                                "Clip",
+                                "Cos",
+                                "Cosh",
+                                "CumProd",
+                                "CumSum",
+                                "Elu",
+                                "Erf",
+                                "Exp",
+                                "Floor",
+                                "Gelu",
+                                "HardSigmoid",
+                                "HardSwish",
+                                "Hardmax",
+                                "IsInf",
+                                "IsNaN",
+                                "LeakyRelu",
+                                "Log",
+                                "LogSoftmax",
+                                "LpNormalization",
+                                "LRN",
+                                "MeanVarianceNormalization",
+                                "Mish",
+                                "Not",
+                                "Reciprocal",
+                                "Relu",
+                                "Round",
+                                "Selu",
+                                "Shrink",
+                                "Sigmoid",
+                                "Sign",
+                                "Sin",
+                                "Sinh",
+                                "Softmax",
+                                "Softplus",
+                                "Softsign",
+                                "Sqrt",
+                                "Swish",
+                                "Tan",
+                                "Tanh",
+                                "ThresholdedRelu",
+                                "Trilu",
+                                "Dropout",
+                                "BatchNormalization",
+                                "InstanceNormalization",
+                                "LayerNormalization",
+                                "GroupNormalization",
+                                "RMSNormalization",
+                                "QuantizeLinear",
+                                "DequantizeLinear",
+                                "RandomNormalLike",
+                                "RandomUniformLike",
+                                "Bernoulli",
+                                "EyeLike",
+                                "ReverseSequence",
+                                "ScatterElements",
+                                "ScatterND",
+                                "Scatter",
+                                "RegexFullMatch"}) {
       t.emplace(op, K::Unary);
     }
     for (std::string_view op : {"Identity", "Cast", "CastLike"}) t.emplace(op, K::Passthru);

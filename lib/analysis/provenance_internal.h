@@ -2,6 +2,9 @@
 // flow, functions, queries) and provenance_dims.cc (per-dimension facts for common ops).
 #pragma once
 
+#include <onnxlint/graph_index.h>
+#include <onnxlint/provenance.h>
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -10,9 +13,6 @@
 #include <unordered_map>
 #include <utility>
 #include <vector>
-
-#include <onnxlint/graph_index.h>
-#include <onnxlint/provenance.h>
 
 namespace onnxlint {
 
@@ -59,11 +59,11 @@ struct ArenaRef {
 struct GraphSlot {
   const Graph* graph = nullptr;
   const GraphInfo* info = nullptr;
-  uint32_t base = 0;       // first value id: inputs, initializers, sparse, node outputs
-  uint32_t outs_base = 0;  // first node-output id
-  std::vector<uint32_t> out_off;  // per node: offset of its first output from outs_base
-  uint32_t end = 0;               // one past the last value id of this graph
-  uint32_t node_base = 0;         // global id of node 0
+  uint32_t base = 0;                   // first value id: inputs, initializers, sparse, node outputs
+  uint32_t outs_base = 0;              // first node-output id
+  std::vector<uint32_t> out_off;       // per node: offset of its first output from outs_base
+  uint32_t end = 0;                    // one past the last value id of this graph
+  uint32_t node_base = 0;              // global id of node 0
   const Function* function = nullptr;  // root function when inside a function body
   uint32_t root_slot = 0;              // slot of the root graph (main or function body)
 };
@@ -82,7 +82,7 @@ struct Provenance::Impl {
 
   std::vector<GraphSlot> slots;
   std::unordered_map<const Graph*, uint32_t> slot_of;
-  std::vector<const Node*> nodes;  // by global node id
+  std::vector<const Node*> nodes;            // by global node id
   std::vector<const OpSemantics*> node_sem;  // by global node id (null: a function call)
 
   std::vector<Fact> shape, value;
@@ -139,6 +139,8 @@ struct Provenance::Impl {
   Sym derive(const Sym& a, const Sym& b);  // symbolic combination (union of the name sets)
 
   // --- the pass
+  uint64_t visits = 0, budget = 0;  // node transfers so far, and the cap for optional re-runs
+  bool over_budget() const { return visits > budget; }
   int64_t opset_of(const Node& n) const;
   const OpSemantics& semantics_of(const Node& n) const;
   const Function* function_for(const Node& n) const;
@@ -153,8 +155,7 @@ struct Provenance::Impl {
   void do_scan(const Node& n, const GraphSlot& s, std::span<const uint32_t> ins);
   void do_other_subgraphs(const Node& n, const GraphSlot& s, const OpSemantics& sem,
                           std::span<const uint32_t> ins);
-  void call_function(const Node& n, const GraphSlot& s, FnState& st,
-                     std::span<const uint32_t> ins);
+  void call_function(const Node& n, const GraphSlot& s, FnState& st, std::span<const uint32_t> ins);
   void default_call(const Node& n, const GraphSlot& s, std::span<const uint32_t> ins);
   void finish_functions();
 

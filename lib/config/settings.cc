@@ -32,8 +32,10 @@ std::vector<std::string> resolve_selection(const RuleRegistry& registry,
   auto check = [&](const std::vector<std::string>& selectors, const char* what) {
     for (const std::string& s : selectors) {
       if (matching({s}).empty()) {
-        throw ConfigError(
-            fmt::format("{}: '{}' matches no rule id, category or glob (see --list-rules)", what, s));
+        std::optional<std::string> close = closest_rule_name(registry, s);
+        throw ConfigError(fmt::format(
+            "{}: '{}' matches no rule id, category or glob ({})", what, s,
+            close ? fmt::format("did you mean '{}'?", *close) : std::string("see --list-rules")));
       }
     }
   };

@@ -116,9 +116,8 @@ class UnrolledLoop final : public Rule {
       std::sort(acc.begin(), acc.end(),
                 [](const Access& x, const Access& y) { return x.node->index < y.node->index; });
       const Node& first = *acc.front().node;
-      std::string ops = first.op_type == acc.back().node->op_type
-                            ? std::string(first.op_type)
-                            : std::string("Gather/Slice");
+      std::string ops = first.op_type == acc.back().node->op_type ? std::string(first.op_type)
+                                                                  : std::string("Gather/Slice");
       Diagnostic& d = ctx.report(
           ctx.at_node_value(first, p.name_of(data)),
           fmt::format("'{}' is read at every position 0..{} of axis {} by {} {} nodes: a Python "
@@ -127,9 +126,10 @@ class UnrolledLoop final : public Rule {
       d.key = fmt::format("axis{}", axis);
       d.notes.push_back(fmt::format("the run starts at {} and ends at {}", node_label(first),
                                     node_label(*acc.back().node)));
-      d.help = "vectorise the loop (one op over the whole axis: batched matmul, einsum, "
-               "broadcasting), or script it (`torch.jit.script`) so it exports as a Loop; if "
-               "the size is fixed and small the unrolled graph is only larger, not wrong";
+      d.help =
+          "vectorise the loop (one op over the whole axis: batched matmul, einsum, "
+          "broadcasting), or script it (`torch.jit.script`) so it exports as a Loop; if "
+          "the size is fixed and small the unrolled graph is only larger, not wrong";
     }
   }
 

@@ -49,8 +49,9 @@ class ConstantCondition final : public Rule {
       Diagnostic& d = ctx.report(
           ctx.at_node(n), fmt::format("the condition '{}' of {} is a constant{}{}", n.inputs[0],
                                       node_label(n), value_text(p, cond), branch));
-      d.help = "fold the branch away (onnx-simplifier does), or make the condition a Python "
-               "bool at export so the exporter keeps only one branch";
+      d.help =
+          "fold the branch away (onnx-simplifier does), or make the condition a Python "
+          "bool at export so the exporter keeps only one branch";
       return;
     }
     if (!is_standard_op(n, "Loop")) return;
@@ -68,9 +69,10 @@ class ConstantCondition final : public Rule {
         fmt::format("{} has {} and a condition that never depends on data: it can be unrolled "
                     "or folded",
                     node_label(n), what));
-    d.help = "if the count is fixed, tracing (`torch.onnx.export` without `torch.jit.script`) "
-             "unrolls the loop into plain ops; keep the Loop if the unrolled graph would be "
-             "too large";
+    d.help =
+        "if the count is fixed, tracing (`torch.onnx.export` without `torch.jit.script`) "
+        "unrolls the loop into plain ops; keep the Loop if the unrolled graph would be "
+        "too large";
   }
 };
 

@@ -35,8 +35,9 @@ class DataDependentIf final : public Rule {
                                     "branch taken is only known at run time",
                                     n.inputs[0], node_label(n)));
     d.notes.push_back(fmt::format("'{}' comes from {}", n.inputs[0], p.explain_value(cond)));
-    d.help = "replace the Python `if` on tensor values with `torch.where(cond, a, b)` (both "
-             "branches computed, shapes fixed), or move the decision out of the model";
+    d.help =
+        "replace the Python `if` on tensor values with `torch.where(cond, a, b)` (both "
+        "branches computed, shapes fixed), or move the decision out of the model";
   }
 };
 

@@ -30,19 +30,17 @@ class DataDependentLoop final : public Rule {
     if (!is_standard_op(n, "Loop")) return;
     const Provenance& p = ctx.get<Provenance>();
     const LoopControl c = loop_control(n, p);
-    auto is_data = [&](ValueId v) {
-      return v != kNoValue && p.value_class(v) == ValueClass::Data;
-    };
+    auto is_data = [&](ValueId v) { return v != kNoValue && p.value_class(v) == ValueClass::Data; };
     std::vector<std::string> reasons, notes;
     if (is_data(c.trip)) {
       reasons.push_back(fmt::format("its trip count '{}'", c.trip_name));
-      notes.push_back(fmt::format("trip count '{}' comes from {}", c.trip_name,
-                                  p.explain_value(c.trip)));
+      notes.push_back(
+          fmt::format("trip count '{}' comes from {}", c.trip_name, p.explain_value(c.trip)));
     }
     if (is_data(c.cond)) {
       reasons.push_back(fmt::format("its initial condition '{}'", c.cond_name));
-      notes.push_back(fmt::format("condition '{}' comes from {}", c.cond_name,
-                                  p.explain_value(c.cond)));
+      notes.push_back(
+          fmt::format("condition '{}' comes from {}", c.cond_name, p.explain_value(c.cond)));
     }
     if (is_data(c.body_cond)) {
       reasons.push_back(
@@ -56,21 +54,20 @@ class DataDependentLoop final : public Rule {
       joined += i == 0 ? "" : (i + 1 == reasons.size() ? " and " : ", ");
       joined += reasons[i];
     }
-    Diagnostic& d = ctx.report(
-        ctx.at_node(n), fmt::format("{} runs a number of iterations set by runtime data: {} "
-                                    "depend{} on tensor values",
-                                    node_label(n), joined, reasons.size() == 1 ? "s" : ""));
+    Diagnostic& d = ctx.report(ctx.at_node(n),
+                               fmt::format("{} runs a number of iterations set by runtime data: {} "
+                                           "depend{} on tensor values",
+                                           node_label(n), joined, reasons.size() == 1 ? "s" : ""));
     d.notes = std::move(notes);
-    d.help = "move data-dependent loops out of the model (run them in Python around it), or "
-             "give the loop a fixed trip count (`for i in range(N)` with a Python int) and mask "
-             "the extra iterations";
+    d.help =
+        "move data-dependent loops out of the model (run them in Python around it), or "
+        "give the loop a fixed trip count (`for i in range(N)` with a Python int) and mask "
+        "the extra iterations";
   }
 };
 
 }  // namespace
 
-void add_flow_data_dependent_loop(RuleRegistry& registry) {
-  registry.add<DataDependentLoop>();
-}
+void add_flow_data_dependent_loop(RuleRegistry& registry) { registry.add<DataDependentLoop>(); }
 
 }  // namespace onnxlint::rules

@@ -59,8 +59,9 @@ class DimDependentLoop final : public Rule {
                     "the inputs have fixed shapes",
                     subject, node_label(n), dims_phrase(dims)));
     d.notes = std::move(notes);
-    d.help = "export with fixed input shapes to make the trip count a constant (the loop can "
-             "then be unrolled or traced), or keep it if these dims must stay dynamic";
+    d.help =
+        "export with fixed input shapes to make the trip count a constant (the loop can "
+        "then be unrolled or traced), or keep it if these dims must stay dynamic";
   }
 };
 

@@ -78,9 +78,11 @@ class TooLow final : public Rule {
       d.notes.push_back(std::move(note));
     }
     d.help = raise_opset_help(r.domain, needed);
-    if (top != nullptr && r.status == OpStatus::Standard) {
-      d.help += fmt::format("; or drop {} so the node fits {}", issue_text(*top),
-                            opset_text(r.domain, r.opset));
+    if (r.status == OpStatus::Standard && issues.size() == 1 && top != nullptr) {
+      d.help += top->value.empty() ? fmt::format("; or drop attribute '{}' to stay at {}",
+                                                 top->name, opset_text(r.domain, r.opset))
+                                   : fmt::format("; or use a {} value that {} accepts", top->name,
+                                                 opset_text(r.domain, r.opset));
     }
   }
 };

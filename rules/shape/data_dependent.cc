@@ -80,24 +80,24 @@ class DataDependent final : public Rule {
           "data-dependent",
           arg, node_label(n));
     } else {
-      message = fmt::format("{} has an output shape that depends on runtime values",
-                            node_label(n));
+      message = fmt::format("{} has an output shape that depends on runtime values", node_label(n));
     }
     Diagnostic& d = ctx.report(ctx.at_node(n), std::move(message));
     if (cause != kNoValue) {
       const Graph* cg = p.graph_of(cause);
       if (p.producer(cause) == nullptr && cg != nullptr && cg->kind == Graph::Kind::Main) {
-        d.notes.push_back(fmt::format("'{}' is a graph input: its values are only known at run "
-                                      "time",
-                                      p.name_of(cause)));
+        d.notes.push_back(
+            fmt::format("'{}' is a graph input: its values are only known at run "
+                        "time",
+                        p.name_of(cause)));
       } else {
         d.notes.push_back(
             fmt::format("'{}' comes from {}", p.name_of(cause), p.explain_value(cause)));
       }
     }
     if (out != kNoValue) {
-      d.notes.push_back(fmt::format("every shape computed from '{}' is data-dependent too",
-                                    p.name_of(out)));
+      d.notes.push_back(
+          fmt::format("every shape computed from '{}' is data-dependent too", p.name_of(out)));
     }
     d.help = data_dependent_help(n.op_type);
   }

@@ -81,9 +81,8 @@ class DynamicInput final : public Rule {
             shape.push_back(d.value);
             continue;
           }
-          shape.push_back(d.kind == Dim::Kind::Param && !d.param.empty()
-                              ? nlohmann::json(d.param)
-                              : nlohmann::json(nullptr));
+          shape.push_back(d.kind == Dim::Kind::Param && !d.param.empty() ? nlohmann::json(d.param)
+                                                                         : nlohmann::json(nullptr));
           std::string nm = dim_name(in, a);
           dyn.push_back(d.kind == Dim::Kind::Param && !d.param.empty()
                             ? fmt::format("{} '{}'", a, d.param)
@@ -116,8 +115,8 @@ class DynamicInput final : public Rule {
       Diagnostic& diag =
           in.type.has_shape
               ? ctx.report(ctx.at_value(g, in.name),
-                           fmt::format("input '{}' [{}] has dynamic dim{}: {}", in.name,
-                                       shape_text, dyn.size() == 1 ? "" : "s",
+                           fmt::format("input '{}' [{}] has dynamic dim{}: {}", in.name, shape_text,
+                                       dyn.size() == 1 ? "" : "s",
                                        fmt::format("{}", fmt::join(dyn, ", "))))
               : ctx.report(ctx.at_value(g, in.name),
                            fmt::format("input '{}' has no declared shape", in.name));

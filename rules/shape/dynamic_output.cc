@@ -39,9 +39,9 @@ class DynamicOutput final : public Rule {
           const Dim& d = out.type.dims[a];
           const bool fixed = d.kind == Dim::Kind::Value && d.value >= 0;
           shape_text += shape_text.empty() ? "" : ", ";
-          shape_text += fixed ? std::to_string(d.value)
+          shape_text += fixed                                              ? std::to_string(d.value)
                         : (d.kind == Dim::Kind::Param && !d.param.empty()) ? d.param
-                                                                            : std::string("?");
+                                                                           : std::string("?");
           if (!fixed) {
             dyn.push_back(d.kind == Dim::Kind::Param && !d.param.empty()
                               ? fmt::format("{} '{}'", a, d.param)
@@ -66,21 +66,22 @@ class DynamicOutput final : public Rule {
           d.notes.push_back(
               "the graph computes a static shape here: only the declaration is dynamic (the "
               "exporter could not infer it)");
-          d.help = "run ONNX shape inference (`onnx.shape_inference.infer_shapes`) or "
-                   "onnx-simplifier to declare the static output shape";
+          d.help =
+              "run ONNX shape inference (`onnx.shape_inference.infer_shapes`) or "
+              "onnx-simplifier to declare the static output shape";
           break;
         case ShapeClass::InputDim:
           d.notes.push_back(fmt::format("its shape depends on {}: {}", dims_phrase(p.shape_dims(v)),
                                         p.explain_shape(v)));
-          d.help = "export with fixed input shapes to get a static output, or keep the dynamic "
-                   "dims in `dynamic_axes` only where they must vary";
+          d.help =
+              "export with fixed input shapes to get a static output, or keep the dynamic "
+              "dims in `dynamic_axes` only where they must vary";
           break;
         case ShapeClass::DataDependent: {
           const Node* origin = p.shape_origin(v);
-          d.notes.push_back(
-              fmt::format("its shape depends on runtime values{}: {}",
-                          origin != nullptr ? " (from " + node_label(*origin) + ")" : "",
-                          p.explain_shape(v)));
+          d.notes.push_back(fmt::format(
+              "its shape depends on runtime values{}: {}",
+              origin != nullptr ? " (from " + node_label(*origin) + ")" : "", p.explain_shape(v)));
           d.help = data_dependent_help(origin != nullptr ? origin->op_type : "");
           break;
         }
@@ -91,8 +92,9 @@ class DynamicOutput final : public Rule {
                   ? fmt::format("its shape comes through {}, whose shape behaviour is unknown",
                                 node_label(*origin))
                   : std::string("the analysis cannot determine its shape"));
-          d.help = "declare the output shape at export (custom ops need a shape inference "
-                   "function or a symbolic with `setType`)";
+          d.help =
+              "declare the output shape at export (custom ops need a shape inference "
+              "function or a symbolic with `setType`)";
           break;
         }
       }

@@ -44,8 +44,9 @@ class Foldable final : public Rule {
           fmt::format("{} reads the static shape of '{}', so its result is the constant [{}] "
                       "and the shape computation it feeds can be folded",
                       node_label(n), n.inputs[0], text));
-      d.help = "export with `do_constant_folding=True` (the default) or run onnx-simplifier "
-               "(`onnxsim`) to fold shape computations on static shapes";
+      d.help =
+          "export with `do_constant_folding=True` (the default) or run onnx-simplifier "
+          "(`onnxsim`) to fold shape computations on static shapes";
     }
   }
 };

@@ -68,8 +68,9 @@ class InputDependent final : public Rule {
         ValueId v = p.find(g, n.inputs[i]);
         d.notes.push_back(fmt::format("'{}' comes from {}", n.inputs[i], p.explain_value(v)));
       }
-      d.help = "export with fixed input shapes (no `dynamic_axes`) and onnx-simplifier folds "
-               "this into a constant; keep it if these dims must stay dynamic";
+      d.help =
+          "export with fixed input shapes (no `dynamic_axes`) and onnx-simplifier folds "
+          "this into a constant; keep it if these dims must stay dynamic";
     }
   }
 };

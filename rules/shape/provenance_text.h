@@ -3,13 +3,13 @@
 // terms.
 #pragma once
 
-#include <string>
-#include <string_view>
-#include <vector>
-
 #include <fmt/format.h>
 #include <onnxlint/opset_table.h>
 #include <onnxlint/provenance.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
 
 // A namespace of its own: other rule folders have helpers with the same names.
 namespace onnxlint::rules::prov {

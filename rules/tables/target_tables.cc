@@ -157,7 +157,8 @@ OpCheck check_op(const TargetInfo& target, std::string_view domain, std::string_
   if (target.constant_folding && domain.empty() && op == "Constant") {
     r.verdict = OpVerdict::Supported;
     r.entry = find_target_op(target, domain, op);
-    r.reason = std::string(who) + " turns Constant nodes into initializers when it loads the model.";
+    r.reason =
+        std::string(who) + " turns Constant nodes into initializers when it loads the model.";
     return r;
   }
 
@@ -261,8 +262,9 @@ bool type_supported(const TargetOp& op, std::string_view type_string, int since_
 }
 
 const TypeParamTypes* TypedRange::find_param(std::string_view param) const {
-  auto it = std::lower_bound(params.begin(), params.end(), param,
-                             [](const TypeParamTypes& p, std::string_view k) { return p.param < k; });
+  auto it =
+      std::lower_bound(params.begin(), params.end(), param,
+                       [](const TypeParamTypes& p, std::string_view k) { return p.param < k; });
   if (it == params.end() || it->param != param) return nullptr;
   return &*it;
 }
@@ -278,6 +280,5 @@ const TypedRange* find_kernel(const TargetOp& op, int since_version) {
 std::string version_ranges_text(std::span<const VersionRange> ranges) {
   return ranges_text(ranges);
 }
-
 
 }  // namespace onnxlint

@@ -1,11 +1,11 @@
 // target-dynamic-shape: a graph input with a dynamic shape, on a selected target that requires
 // (or strongly prefers) static shapes.
-#include <algorithm>
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <onnxlint/graph_index.h>
 #include <onnxlint/provenance.h>
+
+#include <algorithm>
 
 #include "rules/categories.h"
 #include "rules/target/target_common.h"
@@ -123,8 +123,8 @@ class DynamicShape final : public Rule {
               readers.size() == 1 ? "its" : "their", list,
               required ? "; nodes with dynamic shapes are not offloaded to the target" : ""));
         }
-        if (auto src = fact_source(*t, required ? "requires_static_shapes"
-                                                : "prefers_static_shapes");
+        if (auto src =
+                fact_source(*t, required ? "requires_static_shapes" : "prefers_static_shapes");
             !src.empty()) {
           d.notes.push_back(fmt::format("source: {}", src));
         }
@@ -141,12 +141,13 @@ class DynamicShape final : public Rule {
         const bool required = t->requires_static_shapes;
         Diagnostic& d = ctx.report(
             required ? Severity::Warning : Severity::Info, ctx.at_node(*n),
-            required ? fmt::format("{} ({}) gives its output a shape that depends on tensor values, "
-                                   "but {} requires static shapes",
-                                   n->display_name(), n->op_type, t->display_name)
-                     : fmt::format("{} ({}) gives its output a shape that depends on tensor "
-                                   "values; {} runs dynamic shapes more slowly",
-                                   n->display_name(), n->op_type, t->display_name));
+            required
+                ? fmt::format("{} ({}) gives its output a shape that depends on tensor values, "
+                              "but {} requires static shapes",
+                              n->display_name(), n->op_type, t->display_name)
+                : fmt::format("{} ({}) gives its output a shape that depends on tensor "
+                              "values; {} runs dynamic shapes more slowly",
+                              n->display_name(), n->op_type, t->display_name));
         d.target = std::string(t->id);
         for (size_t k = 0; k < n->outputs.size(); ++k) {
           const ValueId v = prov.output(*n, k);
@@ -155,9 +156,10 @@ class DynamicShape final : public Rule {
             break;
           }
         }
-        d.help = "avoid value-dependent shapes on this target (e.g. masks with torch.where "
-                 "instead of boolean indexing or nonzero(), fixed-size top-k instead of "
-                 "filtering), or run this part elsewhere";
+        d.help =
+            "avoid value-dependent shapes on this target (e.g. masks with torch.where "
+            "instead of boolean indexing or nonzero(), fixed-size top-k instead of "
+            "filtering), or run this part elsewhere";
       }
     }
   }

@@ -1,9 +1,9 @@
 #include "rules/target/fallback.h"
 
+#include <fmt/format.h>
+
 #include <deque>
 #include <set>
-
-#include <fmt/format.h>
 
 namespace onnxlint::rules::target {
 

@@ -2,15 +2,15 @@
 // "targets"): node counts, unsupported op types, supported partitions and a verdict.
 #pragma once
 
-#include <cstdint>
-#include <map>
-#include <string>
-#include <vector>
-
-#include <nlohmann/json.hpp>
 #include <onnxlint/graph_index.h>
 #include <onnxlint/model.h>
 #include <onnxlint/targets.h>
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 namespace onnxlint::rules::target {
 

@@ -63,8 +63,8 @@ class OpsetRange final : public Rule {
   // A function's own opset_import is checked where the function is defined.
   void on_function(const Function& f, RuleContext& ctx) override {
     for (const TargetInfo* t : target::selected_targets(ctx)) {
-      check_imports(*t, f.opset_imports, ctx.at_graph(f.body),
-                    fmt::format("function {}", f.name), ctx);
+      check_imports(*t, f.opset_imports, ctx.at_graph(f.body), fmt::format("function {}", f.name),
+                    ctx);
     }
   }
 
@@ -73,12 +73,12 @@ class OpsetRange final : public Rule {
                             const Location& where, const std::string& who, RuleContext& ctx) {
     for (const OpsetImport& imp : imports) {
       const int lo = target_min_opset(t, imp.domain), hi = target_max_opset(t, imp.domain);
-      const bool low = lo > 0 && imp.version < lo, high = hi > 0 && imp.version > hi;
+      const bool low = lo > 0 && imp.version<lo, high = hi> 0 && imp.version > hi;
       if (!low && !high) continue;
-      Diagnostic& d = ctx.report(
-          where, fmt::format("{} imports {} opset {}, but {} accepts {} opsets {}", who,
-                             domain_display(imp.domain), imp.version, t.display_name,
-                             domain_display(imp.domain), bounds_text(lo, hi)));
+      Diagnostic& d =
+          ctx.report(where, fmt::format("{} imports {} opset {}, but {} accepts {} opsets {}", who,
+                                        domain_display(imp.domain), imp.version, t.display_name,
+                                        domain_display(imp.domain), bounds_text(lo, hi)));
       d.target = std::string(t.id);
       d.key = "opset:" + domain_display(imp.domain);
       if (auto src = fact_source(t, low ? "min_opset" : "max_opset"); !src.empty()) {
@@ -93,9 +93,10 @@ class OpsetRange final : public Rule {
             "the model with onnx.version_converter",
             bounds_text(lo, hi), low ? lo : hi);
       } else {
-        d.help = fmt::format("convert the model to a {} opset in {} (re-export with an older "
-                             "converter, or onnx.version_converter)",
-                             domain_display(imp.domain), bounds_text(lo, hi));
+        d.help = fmt::format(
+            "convert the model to a {} opset in {} (re-export with an older "
+            "converter, or onnx.version_converter)",
+            domain_display(imp.domain), bounds_text(lo, hi));
       }
     }
   }

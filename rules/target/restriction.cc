@@ -1,16 +1,16 @@
 // target-restriction: a statically checkable restriction from a target table's notes (constant
 // inputs, attribute values, ranks, types, optional inputs/outputs), plus the target-wide rank and
 // dimension limits. The restrictions are data: rules/target/restrictions.cc.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <onnxlint/graph_index.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <unordered_map>
-
-#include <fmt/format.h>
-#include <fmt/ranges.h>
-#include <nlohmann/json.hpp>
-#include <onnxlint/graph_index.h>
 
 #include "rules/categories.h"
 #include "rules/target/restrictions.h"
@@ -60,9 +60,15 @@ std::optional<AttrValue> attr_value(const Node& n, const OpSchema* schema, std::
   AttrValue v;
   if (const Attribute* a = n.attribute(name)) {
     switch (a->type) {
-      case Attribute::Type::Int: v.items.push_back(std::to_string(a->i)); break;
-      case Attribute::Type::Float: v.items.push_back(fmt::format("{}", a->f)); break;
-      case Attribute::Type::String: v.items.emplace_back(a->s); break;
+      case Attribute::Type::Int:
+        v.items.push_back(std::to_string(a->i));
+        break;
+      case Attribute::Type::Float:
+        v.items.push_back(fmt::format("{}", a->f));
+        break;
+      case Attribute::Type::String:
+        v.items.emplace_back(a->s);
+        break;
       case Attribute::Type::Ints:
         for (int64_t x : a->ints) v.items.push_back(std::to_string(x));
         break;
@@ -136,11 +142,13 @@ std::vector<Arg> find_args(const Node& n, const OpSchema* schema,
   for (std::string_view name : names) {
     if (name == "*") {
       for (size_t i = 0; i < n.inputs.size(); ++i) {
-        if (!n.inputs[i].empty()) out.push_back({n.inputs[i], fmt::format("input '{}'", n.inputs[i]), false});
+        if (!n.inputs[i].empty())
+          out.push_back({n.inputs[i], fmt::format("input '{}'", n.inputs[i]), false});
       }
       if (outputs_too) {
         for (size_t i = 0; i < n.outputs.size(); ++i) {
-          if (!n.outputs[i].empty()) out.push_back({n.outputs[i], fmt::format("output '{}'", n.outputs[i]), true});
+          if (!n.outputs[i].empty())
+            out.push_back({n.outputs[i], fmt::format("output '{}'", n.outputs[i]), true});
         }
       }
       continue;
@@ -226,8 +234,9 @@ class RestrictionRule final : public Rule {
         .id = "target-restriction",
         .category = "target",
         .severity = Severity::Warning,
-        .summary = "Statically checkable restriction of a selected target runtime that a node "
-                   "violates",
+        .summary =
+            "Statically checkable restriction of a selected target runtime that a node "
+            "violates",
         .node_ops = {"*"},
     };
     return k;
@@ -266,8 +275,8 @@ class RestrictionRule final : public Rule {
   }
 
   struct Finding {
-    std::string what;  // "…" completing "<node> (<op>) …"
-    std::string arg;   // fingerprint key part
+    std::string what;            // "…" completing "<node> (<op>) …"
+    std::string arg;             // fingerprint key part
     std::string_view help = {};  // overrides the check's help
   };
 
@@ -333,9 +342,9 @@ class RestrictionRule final : public Rule {
         const auto count = std::count_if(n.outputs.begin(), n.outputs.end(),
                                          [](std::string_view o) { return !o.empty(); });
         if (count > int0()) {
-          found.push_back({fmt::format("has {} outputs, but {} supports at most {}", count, who,
-                                       int0()),
-                           "outputs"});
+          found.push_back(
+              {fmt::format("has {} outputs, but {} supports at most {}", count, who, int0()),
+               "outputs"});
         }
         break;
       }
@@ -357,12 +366,12 @@ class RestrictionRule final : public Rule {
         for (const std::string& item : v->items) {
           const bool listed = in_values(item, r.values);
           if (listed == (r.check == Check::AttrIn)) continue;
-          found.push_back({fmt::format("has {}={}{}, which {} does not support ({})", name,
-                                       attr_text(*v), v->from_default ? " (the default)" : "", who,
-                                       r.check == Check::AttrIn
-                                           ? "supported: " + quoted_list(r.values)
-                                           : "unsupported: " + quoted_list(r.values)),
-                           std::string(name)});
+          found.push_back(
+              {fmt::format("has {}={}{}, which {} does not support ({})", name, attr_text(*v),
+                           v->from_default ? " (the default)" : "", who,
+                           r.check == Check::AttrIn ? "supported: " + quoted_list(r.values)
+                                                    : "unsupported: " + quoted_list(r.values)),
+               std::string(name)});
           break;
         }
         break;
@@ -370,9 +379,9 @@ class RestrictionRule final : public Rule {
       case Check::AttrAbsent:
         for (std::string_view name : r.args) {
           if (n.attribute(name) != nullptr) {
-            found.push_back({fmt::format("sets attribute '{}', which {} does not support", name,
-                                         who),
-                             std::string(name)});
+            found.push_back(
+                {fmt::format("sets attribute '{}', which {} does not support", name, who),
+                 std::string(name)});
           }
         }
         break;
@@ -380,9 +389,8 @@ class RestrictionRule final : public Rule {
         const Attribute* a = n.attribute(r.args.at(0));
         if (a == nullptr) break;
         if (std::any_of(a->ints.begin(), a->ints.end(), [&](int64_t x) { return x != int0(); })) {
-          found.push_back({fmt::format("has {}=[{}], but {} supports only {} of all {}",
-                                       r.args[0], fmt::join(a->ints, ", "), who, r.args[0],
-                                       int0()),
+          found.push_back({fmt::format("has {}=[{}], but {} supports only {} of all {}", r.args[0],
+                                       fmt::join(a->ints, ", "), who, r.args[0], int0()),
                            std::string(r.args[0])});
         }
         break;
@@ -457,10 +465,14 @@ class RestrictionRule final : public Rule {
           const int64_t v = int0();
           auto bad = std::find_if(values->begin(), values->end(), [&](int64_t x) {
             switch (r.check) {
-              case Check::ConstAllEqual: return x != v;
-              case Check::ConstMin: return x < v;
-              case Check::ConstBelow: return x >= v;
-              default: return x == v;
+              case Check::ConstAllEqual:
+                return x != v;
+              case Check::ConstMin:
+                return x < v;
+              case Check::ConstBelow:
+                return x >= v;
+              default:
+                return x == v;
             }
           });
           if (bad == values->end()) continue;
@@ -530,11 +542,11 @@ class RestrictionRule final : public Rule {
             same = f->dims[i].value == first->dims[i].value;
           }
           if (!same) {
-            found.push_back({fmt::format("broadcasts '{}' {} with '{}' {}, but {} needs inputs "
-                                         "of the same shape",
-                                         first_name, dims_text(first->dims), in, dims_text(f->dims),
-                                         who),
-                             "shapes"});
+            found.push_back(
+                {fmt::format("broadcasts '{}' {} with '{}' {}, but {} needs inputs "
+                             "of the same shape",
+                             first_name, dims_text(first->dims), in, dims_text(f->dims), who),
+                 "shapes"});
             break;
           }
         }
@@ -544,8 +556,7 @@ class RestrictionRule final : public Rule {
         const Attribute* a = n.attribute(r.args.at(0));
         const auto per = static_cast<size_t>(int0());
         if (a == nullptr || per == 0 || a->strings.size() < 2 * per) break;
-        if (!std::equal(a->strings.begin(), a->strings.begin() + per,
-                        a->strings.begin() + per)) {
+        if (!std::equal(a->strings.begin(), a->strings.begin() + per, a->strings.begin() + per)) {
           found.push_back({fmt::format("uses different forward and reverse activations [{}], "
                                        "which {} does not support",
                                        fmt::join(a->strings, ", "), who),
@@ -601,15 +612,16 @@ class RestrictionRule final : public Rule {
         if (!rank || static_cast<double>(*rank) - 1 == *axis) break;
         found.push_back({fmt::format("has {}={}{} on a rank-{} input, but {} supports only the "
                                      "last axis",
-                                     r.args[0], v->items[0], v->from_default ? " (the default)" : "",
-                                     *rank, who),
+                                     r.args[0], v->items[0],
+                                     v->from_default ? " (the default)" : "", *rank, who),
                          std::string(r.args[0])});
         break;
       }
       case Check::IfBranchRanks: {
         const Attribute* then_a = n.attribute("then_branch");
         const Attribute* else_a = n.attribute("else_branch");
-        if (then_a == nullptr || else_a == nullptr || then_a->g == nullptr || else_a->g == nullptr) {
+        if (then_a == nullptr || else_a == nullptr || then_a->g == nullptr ||
+            else_a->g == nullptr) {
           break;
         }
         const Graph& tg = *then_a->g;
@@ -641,11 +653,11 @@ class RestrictionRule final : public Rule {
         if (!a || !consts.is_runtime(g, a->value)) break;
         auto v = attr_value(n, schema, r.args.at(1));
         if (!v || (v->items.size() == 1 && same_value(v->items[0], value0()))) break;
-        found.push_back({fmt::format("computes {} ('{}') at run time with {}={}, but {} needs it "
-                                     "constant unless {}={}",
-                                     a->label, a->value, r.args[1], attr_text(*v), who, r.args[1],
-                                     value0()),
-                         a->label});
+        found.push_back(
+            {fmt::format("computes {} ('{}') at run time with {}={}, but {} needs it "
+                         "constant unless {}={}",
+                         a->label, a->value, r.args[1], attr_text(*v), who, r.args[1], value0()),
+             a->label});
         break;
       }
       case Check::AxesGiven:
@@ -658,9 +670,9 @@ class RestrictionRule final : public Rule {
     }
 
     for (const Finding& f : found) {
-      Diagnostic& d = ctx.report(ctx.at_node(n), fmt::format("{} ({}) {}", n.display_name(),
-                                                             target::op_label(n.domain, n.op_type),
-                                                             f.what));
+      Diagnostic& d =
+          ctx.report(ctx.at_node(n), fmt::format("{} ({}) {}", n.display_name(),
+                                                 target::op_label(n.domain, n.op_type), f.what));
       d.target = std::string(t.id);
       d.key = fmt::format("{}:{}", target::to_string(r.check), f.arg);
       d.notes.push_back(fmt::format("{} documents for {}: \"{}\" ({} {})", who, n.op_type, r.note,
@@ -698,8 +710,9 @@ class RestrictionRule final : public Rule {
             d.target = std::string(t.id);
             d.key = fmt::format("max-dim:{}", i);
             add_fact_note(t, "max_dim", d);
-            d.help = "split or reshape the tensor so that no dimension exceeds the limit, or keep "
-                     "the node off this target";
+            d.help =
+                "split or reshape the tensor so that no dimension exceeds the limit, or keep "
+                "the node off this target";
             break;
           }
         }

@@ -20,8 +20,9 @@ constexpr std::string_view kMlir = "onnx-mlir-cpu";
 constexpr std::string_view kNnpa = "onnx-mlir-nnpa";
 constexpr std::string_view kMs = "com.microsoft";
 
-const L kReduceOps = {"ReduceL1",  "ReduceL2",  "ReduceLogSum", "ReduceLogSumExp", "ReduceMax",
-                      "ReduceMean", "ReduceMin", "ReduceProd",   "ReduceSum",       "ReduceSumSquare"};
+const L kReduceOps = {"ReduceL1",  "ReduceL2",       "ReduceLogSum", "ReduceLogSumExp",
+                      "ReduceMax", "ReduceMean",     "ReduceMin",    "ReduceProd",
+                      "ReduceSum", "ReduceSumSquare"};
 const L kPool2d = {"AveragePool", "GlobalAveragePool", "GlobalMaxPool", "MaxPool"};
 const L kInt4 = {"int4", "uint4"};
 
@@ -67,7 +68,8 @@ std::vector<Restriction> build() {
   onnx(kTrt, "GridSample", C::RankIn, {"X"}, {"4"}, "4D input only");
   onnx(kTrt, "GRU", C::BidiActivationsMatch, {"activations"}, {"2"},
        "bidirectional: forward/reverse activations must match", "direction", "bidirectional");
-  onnx(kTrt, "If", C::IfBranchRanks, {}, {}, "branch outputs must have equal rank and distinct names");
+  onnx(kTrt, "If", C::IfBranchRanks, {}, {},
+       "branch outputs must have equal rank and distinct names");
   onnx(kTrt, "LayerNormalization", C::NoOutput, {"Mean", "InvStdDev"}, {},
        "only output Y supported (no Mean/InvStdDev)");
   onnx(kTrt, "LpPool", C::AttrAllEqual, {"dilations"}, {"1"}, "dilations absent or all 1");
@@ -80,8 +82,8 @@ std::vector<Restriction> build() {
   onnx(kTrt, "MaxPool", C::AttrAllEqual, {"dilations"}, {"1"}, "dilations absent or all 1");
   onnx(kTrt, "OneHot", C::ConstInput, {"depth"}, {}, "depth must be a build-time constant");
   onnx(kTrt, "QuantizeLinear", C::ConstAllEqual, {"y_zero_point"}, {"0"}, "y_zero_point must be 0");
-  for (std::string_view op : {"RandomNormal", "RandomNormalLike", "RandomUniform",
-                              "RandomUniformLike"}) {
+  for (std::string_view op :
+       {"RandomNormal", "RandomNormalLike", "RandomUniform", "RandomUniformLike"}) {
     onnx(kTrt, op, C::AttrAbsent, {"seed"}, {}, "seed ignored");
   }
   for (std::string_view op : kReduceOps) {
@@ -91,7 +93,8 @@ std::vector<Restriction> build() {
        {"half_pixel", "pytorch_half_pixel", "tf_half_pixel_for_nn", "asymmetric", "align_corners"},
        "coordinate modes half_pixel, pytorch_half_pixel, tf_half_pixel_for_nn, asymmetric, "
        "align_corners");
-  onnx(kTrt, "Resize", C::AttrIn, {"mode"}, {"nearest", "linear"}, "modes nearest/linear (no cubic)");
+  onnx(kTrt, "Resize", C::AttrIn, {"mode"}, {"nearest", "linear"},
+       "modes nearest/linear (no cubic)");
   onnx(kTrt, "Resize", C::AttrIn, {"nearest_mode"},
        {"floor", "ceil", "round_prefer_floor", "round_prefer_ceil"},
        "nearest modes floor, ceil, round_prefer_floor, round_prefer_ceil", "mode", "nearest");
@@ -160,7 +163,8 @@ std::vector<Restriction> build() {
   onnx(kMlProgram, "ConvTranspose", C::ConstInput, {"W", "B"}, {}, "weight and bias constant");
   onnx(kMlProgram, "ConvTranspose", C::AttrNotIn, {"auto_pad"}, {"SAME_UPPER", "SAME_LOWER"},
        "no SAME_UPPER/SAME_LOWER auto_pad");
-  onnx(kMlProgram, "ConvTranspose", C::AttrAbsent, {"output_shape"}, {}, "output_shape unsupported");
+  onnx(kMlProgram, "ConvTranspose", C::AttrAbsent, {"output_shape"}, {},
+       "output_shape unsupported");
   onnx(kMlProgram, "DepthToSpace", C::StaticShape, {"input"}, {},
        "CRD mode needs a fixed input shape", "mode", "CRD");
   onnx(kMlProgram, "GatherND", C::AttrIn, {"batch_dims"}, {"0"}, "batch_dims must be 0");
@@ -175,7 +179,8 @@ std::vector<Restriction> build() {
   onnx(kMlProgram, "Tile", C::RankAtMost, {"input"}, {"5"}, "rank <= 5");
 
   // ---- ONNX Runtime CoreML EP, NeuralNetwork (coreml_supported_neuralnetwork_ops.md) ----
-  for (std::string_view op : kPool2d) onnx(kCoremlNn, op, C::RankIn, {"X"}, {"4"}, "2D pooling only");
+  for (std::string_view op : kPool2d)
+    onnx(kCoremlNn, op, C::RankIn, {"X"}, {"4"}, "2D pooling only");
   onnx(kCoremlNn, "Conv", C::RankIn, {"X"}, {"3", "4"}, "1D or 2D only");
   onnx(kCoremlNn, "Conv", C::ConstInput, {"W", "B"}, {}, "weights and bias must be constant");
   onnx(kCoremlNn, "DepthToSpace", C::AttrIn, {"mode"}, {"DCR"}, "mode DCR only");
@@ -211,7 +216,8 @@ std::vector<Restriction> build() {
        "inference mode (training_mode=0), single output");
   onnx(kWebnn, "Conv", C::RankIn, {"X", "W"}, {"3", "4"}, "3D or 4D input and weight only");
   onnx(kWebnn, "ConvInteger", C::RankIn, {"x", "w"}, {"3", "4"}, "3D or 4D input and weight only");
-  onnx(kWebnn, "ConvTranspose", C::RankIn, {"X", "W"}, {"3", "4"}, "3D or 4D input and weight only");
+  onnx(kWebnn, "ConvTranspose", C::RankIn, {"X", "W"}, {"3", "4"},
+       "3D or 4D input and weight only");
   onnx(kWebnn, "CumSum", C::ConstInput, {"axis"}, {}, "axis input must be constant");
   onnx(kWebnn, "Dropout", C::ConstAllEqual, {"training_mode"}, {"0"}, "inference mode only");
   onnx(kWebnn, "Expand", C::ConstInput, {"shape"}, {}, "shape input must be constant");
@@ -409,7 +415,8 @@ std::vector<Restriction> build() {
        "auto_pad NOTSET(VALID/SAME_UPPER-equivalent pads), VALID or SAME_UPPER");
   onnx(kNnpa, "MaxPool", C::AttrIn, {"ceil_mode"}, {"0"}, "ceil_mode=0");
   onnx(kNnpa, "MaxPool", C::RankIn, {"X", "Y"}, {"4"}, "4D input/output");
-  onnx(kNnpa, "Pow", C::ConstIntScalarAtMost, {"Y"}, {"64"}, "exponent must be a scalar integer <= 64");
+  onnx(kNnpa, "Pow", C::ConstIntScalarAtMost, {"Y"}, {"64"},
+       "exponent must be a scalar integer <= 64");
   onnx(kNnpa, "QLinearMatMul", C::TypeIn, {"a_zero_point", "b_zero_point", "y_zero_point"},
        {"int8", "uint8"}, "int8/uint8 zero points, float32 scales");
   onnx(kNnpa, "QLinearMatMul", C::TypeIn, {"a_scale", "b_scale", "y_scale"}, {"float"},
@@ -435,36 +442,66 @@ const std::vector<Restriction>& restriction_table() {
 
 std::string_view to_string(Check check) {
   switch (check) {
-    case Check::ConstInput: return "const-input";
-    case Check::NoInput: return "no-input";
-    case Check::NoOutput: return "no-output";
-    case Check::MaxOutputs: return "max-outputs";
-    case Check::MinInputs: return "min-inputs";
-    case Check::AttrIn: return "attr-in";
-    case Check::AttrNotIn: return "attr-not-in";
-    case Check::AttrAbsent: return "attr-absent";
-    case Check::AttrAllEqual: return "attr-all-equal";
-    case Check::RankIn: return "rank-in";
-    case Check::RankAtMost: return "rank-at-most";
-    case Check::RankAtLeast: return "rank-at-least";
-    case Check::StaticShape: return "static-shape";
-    case Check::TypeIn: return "type-in";
-    case Check::TypeNotIn: return "type-not-in";
-    case Check::ConstAllEqual: return "const-all-equal";
-    case Check::ConstMin: return "const-min";
-    case Check::ConstBelow: return "const-below";
-    case Check::ConstNotValue: return "const-not-value";
-    case Check::ConstIntScalarAtMost: return "const-int-scalar-at-most";
-    case Check::Scalar: return "scalar";
-    case Check::SameShapes: return "same-shapes";
-    case Check::BidiActivationsMatch: return "bidi-activations-match";
-    case Check::PadsSymmetric: return "pads-symmetric";
-    case Check::PadsLastDims: return "pads-last-dims";
-    case Check::AxisIsLast: return "axis-is-last";
-    case Check::IfBranchRanks: return "if-branch-ranks";
-    case Check::ConstUnlessType: return "const-unless-type";
-    case Check::ConstUnlessAttr: return "const-unless-attr";
-    case Check::AxesGiven: return "axes-given";
+    case Check::ConstInput:
+      return "const-input";
+    case Check::NoInput:
+      return "no-input";
+    case Check::NoOutput:
+      return "no-output";
+    case Check::MaxOutputs:
+      return "max-outputs";
+    case Check::MinInputs:
+      return "min-inputs";
+    case Check::AttrIn:
+      return "attr-in";
+    case Check::AttrNotIn:
+      return "attr-not-in";
+    case Check::AttrAbsent:
+      return "attr-absent";
+    case Check::AttrAllEqual:
+      return "attr-all-equal";
+    case Check::RankIn:
+      return "rank-in";
+    case Check::RankAtMost:
+      return "rank-at-most";
+    case Check::RankAtLeast:
+      return "rank-at-least";
+    case Check::StaticShape:
+      return "static-shape";
+    case Check::TypeIn:
+      return "type-in";
+    case Check::TypeNotIn:
+      return "type-not-in";
+    case Check::ConstAllEqual:
+      return "const-all-equal";
+    case Check::ConstMin:
+      return "const-min";
+    case Check::ConstBelow:
+      return "const-below";
+    case Check::ConstNotValue:
+      return "const-not-value";
+    case Check::ConstIntScalarAtMost:
+      return "const-int-scalar-at-most";
+    case Check::Scalar:
+      return "scalar";
+    case Check::SameShapes:
+      return "same-shapes";
+    case Check::BidiActivationsMatch:
+      return "bidi-activations-match";
+    case Check::PadsSymmetric:
+      return "pads-symmetric";
+    case Check::PadsLastDims:
+      return "pads-last-dims";
+    case Check::AxisIsLast:
+      return "axis-is-last";
+    case Check::IfBranchRanks:
+      return "if-branch-ranks";
+    case Check::ConstUnlessType:
+      return "const-unless-type";
+    case Check::ConstUnlessAttr:
+      return "const-unless-attr";
+    case Check::AxesGiven:
+      return "axes-given";
   }
   return "unknown";
 }

@@ -1,8 +1,8 @@
 #include "rules/target/target_common.h"
 
-#include <algorithm>
-
 #include <onnxlint/provenance.h>
+
+#include <algorithm>
 
 namespace onnxlint::rules::target {
 
@@ -100,9 +100,8 @@ std::string op_label(std::string_view domain, std::string_view op) {
 }
 
 bool ValueFacts::is_static_shape() const {
-  return has_shape && std::all_of(dims.begin(), dims.end(), [](const Dim& d) {
-           return d.is_static();
-         });
+  return has_shape &&
+         std::all_of(dims.begin(), dims.end(), [](const Dim& d) { return d.is_static(); });
 }
 
 namespace {
@@ -278,8 +277,7 @@ ConstantValues::ConstantValues(const Model& model, AnalysisCache& cache)
           } else {
             st = lookup(n.inputs[0]);
           }
-        } else if (!is_nondeterministic(n.op_type) && n.subgraphs().empty() &&
-                   !n.inputs.empty()) {
+        } else if (!is_nondeterministic(n.op_type) && n.subgraphs().empty() && !n.inputs.empty()) {
           st = State::Constant;
           for (std::string_view in : n.inputs) {
             const State s_in = lookup(in);

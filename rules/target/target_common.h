@@ -2,19 +2,19 @@
 // target table, and two small analyses (known value facts, constant-derived values).
 #pragma once
 
-#include <cstdint>
-#include <optional>
-#include <string>
-#include <string_view>
-#include <unordered_map>
-#include <vector>
-
 #include <onnxlint/analysis.h>
 #include <onnxlint/graph_index.h>
 #include <onnxlint/model.h>
 #include <onnxlint/opset_table.h>
 #include <onnxlint/rule.h>
 #include <onnxlint/targets.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
 
 namespace onnxlint::rules::target {
 

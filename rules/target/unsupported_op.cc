@@ -1,12 +1,12 @@
 // target-unsupported-op: an operator (at the model's opset) that a selected target runtime does
 // not support. Also produces the per-target fallback estimate (report section "targets").
-#include <algorithm>
-#include <functional>
-#include <unordered_map>
-
 #include <fmt/format.h>
 #include <onnxlint/graph_index.h>
 #include <onnxlint/provenance.h>
+
+#include <algorithm>
+#include <functional>
+#include <unordered_map>
 
 #include "rules/categories.h"
 #include "rules/target/fallback.h"
@@ -46,12 +46,13 @@ std::string why(const TargetInfo& t, const Node& n, const NodeCheck& nc) {
       const std::string ranges =
           nc.op.entry != nullptr ? version_ranges_text(nc.op.entry->versions) : "";
       if (t.semantics == VersionSemantics::OpSinceVersion) {
-        return fmt::format("it has {} kernels only for since-version {}, and at {} opset {} the "
-                           "node is {}-{}",
-                           op, ranges, domain_display(n.domain), nc.opset, n.op_type, nc.since);
+        return fmt::format(
+            "it has {} kernels only for since-version {}, and at {} opset {} the "
+            "node is {}-{}",
+            op, ranges, domain_display(n.domain), nc.opset, n.op_type, nc.since);
       }
-      return fmt::format("it supports {} only at opset {}, and the model imports {} {}", op,
-                         ranges, domain_display(n.domain), nc.opset);
+      return fmt::format("it supports {} only at opset {}, and the model imports {} {}", op, ranges,
+                         domain_display(n.domain), nc.opset);
     }
     case OpVerdict::Supported:
     case OpVerdict::Unknown:
@@ -63,9 +64,10 @@ std::string why(const TargetInfo& t, const Node& n, const NodeCheck& nc) {
 std::string help_for(const TargetInfo& t, const Node& n, const NodeCheck& nc) {
   if (nc.op.verdict == OpVerdict::VersionOutOfRange && nc.op.entry != nullptr) {
     if (t.semantics == VersionSemantics::OpSinceVersion) {
-      return fmt::format("export with an opset at which {} resolves to a version {} has kernels "
-                         "for ({}): torch.onnx.export(..., opset_version=N)",
-                         n.op_type, t.display_name, version_ranges_text(nc.op.entry->versions));
+      return fmt::format(
+          "export with an opset at which {} resolves to a version {} has kernels "
+          "for ({}): torch.onnx.export(..., opset_version=N)",
+          n.op_type, t.display_name, version_ranges_text(nc.op.entry->versions));
     }
     return fmt::format("export with an opset in {}: torch.onnx.export(..., opset_version=N)",
                        version_ranges_text(nc.op.entry->versions));
@@ -85,7 +87,8 @@ class UnsupportedOp final : public Rule {
         .id = "target-unsupported-op",
         .category = "target",
         .severity = Severity::Error,
-        .summary = "Operator, at the model's opset, that a selected target runtime does not support",
+        .summary =
+            "Operator, at the model's opset, that a selected target runtime does not support",
         .node_ops = {"*"},
     };
     return k;
@@ -110,7 +113,8 @@ class UnsupportedOp final : public Rule {
       bool ok = nc.supported() || nc.op.verdict == OpVerdict::Unknown;
       // A runtime that needs static shapes does not take a node whose inputs are dynamic (as
       // the ORT usability checker counts "unsupported due to dynamic input").
-      const bool dynamic = ok && !nc.folded && t.requires_static_shapes && has_dynamic_input(n, ctx);
+      const bool dynamic =
+          ok && !nc.folded && t.requires_static_shapes && has_dynamic_input(n, ctx);
       if (dynamic) ok = false;
       status_[i][&n] = nc.folded ? target::NodeState::Removed
                        : ok      ? target::NodeState::Supported
@@ -135,18 +139,19 @@ class UnsupportedOp final : public Rule {
       if (nc.folded || nc.expanded || nc.op.supported() || nc.op.verdict == OpVerdict::Unknown) {
         continue;
       }
-      Diagnostic& d = ctx.report(
-          ctx.at_node(n), fmt::format("{} ({}) cannot run on {}: {}", n.display_name(),
-                                      target::op_label(n.domain, n.op_type), t.display_name,
-                                      why(t, n, nc)));
+      Diagnostic& d =
+          ctx.report(ctx.at_node(n), fmt::format("{} ({}) cannot run on {}: {}", n.display_name(),
+                                                 target::op_label(n.domain, n.op_type),
+                                                 t.display_name, why(t, n, nc)));
       d.target = std::string(t.id);
       if (t.cpu_fallback && !nc.op.custom_domain) {
-        d.notes.push_back(fmt::format("{} hands the node to another provider (usually the CPU), "
-                                      "which splits the graph and adds copies",
-                                      t.display_name));
+        d.notes.push_back(
+            fmt::format("{} hands the node to another provider (usually the CPU), "
+                        "which splits the graph and adds copies",
+                        t.display_name));
       }
-      d.notes.push_back(fmt::format("support table: {} {} @ {}", t.source_repo, t.source_path,
-                                    t.source_version));
+      d.notes.push_back(
+          fmt::format("support table: {} {} @ {}", t.source_repo, t.source_path, t.source_version));
       d.help = help_for(t, n, nc);
     }
   }
@@ -176,7 +181,7 @@ class UnsupportedOp final : public Rule {
           state[n.index] = target::NodeState::Removed;
         } else {
           state[n.index] = deep_supported(model, i, n, graph_memo) ? target::NodeState::Supported
-                                                                    : target::NodeState::Unsupported;
+                                                                   : target::NodeState::Unsupported;
         }
       }
       e.main_nodes = main.nodes.size();

@@ -1,9 +1,9 @@
 // target-unsupported-type: a tensor element type that a selected target runtime does not support
 // for that operator, where both the model's type and the target's type list are known.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
-
-#include <fmt/format.h>
 
 #include "rules/categories.h"
 #include "rules/target/target_common.h"
@@ -101,8 +101,10 @@ class UnsupportedType final : public Rule {
         o.allowed = allowed;
         (is_input ? o.inputs : o.outputs).push_back(value);
       };
-      for (size_t i = 0; i < n.inputs.size(); ++i) check(n.inputs[i], formal_for(schema->inputs, i), true);
-      for (size_t i = 0; i < n.outputs.size(); ++i) check(n.outputs[i], formal_for(schema->outputs, i), false);
+      for (size_t i = 0; i < n.inputs.size(); ++i)
+        check(n.inputs[i], formal_for(schema->inputs, i), true);
+      for (size_t i = 0; i < n.outputs.size(); ++i)
+        check(n.outputs[i], formal_for(schema->outputs, i), false);
 
       for (const auto& [key, o] : offences) {
         const auto& [param, elem] = key;
@@ -116,8 +118,8 @@ class UnsupportedType final : public Rule {
         const char* verb = o.outputs.empty() ? "reads" : (o.inputs.empty() ? "produces" : "uses");
         Diagnostic& d = ctx.report(
             ctx.at_node(n),
-            fmt::format("{} ({}) {} {} as {}, which {} does not support for {}-{}", n.display_name(),
-                        target::op_label(n.domain, n.op_type), verb, values,
+            fmt::format("{} ({}) {} {} as {}, which {} does not support for {}-{}",
+                        n.display_name(), target::op_label(n.domain, n.op_type), verb, values,
                         element_type_name(elem), t.display_name, n.op_type, schema->since_version));
         d.target = std::string(t.id);
         d.key = fmt::format("{}:{}", param, element_type_name(elem));
@@ -126,12 +128,13 @@ class UnsupportedType final : public Rule {
                                         n.op_type, version_ranges_text({&kernel->versions, 1}),
                                         param, target::type_list_text(o.allowed)));
         } else {
-          d.notes.push_back(fmt::format("its {} accepts {}", n.op_type,
-                                        target::type_list_text(o.allowed)));
+          d.notes.push_back(
+              fmt::format("its {} accepts {}", n.op_type, target::type_list_text(o.allowed)));
         }
-        d.help = fmt::format("cast to a supported type before the node (or export the model in "
-                             "that precision, e.g. model.float() / model.half()), or let another "
-                             "provider run it");
+        d.help = fmt::format(
+            "cast to a supported type before the node (or export the model in "
+            "that precision, e.g. model.float() / model.half()), or let another "
+            "provider run it");
       }
     }
   }

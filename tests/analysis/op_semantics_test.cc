@@ -37,12 +37,31 @@ TEST(OpSemantics, TableHasNoOpTheOperatorTablesDoNotKnow) {
 
 // Inputs named like shape arguments: their values set output shapes at every version.
 TEST(OpSemantics, EveryShapeArgumentInputIsMarked) {
-  const std::set<std::string_view> shape_args = {
-      "shape",      "repeats",     "tiles",       "pads",         "sizes",        "scales",
-      "starts",     "ends",        "axes",        "steps",        "split",        "K",
-      "depth",      "size",        "image_shape", "block_shape",  "output_shape", "frame_step",
-      "frame_length", "dft_length", "num_mel_bins", "limit",     "start",        "delta",
-      "max_output_boxes_per_class"};
+  const std::set<std::string_view> shape_args = {"shape",
+                                                 "repeats",
+                                                 "tiles",
+                                                 "pads",
+                                                 "sizes",
+                                                 "scales",
+                                                 "starts",
+                                                 "ends",
+                                                 "axes",
+                                                 "steps",
+                                                 "split",
+                                                 "K",
+                                                 "depth",
+                                                 "size",
+                                                 "image_shape",
+                                                 "block_shape",
+                                                 "output_shape",
+                                                 "frame_step",
+                                                 "frame_length",
+                                                 "dft_length",
+                                                 "num_mel_bins",
+                                                 "limit",
+                                                 "start",
+                                                 "delta",
+                                                 "max_output_boxes_per_class"};
   size_t checked = 0;
   for (const OpSchema& s : all_schemas()) {
     if (s.deprecated) continue;

@@ -5,6 +5,8 @@
 #include <onnxlint/loader.h>
 #include <onnxlint/provenance.h>
 
+#include <chrono>
+
 #include "support/model_builder.h"
 
 namespace onnxlint::testing {
@@ -308,8 +310,13 @@ TEST(Provenance, LoopWithDataTripCountStacksDataDependentScanOutputs) {
 TEST(Provenance, LoopWithDimTripCountDependsOnThatDim) {
   ModelBuilder m = loop_model("dim", false);
   // Make x's first dim symbolic.
-  auto* dim = m.proto().mutable_graph()->mutable_input(0)->mutable_type()->mutable_tensor_type()
-                  ->mutable_shape()->mutable_dim(0);
+  auto* dim = m.proto()
+                  .mutable_graph()
+                  ->mutable_input(0)
+                  ->mutable_type()
+                  ->mutable_tensor_type()
+                  ->mutable_shape()
+                  ->mutable_dim(0);
   dim->set_dim_param("steps");
   Analysed a = analyse(m.bytes());
   EXPECT_EQ(a.value("n"), ValueClass::ShapeDerived);
@@ -445,8 +452,8 @@ TEST(Provenance, FunctionsCarryTheirBodysClassesToTheCall) {
   EXPECT_EQ(a.shape("y"), ShapeClass::DataDependent);
   // The origin is inside the function body, not the call.
   EXPECT_FALSE(a.p->is_shape_origin(a.node("call_0"), ShapeClass::DataDependent));
-  EXPECT_TRUE(a.p->is_shape_origin(a.node("NonZero_f2", "fn:local::Mask"),
-                                   ShapeClass::DataDependent));
+  EXPECT_TRUE(
+      a.p->is_shape_origin(a.node("NonZero_f2", "fn:local::Mask"), ShapeClass::DataDependent));
   // The chain crosses into the function and back out to the call's argument.
   EXPECT_THAT(a.p->explain_shape(a.v("y")),
               HasSubstr("NonZero_f2 \u2190 Greater_f1 \u2190 'v' (input of function Mask) "
@@ -497,6 +504,39 @@ TEST(Provenance, CycleDoesNotHangAndStaysUnknown) {
   m.graph().node("Relu", {"a"}, {"b"});
   Analysed a = analyse(m.bytes());
   EXPECT_EQ(a.shape("a"), ShapeClass::Unknown);
+}
+
+// Each level's carried value changes class on the first pass, which re-runs the body: without
+// the work budget 24 nested loops would take 2^24 passes.
+TEST(Provenance, DeeplyNestedLoopsStayWithinTheWorkBudget) {
+  ModelBuilder m(13);
+  m.graph().input("x", kFloat, {2}).output("out", kFloat, {}, false);
+  onnx::GraphProto inner;
+  {
+    GraphBuilder b(&inner);
+    b.input("i", kInt64, {}).input("c", kBool, {}).input("acc", kFloat, {}, false);
+    b.output("c", kBool, {}).output("acc_out", kFloat, {}, false);
+    b.node("Add", {"acc", "x"}, {"acc_out"});
+  }
+  for (int level = 0; level < 24; ++level) {
+    onnx::GraphProto outer;
+    GraphBuilder b(&outer);
+    b.input("i", kInt64, {}).input("c", kBool, {}).input("acc", kFloat, {}, false);
+    b.output("c", kBool, {}).output("acc_out", kFloat, {}, false);
+    b.initializer(make_tensor_i64("n", {}, {2}));
+    attr_graph(b.node("Loop", {"n", "c", "acc"}, {"acc_out"}, "L" + std::to_string(level)), "body",
+               inner);
+    inner = outer;
+  }
+  m.graph().initializer(make_tensor_i64("n", {}, {2}));
+  m.graph().initializer(make_tensor_bool("t", true));
+  m.graph().initializer(make_tensor_f32("zero", {2}, {0.f, 0.f}));
+  attr_graph(m.graph().node("Loop", {"n", "t", "zero"}, {"out"}, "Top"), "body", inner);
+  auto start = std::chrono::steady_clock::now();
+  Analysed a = analyse(m.bytes());
+  auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(seconds, 5.0);
+  EXPECT_EQ(a.value("out"), ValueClass::Data);
 }
 
 TEST(Provenance, DimUsageCountsNodesPerInputDim) {

@@ -302,6 +302,22 @@ targets = ["trt"]
               ElementsAre("graph-dead-node", "internal-error"));
 }
 
+TEST(Precedence, CommandLineSelectorThatMatchesNothingIsAnError) {
+  CommandLine cli;
+  cli.selection.extend_select = {"graph-dead-nod"};
+  try {
+    resolve_settings(test_registry(), Config{}, cli);
+    FAIL() << "no error";
+  } catch (const ConfigError& e) {
+    EXPECT_STREQ(e.what(),
+                 "extend-select: 'graph-dead-nod' matches no rule id, category or glob (did you "
+                 "mean 'graph-dead-node'?)");
+  }
+  cli.selection.extend_select.clear();
+  cli.selection.ignore = {"zzzz-*"};
+  EXPECT_THROW(resolve_settings(test_registry(), Config{}, cli), ConfigError);
+}
+
 TEST(Precedence, EmptySelectionEnablesNothing) {
   CommandLine cli;
   cli.selection.select = std::vector<std::string>{};

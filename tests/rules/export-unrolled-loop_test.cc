@@ -72,8 +72,10 @@ TEST(ExportUnrolledLoop, NearMisses) {
               ElementsAre("export-unrolled-loop main/Gather_0"));
   // Wider windows are not single positions.
   ModelBuilder w(13);
-  w.graph().input("x", kFloat, {2, 4}).output("a", kFloat, {}, false).output("b", kFloat, {},
-                                                                             false);
+  w.graph()
+      .input("x", kFloat, {2, 4})
+      .output("a", kFloat, {}, false)
+      .output("b", kFloat, {}, false);
   w.graph().initializer(make_tensor_i64("s0", {1}, {0}));
   w.graph().initializer(make_tensor_i64("e0", {1}, {2}));
   w.graph().initializer(make_tensor_i64("e1", {1}, {4}));

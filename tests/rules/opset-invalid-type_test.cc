@@ -62,6 +62,17 @@ TEST(OpsetInvalidType, CastConstantAndInitializerTypesAreKnown) {
               HasSubstr("input 'w' is int64 but 'x' is float; both bind T of Add-13"));
 }
 
+TEST(OpsetInvalidType, OutputTypesFixedByTheSchema) {
+  ModelBuilder m(13, 8);
+  m.graph().input("x").output("y");
+  m.graph().node("Shape", {"x"}, {"s"});  // Shape-13's output is always int64
+  m.graph().node("Sigmoid", {"s"}, {"y"}, "sigmoid");
+  m.proto().mutable_graph()->mutable_output(0)->clear_type();
+  auto d = diagnostics(kRule, m.bytes());
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_THAT(d[0].message, HasSubstr("input 's' is int64, which Sigmoid-13 does not allow"));
+}
+
 TEST(OpsetInvalidType, ConcreteParameterTypes) {
   ModelBuilder m(13, 8);
   m.graph().input("x").input("shape", kInt32, {1}).output("y");

@@ -90,12 +90,12 @@ TEST(ShapeDynamicInput, WritesTheDynamicShapeSummarySection) {
     {"name": "y.shape[1]", "inputs": ["y"], "nodes": 0},
     {"name": "z.shape", "inputs": ["z"], "nodes": 1}])"));
   EXPECT_EQ(s.data["data_dependent"]["nodes"], 0);
-  EXPECT_THAT(s.text, ElementsAre("input 'x' [batch, 16]: dynamic 0 'batch'",
-                                  "input 'y' [2, ?]: dynamic 1 (unknown size)",
-                                  "input 'z': no declared shape",
-                                  "dim 'batch': 2 of 3 nodes depend on it",
-                                  "dim 'y.shape[1]': 0 of 3 nodes depend on it",
-                                  "dim 'z.shape': 1 of 3 nodes depend on it"));
+  EXPECT_THAT(s.text,
+              ElementsAre("input 'x' [batch, 16]: dynamic 0 'batch'",
+                          "input 'y' [2, ?]: dynamic 1 (unknown size)",
+                          "input 'z': no declared shape", "dim 'batch': 2 of 3 nodes depend on it",
+                          "dim 'y.shape[1]': 0 of 3 nodes depend on it",
+                          "dim 'z.shape': 1 of 3 nodes depend on it"));
 }
 
 TEST(ShapeDynamicInput, SummaryOfAStaticModelWithDataDependentShapes) {

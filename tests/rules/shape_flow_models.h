@@ -100,8 +100,7 @@ inline ModelBuilder loop_model(const std::string& trip, bool data_condition) {
   }
   b.constant_i64("row", {0}, {});
   b.node("Gather", {"acc_out", "row"}, {"slice"}, "Gather_b3");
-  attr_graph(g.node("Loop", {"n", "true", "x"}, {"acc_final", "stacked"}, "Loop_9"), "body",
-             body);
+  attr_graph(g.node("Loop", {"n", "true", "x"}, {"acc_final", "stacked"}, "Loop_9"), "body", body);
   return m;
 }
 

@@ -35,12 +35,14 @@ TEST(TargetDynamicShape, DynamicInputOnATargetThatRequiresStaticShapes) {
   auto diags = diagnostics(kRule, m.bytes(), for_targets({"nnapi"}));
   ASSERT_EQ(diags.size(), 1u);
   EXPECT_EQ(diags[0].severity, Severity::Warning);
-  EXPECT_EQ(diags[0].message, "graph input 'x' has dynamic shape [batch, 16] ('batch'), but ONNX "
-                              "Runtime NNAPI EP (main) requires static shapes");
+  EXPECT_EQ(diags[0].message,
+            "graph input 'x' has dynamic shape [batch, 16] ('batch'), but ONNX "
+            "Runtime NNAPI EP (main) requires static shapes");
   ASSERT_GE(diags[0].notes.size(), 2u);
   // Provenance names the nodes the dim reaches.
-  EXPECT_EQ(diags[0].notes[0], "2 nodes get their shape from it: relu, neg; nodes with dynamic "
-                               "shapes are not offloaded to the target");
+  EXPECT_EQ(diags[0].notes[0],
+            "2 nodes get their shape from it: relu, neg; nodes with dynamic "
+            "shapes are not offloaded to the target");
   EXPECT_THAT(diags[0].notes[1], HasSubstr("NNAPI does not support dynamic input shapes"));
   EXPECT_THAT(diags[0].help, HasSubstr("dynamic_axes"));
 }
@@ -85,8 +87,9 @@ TEST(TargetDynamicShape, DataDependentShapeOrigin) {
   auto diags = diagnostics(kRule, m.bytes(), for_targets({"nnapi"}));
   ASSERT_EQ(diags.size(), 1u);
   EXPECT_EQ(diags[0].location.anchor(), "main/nz");
-  EXPECT_EQ(diags[0].message, "nz (NonZero) gives its output a shape that depends on tensor "
-                              "values, but ONNX Runtime NNAPI EP (main) requires static shapes");
+  EXPECT_EQ(diags[0].message,
+            "nz (NonZero) gives its output a shape that depends on tensor "
+            "values, but ONNX Runtime NNAPI EP (main) requires static shapes");
   EXPECT_THAT(diags[0].notes, ::testing::Contains(HasSubstr("shape: ")));
   EXPECT_THAT(findings(kRule, m.bytes(), for_targets({"tensorrt"})), IsEmpty());
 }
@@ -99,12 +102,12 @@ TEST(TargetDynamicShape, Nested) {
   ModelBuilder m(17);
   m.graph().input("x", kFloat, {4}).output("y", kInt64, {1, "n"});
   m.graph().node("NonZero", {"x"}, {"y"}, "nz");
-  EXPECT_THAT(findings(kRule, nest_in_loop(m.proto()), for_targets({"nnapi"})),
-              ElementsAre(std::string("target-dynamic-shape ") + kNestedPath +
-                          "/nz @onnxruntime-nnapi"));
-  EXPECT_THAT(findings(kRule, nest_in_if(m.proto()), for_targets({"nnapi"})),
-              ElementsAre(std::string("target-dynamic-shape ") + kNestedIfPath +
-                          "/nz @onnxruntime-nnapi"));
+  EXPECT_THAT(
+      findings(kRule, nest_in_loop(m.proto()), for_targets({"nnapi"})),
+      ElementsAre(std::string("target-dynamic-shape ") + kNestedPath + "/nz @onnxruntime-nnapi"));
+  EXPECT_THAT(
+      findings(kRule, nest_in_if(m.proto()), for_targets({"nnapi"})),
+      ElementsAre(std::string("target-dynamic-shape ") + kNestedIfPath + "/nz @onnxruntime-nnapi"));
 }
 
 }  // namespace

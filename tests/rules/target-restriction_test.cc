@@ -3,14 +3,13 @@
 // rank/dimension limits.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <onnxlint/opset_table.h>
+#include <onnxlint/targets.h>
 
 #include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
-
-#include <onnxlint/opset_table.h>
-#include <onnxlint/targets.h>
 
 #include "rules/target/restrictions.h"
 #include "support/lint_harness.h"
@@ -19,12 +18,12 @@
 namespace onnxlint::testing {
 namespace {
 
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
-using ::testing::IsEmpty;
 using rules::target::Check;
 using rules::target::Restriction;
 using rules::target::restriction_table;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
 
 constexpr const char* kRule = "target-restriction";
 
@@ -103,8 +102,10 @@ TEST(TargetRestrictionTable, NamesExistInTheOpSchema) {
     ASSERT_FALSE(versions.empty()) << r.op;
     auto has_param = [&](std::string_view name) {
       for (const OpSchema& s : versions) {
-        for (const ParamSchema& p : s.inputs) if (p.name == name) return true;
-        for (const ParamSchema& p : s.outputs) if (p.name == name) return true;
+        for (const ParamSchema& p : s.inputs)
+          if (p.name == name) return true;
+        for (const ParamSchema& p : s.outputs)
+          if (p.name == name) return true;
       }
       return false;
     };
@@ -135,7 +136,8 @@ TEST(TargetRestrictionTable, NamesExistInTheOpSchema) {
         params = r.args;
     }
     if (!r.when_attr.empty()) attrs.push_back(r.when_attr);
-    for (std::string_view a : attrs) EXPECT_TRUE(has_attr(a)) << r.target << " " << r.op << " " << a;
+    for (std::string_view a : attrs)
+      EXPECT_TRUE(has_attr(a)) << r.target << " " << r.op << " " << a;
     for (std::string_view p : params) {
       if (p == "*" || p.starts_with("#")) continue;
       EXPECT_TRUE(has_param(p)) << r.target << " " << r.op << " " << p;
@@ -241,8 +243,9 @@ TEST(TargetRestriction, ConstInput) {
   EXPECT_THAT(run(reduce_sum("input"), "tensorrt"), ElementsAre(at("rs", "tensorrt")));
   auto diags = diagnostics(kRule, reduce_sum("input").bytes(), for_targets({"tensorrt"}));
   ASSERT_EQ(diags.size(), 1u);
-  EXPECT_EQ(diags[0].message, "rs (ReduceSum) computes input 'axes' ('axes') at run time, but "
-                              "TensorRT 10.15 needs it constant");
+  EXPECT_EQ(diags[0].message,
+            "rs (ReduceSum) computes input 'axes' ('axes') at run time, but "
+            "TensorRT 10.15 needs it constant");
   EXPECT_THAT(diags[0].notes[0],
               HasSubstr("TensorRT 10.15 documents for ReduceSum: \"axes must be an initializer\""));
   EXPECT_THAT(diags[0].help, HasSubstr("do_constant_folding"));
@@ -260,15 +263,18 @@ TEST(TargetRestriction, NestedInLoopBodyAndIfBranch) {
   EXPECT_THAT(findings(kRule, nest_in_if(reduce_sum("input").proto()), for_targets({"trt"})),
               ElementsAre(std::string(kRule) + " " + kNestedIfPath + "/rs @tensorrt"));
   // An initializer of the outer graph is a constant inside the body.
-  EXPECT_THAT(findings(kRule, nest_in_loop(reduce_sum("initializer").proto()),
-                       for_targets({"trt"})),
-              IsEmpty());
+  EXPECT_THAT(
+      findings(kRule, nest_in_loop(reduce_sum("initializer").proto()), for_targets({"trt"})),
+      IsEmpty());
 }
 
 TEST(TargetRestriction, NoInputAndNoOutput) {
   // QNN GRU: "no initial state input".
   ModelBuilder g(17);
-  g.graph().input("x", kFloat, {1, 1, 2}).input("w", kFloat, {1, 6, 2}).input("r", kFloat, {1, 6, 2});
+  g.graph()
+      .input("x", kFloat, {1, 1, 2})
+      .input("w", kFloat, {1, 6, 2})
+      .input("r", kFloat, {1, 6, 2});
   g.graph().input("h0", kFloat, {1, 1, 2}).output("y", kFloat, {1, 1, 1, 2});
   attr_int(g.graph().node("GRU", {"x", "w", "r", "", "", "h0"}, {"y"}, "gru"), "hidden_size", 2);
   EXPECT_THAT(run(g, "qnn"), ElementsAre(at("gru", "onnxruntime-qnn")));
@@ -289,7 +295,8 @@ TEST(TargetRestriction, OutputAndInputCounts) {
   // WebNN BatchNormalization: single output.
   ModelBuilder b(14);
   b.graph().input("x", kFloat, {1, 2, 2, 2}).output("y", kFloat, {1, 2, 2, 2});
-  for (const char* s : {"scale", "bias", "mean", "var"}) b.graph().initializer(make_tensor_f32(s, {2}, {1, 1}));
+  for (const char* s : {"scale", "bias", "mean", "var"})
+    b.graph().initializer(make_tensor_f32(s, {2}, {1, 1}));
   b.graph().node("BatchNormalization", {"x", "scale", "bias", "mean", "var"}, {"y", "rm", "rv"},
                  "bn");
   // training_mode defaults to 0; the extra outputs alone violate "single output".
@@ -316,8 +323,9 @@ ModelBuilder resize(const std::string& mode, const std::string& ctm) {
 TEST(TargetRestriction, AttributeValues) {
   EXPECT_THAT(run(resize("cubic", ""), "tensorrt"), ElementsAre(at("resize", "tensorrt")));
   auto diags = diagnostics(kRule, resize("cubic", "").bytes(), for_targets({"tensorrt"}));
-  EXPECT_EQ(diags[0].message, "resize (Resize) has mode=cubic, which TensorRT 10.15 does not "
-                              "support (supported: nearest, linear)");
+  EXPECT_EQ(diags[0].message,
+            "resize (Resize) has mode=cubic, which TensorRT 10.15 does not "
+            "support (supported: nearest, linear)");
   EXPECT_THAT(run(resize("linear", ""), "tensorrt"), IsEmpty());
   EXPECT_THAT(run(resize("", "tf_crop_and_resize"), "tensorrt"),
               ElementsAre(at("resize", "tensorrt")));
@@ -325,9 +333,10 @@ TEST(TargetRestriction, AttributeValues) {
   // default is half_pixel.
   diags = diagnostics(kRule, resize("linear", "").bytes(), for_targets({"coreml-nn"}));
   ASSERT_EQ(diags.size(), 1u);
-  EXPECT_EQ(diags[0].message,
-            "resize (Resize) has coordinate_transformation_mode=half_pixel (the default), which "
-            "ONNX Runtime CoreML EP, NeuralNetwork (main) does not support (supported: asymmetric)");
+  EXPECT_EQ(
+      diags[0].message,
+      "resize (Resize) has coordinate_transformation_mode=half_pixel (the default), which "
+      "ONNX Runtime CoreML EP, NeuralNetwork (main) does not support (supported: asymmetric)");
   EXPECT_THAT(run(resize("linear", "asymmetric"), "coreml-nn"), IsEmpty());
   // Conditional: nearest_mode matters only for mode=nearest (default round_prefer_floor).
   EXPECT_THAT(run(resize("nearest", "asymmetric"), "coreml-nn"),
@@ -414,8 +423,9 @@ TEST(TargetRestriction, StaticShapeAndTypes) {
   p.graph().node("Pow", {"x", "e"}, {"y"}, "pow");
   auto diags = diagnostics(kRule, p.bytes(), for_targets({"coreml"}));
   ASSERT_EQ(diags.size(), 2u);  // X and Y
-  EXPECT_EQ(diags[0].message, "pow (Pow) has input 'X' ('x') of type float16, which ONNX Runtime "
-                              "CoreML EP, ML Program (main) does not support here");
+  EXPECT_EQ(diags[0].message,
+            "pow (Pow) has input 'X' ('x') of type float16, which ONNX Runtime "
+            "CoreML EP, ML Program (main) does not support here");
   // onnx-mlir Add: no int8/int16 anywhere on the node.
   ModelBuilder a(17);
   a.graph().input("x", kInt8, {2}).output("y", kInt8, {2});
@@ -511,7 +521,10 @@ TEST(TargetRestriction, RecurrentAndPads) {
   // TensorRT LSTM: bidirectional activations must match.
   auto lstm = [](std::vector<std::string> acts) {
     ModelBuilder m(17);
-    m.graph().input("x", kFloat, {1, 1, 2}).input("w", kFloat, {2, 8, 2}).input("r", kFloat, {2, 8, 2});
+    m.graph()
+        .input("x", kFloat, {1, 1, 2})
+        .input("w", kFloat, {2, 8, 2})
+        .input("r", kFloat, {2, 8, 2});
     m.graph().output("y", kFloat, {1, 2, 1, 2});
     auto& n = m.graph().node("LSTM", {"x", "w", "r"}, {"y"}, "lstm");
     attr_int(n, "hidden_size", 2);
@@ -598,7 +611,9 @@ TEST(TargetRestriction, ReduceOverDefaultAxes) {
 // Target-wide limits: TensorRT rank <= 8, CoreML dims <= 16384 (extra_facts.json).
 TEST(TargetRestriction, TargetWideRankAndDimension) {
   ModelBuilder m(17);
-  m.graph().input("x", kFloat, {1, 1, 1, 1, 1, 1, 1, 1, 2}).output("y", kFloat, {1, 1, 1, 1, 1, 1, 1, 1, 2});
+  m.graph()
+      .input("x", kFloat, {1, 1, 1, 1, 1, 1, 1, 1, 2})
+      .output("y", kFloat, {1, 1, 1, 1, 1, 1, 1, 1, 2});
   m.graph().node("Relu", {"x"}, {"y"}, "relu");
   auto diags = diagnostics(kRule, m.bytes(), for_targets({"tensorrt"}));
   ASSERT_EQ(diags.size(), 1u);

@@ -2,12 +2,11 @@
 // folding/inlining on ONNX Runtime, and the fallback estimate (report section "targets").
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-
-#include <set>
-
 #include <onnxlint/graph_index.h>
 #include <onnxlint/linter.h>
 #include <onnxlint/targets.h>
+
+#include <set>
 
 #include "rules/target/fallback.h"
 #include "support/lint_harness.h"
@@ -68,7 +67,8 @@ const TargetCase kCases[] = {
     {"onnx-mlir-cpu", "Det", 17, "", 0, "its operator documentation lists Det as not supported"},
     {"onnx-mlir-nnpa", "Abs", 17, "", 0, "Abs is not in its operator list"},
     {"onnx2tf", "LabelEncoder", 17, "ai.onnx.ml", 2, "it supports no ai.onnx.ml operators"},
-    {"onnx2tf-flatbuffer-direct", "Multinomial", 17, "", 0, "Multinomial is not in its operator list"},
+    {"onnx2tf-flatbuffer-direct", "Multinomial", 17, "", 0,
+     "Multinomial is not in its operator list"},
     {"onnxruntime-coreml-mlprogram", "Abs", 17, "", 0, "Abs is not in its operator list"},
     {"onnxruntime-coreml-neuralnetwork", "Abs", 17, "", 0, "Abs is not in its operator list"},
     {"onnxruntime-cpu", "Upsample", 10, "", 0,
@@ -81,7 +81,8 @@ const TargetCase kCases[] = {
     {"onnxruntime-webgpu-jsep", "And", 17, "", 0, "And is not in its operator list"},
     {"onnxruntime-webnn", "Acos", 17, "", 0, "Acos is not in its operator list"},
     {"openvino", "Det", 17, "", 0, "its operator documentation lists Det as not supported"},
-    {"tensorrt", "BitShift", 17, "", 0, "its operator documentation lists BitShift as not supported"},
+    {"tensorrt", "BitShift", 17, "", 0,
+     "its operator documentation lists BitShift as not supported"},
 };
 
 TEST(TargetUnsupportedOp, CasesCoverEveryTarget) {
@@ -195,10 +196,10 @@ TEST(TargetUnsupportedOp, NestedInLoopBodyAndIfBranch) {
               ElementsAre(std::string("target-unsupported-op ") + kNestedIfPath + "/n @tensorrt"));
   // NNAPI has no Loop: the Loop node is reported too, and the Acos in its body.
   ModelBuilder a = single("Acos", 17);
-  EXPECT_THAT(findings(kRule, nest_in_loop(a.proto()), for_targets({"nnapi"})),
-              ElementsAre("target-unsupported-op main/nest @onnxruntime-nnapi",
-                          std::string("target-unsupported-op ") + kNestedPath +
-                              "/n @onnxruntime-nnapi"));
+  EXPECT_THAT(
+      findings(kRule, nest_in_loop(a.proto()), for_targets({"nnapi"})),
+      ElementsAre("target-unsupported-op main/nest @onnxruntime-nnapi",
+                  std::string("target-unsupported-op ") + kNestedPath + "/n @onnxruntime-nnapi"));
 }
 
 // A model-local function: the calling node is not an op of any runtime; its body's nodes are
@@ -250,7 +251,7 @@ TEST(TargetUnsupportedOp, OnnxRuntimeFoldsConstants) {
   m.graph().node("Reshape", {"x", "c"}, {"y"}, "reshape");
   EXPECT_THAT(findings(kRule, m.bytes(), for_targets({"nnapi"})), IsEmpty());
   nlohmann::json s = section(m.bytes(), {"nnapi"});
-  EXPECT_EQ(s[0]["folded_nodes"], 2);  // Constant and Shape
+  EXPECT_EQ(s[0]["folded_nodes"], 2);     // Constant and Shape
   EXPECT_EQ(s[0]["supported_nodes"], 1);  // Reshape
   EXPECT_EQ(s[0]["verdict"], "ok");
   // A Shape of a runtime value is not folded.

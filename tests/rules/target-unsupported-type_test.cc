@@ -35,9 +35,10 @@ TEST(TargetUnsupportedType, OrtKernelTypeParameter) {
   EXPECT_EQ(diags[0].location.node_name, "pad");
   EXPECT_EQ(diags[0].target, "onnxruntime-cuda");
   EXPECT_EQ(diags[0].severity, Severity::Warning);
-  EXPECT_EQ(diags[0].message,
-            "pad (Pad) uses 'x', 'y' as int64, which ONNX Runtime CUDA EP (main, 1.25 dev) does not "
-            "support for Pad-13");
+  EXPECT_EQ(
+      diags[0].message,
+      "pad (Pad) uses 'x', 'y' as int64, which ONNX Runtime CUDA EP (main, 1.25 dev) does not "
+      "support for Pad-13");
   EXPECT_EQ(diags[0].key, "T:int64");
   ASSERT_EQ(diags[0].notes.size(), 1u);
   EXPECT_EQ(diags[0].notes[0],
@@ -64,8 +65,9 @@ ModelBuilder nonzero(int32_t data_type) {
 TEST(TargetUnsupportedType, TensorRtMainInputTypes) {
   auto diags = diagnostics(kRule, nonzero(kInt32).bytes(), for_targets({"tensorrt"}));
   ASSERT_EQ(diags.size(), 1u);
-  EXPECT_EQ(diags[0].message,
-            "nz (NonZero) reads 'x' as int32, which TensorRT 10.15 does not support for NonZero-13");
+  EXPECT_EQ(
+      diags[0].message,
+      "nz (NonZero) reads 'x' as int32, which TensorRT 10.15 does not support for NonZero-13");
   EXPECT_EQ(diags[0].notes[0], "its NonZero accepts float, float16");
   EXPECT_THAT(findings(kRule, nonzero(kFloat16).bytes(), for_targets({"tensorrt"})), IsEmpty());
   // The parser casts DOUBLE down to FLOAT (table global note).

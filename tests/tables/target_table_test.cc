@@ -335,7 +335,69 @@ TEST(TargetTables, EveryStatedFactHasASource) {
     EXPECT_TRUE(t.max_dim == 0 || facts.count("max_dim")) << t.id;
     EXPECT_TRUE(t.max_ir_version == 0 || facts.count("max_ir_version")) << t.id;
     EXPECT_TRUE(!t.cpu_fallback || facts.count("cpu_fallback")) << t.id;
+    EXPECT_TRUE(!t.constant_folding || facts.count("constant_folding")) << t.id;
+    EXPECT_TRUE(!t.inlines_functions || facts.count("inlines_functions")) << t.id;
   }
+}
+
+// ONNX Runtime hosts (every onnxruntime-* target) fold constants and inline function ops; no
+// other runtime claims to.
+TEST(TargetTables, OrtLoadTimeFacts) {
+  for (const TargetInfo& t : all_targets()) {
+    const bool ort = t.id.starts_with("onnxruntime-");
+    EXPECT_EQ(t.constant_folding, ort) << t.id;
+    EXPECT_EQ(t.inlines_functions, ort) << t.id;
+  }
+  // Constant has no ORT kernel: ORT turns Constant nodes into initializers at load time.
+  OpCheck c = check_op(target("ort-cpu"), "", "Constant", 13, 17);
+  EXPECT_EQ(c.verdict, OpVerdict::Supported);
+  EXPECT_NE(c.reason.find("initializers"), std::string::npos) << c.reason;
+  EXPECT_EQ(check_op(target("onnx2tf-direct"), "", "Constant", 13, 17).verdict,
+            OpVerdict::Unsupported);
+}
+
+// extra_ops: NonMaxSuppression is registered by ORT CPU (10+) and CUDA (11+) but missing from
+// OperatorKernels.md.
+TEST(TargetTables, ExtraOpsFillDocumentGaps) {
+  const TargetInfo& cpu = target("ort-cpu");
+  EXPECT_EQ(check_op(cpu, "", "NonMaxSuppression", 10, 10).verdict, OpVerdict::Supported);
+  EXPECT_EQ(check_op(cpu, "", "NonMaxSuppression", 11, 17).verdict, OpVerdict::Supported);
+  const TargetInfo& cuda = target("ort-cuda");
+  EXPECT_EQ(check_op(cuda, "", "NonMaxSuppression", 10, 10).verdict, OpVerdict::VersionOutOfRange);
+  EXPECT_EQ(check_op(cuda, "", "NonMaxSuppression", 11, 17).verdict, OpVerdict::Supported);
+  EXPECT_TRUE(has_source(cpu, "extra_ops"));
+  EXPECT_TRUE(has_source(cuda, "extra_ops"));
+  EXPECT_FALSE(has_source(target("ort-dml"), "extra_ops"));
+}
+
+// Per-kernel, per-type-parameter sets (ORT): Pad's T on CUDA has no int64, and its fixed-type
+// `pads` input is not a type parameter at all.
+TEST(TargetTables, KernelTypeParameters) {
+  const TargetOp* pad = find_target_op(target("ort-cuda"), "", "Pad");
+  ASSERT_NE(pad, nullptr);
+  const TypedRange* k13 = find_kernel(*pad, 13);
+  ASSERT_NE(k13, nullptr);
+  EXPECT_EQ(version_ranges_text({&k13->versions, 1}), "13-17");
+  const TypeParamTypes* t = k13->find_param("T");
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(std::count(t->types.begin(), t->types.end(), "tensor(int64)"), 0);
+  EXPECT_EQ(std::count(t->types.begin(), t->types.end(), "tensor(float)"), 1);
+  EXPECT_EQ(k13->find_param("pads"), nullptr);
+  EXPECT_EQ(find_kernel(*pad, 1), nullptr);  // no kernel before Pad-2
+  EXPECT_EQ(find_kernel(*pad, 0), nullptr);
+  // Params are sorted for the binary search, in every ORT table.
+  for (std::string_view id : {"ort-cpu", "ort-cuda", "ort-dml"}) {
+    for (const TargetOp& op : target(id).ops) {
+      for (const TypedRange& r : op.typed_ranges) {
+        for (size_t i = 1; i < r.params.size(); ++i) {
+          EXPECT_LT(r.params[i - 1].param, r.params[i].param) << id << " " << op.op;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(version_ranges_text({}), "");
+  const VersionRange rs[] = {{1, 5}, {7, 7}, {13, 0}};
+  EXPECT_EQ(version_ranges_text(rs), "1-5, 7 and 13+");
 }
 
 TEST(TargetTables, TargetSpecificExtras) {

@@ -89,7 +89,21 @@ fi
 mkdir -p "$WORK/models" "$WORK/peer" "$WORK/out"
 RESULTS=$WORK/out/results.tsv
 : >"$RESULTS"
-rm -f "$WORK"/out/*.time "$WORK"/out/*.hf.json "$WORK"/out/*.stdout "$WORK"/out/*.stderr "$WORK"/out/notes.txt
+rm -f "$WORK"/out/*.time "$WORK"/out/*.hf.json "$WORK"/out/*.stdout "$WORK"/out/*.stderr \
+  "$WORK"/out/*.cg.txt "$WORK"/out/perf.txt "$WORK"/out/notes.txt
+
+# What is measured, recorded before the run (the tree may change while it runs).
+{
+  echo "machine: $(nproc) cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)," \
+    "$(awk '/MemTotal/ {printf "%.0f GiB RAM", $2/1048576}' /proc/meminfo), $(uname -sr)"
+  echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "onnx-lint: $("$LINT" --version 2>/dev/null) ($BUILD_TYPE build of" \
+    "$(date -u -r "$LINT" '+%Y-%m-%d %H:%M UTC'); source tree now at" \
+    "git $(git -C "$HERE" describe --always --dirty 2>/dev/null || echo unknown))"
+  if ((PEER)); then
+    echo "peer: python3-onnx $("$PY" -c 'import onnx; print(onnx.__version__)'), $("$PY" --version)"
+  fi
+} >"$WORK/out/env.txt"
 
 # ---- workloads ---------------------------------------------------------------------------
 # name | generator arguments | nodes
@@ -306,16 +320,9 @@ fi
 
 # ---- report ----------------------------------------------------------------------------------
 {
-  echo "machine: $(nproc) cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)," \
-    "$(awk '/MemTotal/ {printf "%.0f GiB RAM", $2/1048576}' /proc/meminfo), $(uname -sr)"
   echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "onnx-lint: $("$LINT" --version 2>/dev/null) ($BUILD_TYPE build," \
-    "git $(git -C "$HERE" describe --always --dirty 2>/dev/null || echo unknown))"
-  if ((PEER)); then
-    echo "peer: python3-onnx $("$PY" -c 'import onnx; print(onnx.__version__)'), $("$PY" --version)"
-  fi
   echo "cold: $COLD_NOTE"
-} >"$WORK/out/env.txt"
+} >>"$WORK/out/env.txt"
 
 "$PY" "$HERE/format_results.py" "$WORK/out" | tee "$WORK/results.md"
 if [[ -s $WORK/out/perf.txt ]]; then
