@@ -1,14 +1,16 @@
 // Use/def index, lexical scopes, topological order and reachability for every graph.
 #pragma once
 
+#include <onnxlint/analysis.h>
+#include <onnxlint/model.h>
+#include <onnxlint/name_map.h>
+
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
-
-#include <onnxlint/analysis.h>
-#include <onnxlint/model.h>
 
 namespace onnxlint {
 
@@ -39,10 +41,16 @@ class GraphInfo {
   const GraphInfo* parent = nullptr;
 
   /// First local definition of each name (duplicates are listed in `duplicate_defs`).
-  std::unordered_map<std::string_view, ValueDef> defs;
+  NameMap<ValueDef> defs;
   std::vector<std::pair<std::string_view, ValueDef>> duplicate_defs;
-  /// Local consumers of each name (including outer-scope names used here).
-  std::unordered_map<std::string_view, std::vector<ValueUse>> uses;
+  /// Local consumers of each name (including outer-scope names used here): the uses of a name
+  /// are `use_list[r.begin .. r.begin + r.count)` for `r = uses[name]`, in graph order.
+  struct UseRange {
+    uint32_t begin = 0;
+    uint32_t count = 0;
+  };
+  NameMap<UseRange> uses;
+  std::vector<ValueUse> use_list;
   /// Names this graph (or its subgraphs) reads that are not defined inside it.
   std::vector<std::string_view> outer_refs;
   /// A topological order of node indices, or nullopt if the nodes form a cycle.
@@ -58,7 +66,7 @@ class GraphInfo {
   /// Resolves only locally.
   const ValueDef* local(std::string_view name) const;
   /// Uses of a locally visible name inside this graph.
-  const std::vector<ValueUse>& uses_of(std::string_view name) const;
+  std::span<const ValueUse> uses_of(std::string_view name) const;
 };
 
 /// The GraphInfo of every graph in the model. Linear in the size of the model.
@@ -79,7 +87,7 @@ class ConstantIndex {
   ConstantIndex(const Model& model, AnalysisCache& cache);
 
   struct Constant {
-    const TensorData* tensor = nullptr;  // initializer or Constant's `value`
+    const TensorData* tensor = nullptr;    // initializer or Constant's `value`
     const Attribute* attribute = nullptr;  // Constant's value_int(s)/value_float(s)/...
     const Node* node = nullptr;            // the Constant node, if any
     bool overridable = false;              // initializer also listed as a graph input
@@ -93,7 +101,7 @@ class ConstantIndex {
  private:
   const Model& model_;
   const GraphIndex& index_;
-  std::unordered_map<const Graph*, std::unordered_map<std::string_view, Constant>> by_graph_;
+  std::unordered_map<const Graph*, NameMap<Constant>> by_graph_;
 };
 
 }  // namespace onnxlint

@@ -1,13 +1,8 @@
 #include <onnxlint/graph_index.h>
 
-#include <unordered_set>
-
 namespace onnxlint {
 
-const ValueDef* GraphInfo::local(std::string_view name) const {
-  auto it = defs.find(name);
-  return it == defs.end() ? nullptr : &it->second;
-}
+const ValueDef* GraphInfo::local(std::string_view name) const { return defs.find(name); }
 
 const ValueDef* GraphInfo::resolve(std::string_view name) const {
   for (const GraphInfo* g = this; g != nullptr; g = g->parent) {
@@ -16,10 +11,10 @@ const ValueDef* GraphInfo::resolve(std::string_view name) const {
   return nullptr;
 }
 
-const std::vector<ValueUse>& GraphInfo::uses_of(std::string_view name) const {
-  static const std::vector<ValueUse> kNone;
-  auto it = uses.find(name);
-  return it == uses.end() ? kNone : it->second;
+std::span<const ValueUse> GraphInfo::uses_of(std::string_view name) const {
+  const UseRange* r = uses.find(name);
+  if (r == nullptr) return {};
+  return std::span<const ValueUse>(use_list.data() + r->begin, r->count);
 }
 
 namespace {
@@ -32,8 +27,7 @@ void build_defs(GraphInfo& info) {
                     node_outputs);
   auto add = [&](std::string_view name, const ValueDef& def) {
     if (name.empty()) return;
-    auto [it, inserted] = info.defs.try_emplace(name, def);
-    if (!inserted) info.duplicate_defs.emplace_back(name, def);
+    if (!info.defs.try_emplace(name, def).second) info.duplicate_defs.emplace_back(name, def);
   };
   for (const ValueInfo& in : g.inputs) {
     add(in.name, ValueDef{ValueDef::Kind::Input, &g, nullptr, 0, nullptr, &in});
@@ -42,12 +36,9 @@ void build_defs(GraphInfo& info) {
   // before IR 4), not a second definition. Only the first one attaches: once the input's
   // `tensor` is set, a repeated initializer of that name is a duplicate definition.
   auto attach_to_input = [&](const TensorData& t) {
-    auto it = info.defs.find(t.name);
-    if (it == info.defs.end() || it->second.kind != ValueDef::Kind::Input ||
-        it->second.tensor != nullptr) {
-      return false;
-    }
-    it->second.tensor = &t;
+    ValueDef* d = info.defs.find(t.name);
+    if (d == nullptr || d->kind != ValueDef::Kind::Input || d->tensor != nullptr) return false;
+    d->tensor = &t;
     return true;
   };
   for (const TensorData& t : g.initializers) {
@@ -90,17 +81,24 @@ GraphIndex::GraphIndex(const Model& model, AnalysisCache&) {
     std::vector<uint32_t> preds;
     preds.reserve(count);
 
-    std::unordered_set<std::string_view> outer;
-    // Records a use; returns the local node producing the value, if any (one lookup per use).
+    // Uses are collected as (name slot, use) and grouped by name once all are known, so
+    // that each name's uses are one range of a flat array (no vector per value).
+    std::vector<std::pair<uint32_t, ValueUse>> pending;
+    pending.reserve(count * 2 + g.outputs.size());
+    NameMap<bool> outer;
+    // Records a use; returns the local node producing the value, if any.
     auto note_use = [&](std::string_view name, const ValueUse& use) -> const Node* {
       if (name.empty()) return nullptr;
-      info.uses[name].push_back(use);
-      auto d = info.defs.find(name);
-      if (d == info.defs.end()) {
-        if (outer.insert(name).second) info.outer_refs.push_back(name);
+      auto [range, added] = info.uses.try_emplace(name);
+      if (added) range->begin = static_cast<uint32_t>(info.uses.size() - 1);  // slot, for now
+      ++range->count;
+      pending.emplace_back(range->begin, use);
+      const ValueDef* d = info.defs.find(name);
+      if (d == nullptr) {
+        if (outer.try_emplace(name, true).second) info.outer_refs.push_back(name);
         return nullptr;
       }
-      return d->second.kind == ValueDef::Kind::Node ? d->second.node : nullptr;
+      return d->kind == ValueDef::Kind::Node ? d->node : nullptr;
     };
     for (const Node& n : g.nodes) {
       for (uint32_t i = 0; i < n.inputs.size(); ++i) {
@@ -116,6 +114,18 @@ GraphIndex::GraphIndex(const Model& model, AnalysisCache&) {
       pred_begin[n.index + 1] = preds.size();
     }
     for (const ValueInfo& out : g.outputs) note_use(out.name, ValueUse{nullptr, &g, 0, false});
+    {
+      // Counting sort of the uses by name slot (stable: graph order within a name).
+      std::vector<uint32_t> start(info.uses.size() + 1, 0);
+      uint32_t slot = 0;
+      for (auto& [name, range] : info.uses) {
+        start[slot + 1] = start[slot] + range.count;
+        range.begin = start[slot];
+        ++slot;
+      }
+      info.use_list.resize(pending.size());
+      for (const auto& [slot_of_use, use] : pending) info.use_list[start[slot_of_use]++] = use;
+    }
 
     // Ordering: a node must come after every local producer it reads. Successor lists are
     // filled in consumer order, as the topological sort below expects.
@@ -155,9 +165,9 @@ GraphIndex::GraphIndex(const Model& model, AnalysisCache&) {
     info.live.assign(count, false);
     std::vector<uint32_t> work;
     for (const ValueInfo& out : g.outputs) {
-      auto d = info.defs.find(out.name);
-      if (d == info.defs.end() || d->second.kind != ValueDef::Kind::Node) continue;
-      const uint32_t p = d->second.node->index;
+      const ValueDef* d = info.defs.find(out.name);
+      if (d == nullptr || d->kind != ValueDef::Kind::Node) continue;
+      const uint32_t p = d->node->index;
       if (!info.live[p]) {
         info.live[p] = true;
         work.push_back(p);
@@ -193,7 +203,7 @@ ConstantIndex::ConstantIndex(const Model& model, AnalysisCache& cache)
       Constant c;
       c.tensor = &t;
       c.overridable = d != nullptr && d->kind == ValueDef::Kind::Input;
-      map.emplace(t.name, c);
+      map.try_emplace(t.name, c);
     }
     for (const Node& n : g->nodes) {
       if (n.op_type != "Constant" || !(n.domain.empty() || n.domain == "ai.onnx")) continue;
@@ -207,7 +217,7 @@ ConstantIndex::ConstantIndex(const Model& model, AnalysisCache& cache)
           c.attribute = &a;
         }
       }
-      if (c.tensor != nullptr || c.attribute != nullptr) map.emplace(n.outputs[0], c);
+      if (c.tensor != nullptr || c.attribute != nullptr) map.try_emplace(n.outputs[0], c);
     }
   }
 }
@@ -216,8 +226,7 @@ const ConstantIndex::Constant* ConstantIndex::find(const Graph& g, std::string_v
   for (const Graph* cur = &g; cur != nullptr; cur = cur->parent) {
     auto it = by_graph_.find(cur);
     if (it != by_graph_.end()) {
-      auto c = it->second.find(name);
-      if (c != it->second.end()) return &c->second;
+      if (const Constant* c = it->second.find(name)) return c;
     }
     // A local non-constant definition shadows outer constants.
     if (index_.info(*cur).local(name) != nullptr) return nullptr;

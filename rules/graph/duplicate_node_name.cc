@@ -1,7 +1,8 @@
 // graph-duplicate-node-name: two nodes share a non-empty name.
-#include <unordered_map>
-
 #include <fmt/format.h>
+#include <onnxlint/name_map.h>
+
+#include <unordered_map>
 
 #include "rules/categories.h"
 
@@ -27,9 +28,9 @@ class DuplicateNodeName final : public Rule {
     auto& seen = g.function != nullptr ? by_function_[g.function] : model_names_;
     for (const Node& n : g.nodes) {
       if (n.name.empty()) continue;
-      auto [it, inserted] = seen.emplace(n.name, &n);
+      auto [first_node, inserted] = seen.try_emplace(n.name, &n);
       if (inserted) continue;
-      const Node& first = *it->second;
+      const Node& first = **first_node;
       Diagnostic& d = ctx.report(
           ctx.at_node(n), fmt::format("node name '{}' is already used by node {} of graph '{}'",
                                       n.name, first.index, first.graph->path));
@@ -38,9 +39,8 @@ class DuplicateNodeName final : public Rule {
   }
 
  private:
-  std::unordered_map<std::string_view, const Node*> model_names_;
-  std::unordered_map<const Function*, std::unordered_map<std::string_view, const Node*>>
-      by_function_;
+  NameMap<const Node*> model_names_;
+  std::unordered_map<const Function*, NameMap<const Node*>> by_function_;
 };
 
 }  // namespace

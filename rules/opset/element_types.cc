@@ -83,8 +83,7 @@ std::optional<int32_t> ElementTypes::of(const Graph& g, std::string_view name) c
   for (const Graph* s = &g; s != nullptr; s = s->parent) {
     auto it = by_graph_.find(s);
     if (it != by_graph_.end()) {
-      auto t = it->second.find(name);
-      if (t != it->second.end()) return t->second;
+      if (const int32_t* t = it->second.find(name)) return *t;
     }
     // Defined here without a known type: an outer value of that name is shadowed.
     if (index_.info(*s).local(name) != nullptr) return std::nullopt;

@@ -7,6 +7,7 @@
 #include <onnxlint/analysis.h>
 #include <onnxlint/graph_index.h>
 #include <onnxlint/model.h>
+#include <onnxlint/name_map.h>
 
 #include <cstdint>
 #include <optional>
@@ -24,7 +25,7 @@ class ElementTypes {
 
  private:
   const GraphIndex& index_;
-  std::unordered_map<const Graph*, std::unordered_map<std::string_view, int32_t>> by_graph_;
+  std::unordered_map<const Graph*, NameMap<int32_t>> by_graph_;
 };
 
 }  // namespace onnxlint::rules

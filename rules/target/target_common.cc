@@ -181,8 +181,7 @@ KnownValues::KnownValues(const Model& model, AnalysisCache& cache)
         if (auto to = n.attr_int("to")) {
           // Cast fixes the element type; keep whatever shape value_info states.
           ValueFacts f;
-          auto it = map.find(n.outputs[0]);
-          if (it != map.end()) f = it->second;
+          if (const ValueFacts* known = map.find(n.outputs[0])) f = *known;
           f.elem_type = static_cast<int32_t>(*to);
           put(n.outputs[0], std::move(f));
         }
@@ -201,8 +200,7 @@ const ValueFacts* KnownValues::find(const Graph& g, std::string_view name) const
   }
   auto it = by_graph_.find(owner);
   if (it == by_graph_.end()) return nullptr;
-  auto f = it->second.find(name);
-  return f == it->second.end() ? nullptr : &f->second;
+  return it->second.find(name);
 }
 
 int32_t KnownValues::elem_type(const Graph& g, std::string_view name) const {
@@ -238,8 +236,7 @@ ConstantValues::ConstantValues(const Model& model, AnalysisCache& cache)
       if (name.empty()) return State::Constant;  // omitted optional input
       for (const Graph* cur = g; cur != nullptr; cur = cur->parent) {
         auto& m = by_graph_[cur];
-        auto it = m.find(name);
-        if (it != m.end()) return it->second;
+        if (const State* s = m.find(name)) return *s;
         if (index_.info(*cur).local(name) != nullptr) break;
       }
       const ConstantIndex::Constant* c = constants.find(*g, name);
@@ -301,8 +298,7 @@ ConstantValues::State ConstantValues::state(const Graph& g, std::string_view nam
   for (const Graph* cur = &g; cur != nullptr; cur = cur->parent) {
     auto it = by_graph_.find(cur);
     if (it != by_graph_.end()) {
-      auto v = it->second.find(name);
-      if (v != it->second.end()) return v->second;
+      if (const State* s = it->second.find(name)) return *s;
     }
     if (index_.info(*cur).local(name) != nullptr) return State::Runtime;  // e.g. a graph input
   }

@@ -91,7 +91,7 @@ class KnownValues {
 
  private:
   const GraphIndex& index_;
-  std::unordered_map<const Graph*, std::unordered_map<std::string_view, ValueFacts>> by_graph_;
+  std::unordered_map<const Graph*, NameMap<ValueFacts>> by_graph_;
 };
 
 /// Values computed only from constants (initializers that no graph input overrides, Constant
@@ -120,7 +120,7 @@ class ConstantValues {
 
  private:
   const GraphIndex& index_;
-  std::unordered_map<const Graph*, std::unordered_map<std::string_view, State>> by_graph_;
+  std::unordered_map<const Graph*, NameMap<State>> by_graph_;
 };
 
 /// Comma-separated list ("float, float16") of ORT type strings shown as element type names.
