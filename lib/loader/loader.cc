@@ -510,15 +510,19 @@ class Walker {
     // (rather than collecting them in a vector) saves an allocation per node.
     size_t attributes = 0;
     uint64_t first_attribute = 0;
+    // Inputs and outputs are gathered in reused scratch vectors and copied once at their final
+    // size: push_back on the node's own vectors would reallocate as they grow.
+    scratch_inputs_.clear();
+    scratch_outputs_.clear();
     Reader r(bytes_, f.data, f.data + f.size);
     while (!r.done()) {
       Field g = r.next();
       switch (g.number) {
         case 1:
-          node.inputs.push_back(str(g, "NodeProto.input"));
+          scratch_inputs_.push_back(str(g, "NodeProto.input"));
           break;
         case 2:
-          node.outputs.push_back(str(g, "NodeProto.output"));
+          scratch_outputs_.push_back(str(g, "NodeProto.output"));
           break;
         case 3:
           node.name = str(g, "NodeProto.name");
@@ -543,7 +547,10 @@ class Walker {
           break;
       }
     }
-    // Attributes last: subgraph paths need the node's name and op type.
+    node.inputs.assign(scratch_inputs_.begin(), scratch_inputs_.end());
+    node.outputs.assign(scratch_outputs_.begin(), scratch_outputs_.end());
+    // Attributes last: subgraph paths need the node's name and op type (and they may hold
+    // subgraphs, whose nodes reuse the scratch vectors).
     if (attributes == 0) return;
     node.attributes.reserve(attributes);
     for (Reader a(bytes_, first_attribute, f.data + f.size); !a.done();) {
@@ -694,6 +701,7 @@ class Walker {
   std::span<const std::byte> bytes_;
   const LoadLimits& limits_;
   uint64_t node_count_ = 0;
+  std::vector<std::string_view> scratch_inputs_, scratch_outputs_;
 };
 
 LoadResult build(std::unique_ptr<Model> model, const LoadLimits& limits) {

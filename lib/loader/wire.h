@@ -18,16 +18,22 @@ struct Failure {
   uint64_t offset;
 };
 
-enum WireType : uint8_t { kVarint = 0, kFixed64 = 1, kLen = 2, kStartGroup = 3, kEndGroup = 4,
-                          kFixed32 = 5 };
+enum WireType : uint8_t {
+  kVarint = 0,
+  kFixed64 = 1,
+  kLen = 2,
+  kStartGroup = 3,
+  kEndGroup = 4,
+  kFixed32 = 5
+};
 
 struct Field {
   uint32_t number = 0;
   WireType type = kVarint;
-  uint64_t varint = 0;     // kVarint, kFixed64, kFixed32 (raw bits)
-  uint64_t data = 0;       // kLen: absolute offset of the payload
-  uint64_t size = 0;       // kLen: payload length
-  uint64_t tag_offset = 0; // absolute offset of the field's tag
+  uint64_t varint = 0;      // kVarint, kFixed64, kFixed32 (raw bits)
+  uint64_t data = 0;        // kLen: absolute offset of the payload
+  uint64_t size = 0;        // kLen: payload length
+  uint64_t tag_offset = 0;  // absolute offset of the field's tag
 };
 
 class Reader {
@@ -79,14 +85,16 @@ class Reader {
         break;
       }
       default:
-        fail("unsupported wire type " + std::to_string(static_cast<int>(f.type)) +
-                 " for field " + std::to_string(f.number),
+        fail("unsupported wire type " + std::to_string(static_cast<int>(f.type)) + " for field " +
+                 std::to_string(f.number),
              f.tag_offset);
     }
     return f;
   }
 
   uint64_t varint() {
+    // Fast path: tags and short lengths are almost always a single byte.
+    if (pos_ < end_ && base_[pos_] < 0x80) return base_[pos_++];
     uint64_t result = 0;
     uint64_t start = pos_;
     for (int shift = 0; shift < 70; shift += 7) {
