@@ -1,6 +1,8 @@
 // Lookups over the generated operator tables (opset_table_data.cc) and the element-type table.
 #include "onnxlint/opset_table.h"
 
+#include <onnxlint/name_map.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
@@ -164,8 +166,33 @@ bool is_standard_domain(std::string_view domain) { return find_domain(domain) !=
 
 std::span<const OpSchema> op_versions(std::string_view domain, std::string_view op) {
   const auto schemas = all_schemas();
-  const auto [lo, hi] = std::equal_range(schemas.begin(), schemas.end(),
-                                         OpKeyLess::Key{normalize_domain(domain), op}, OpKeyLess{});
+  domain = normalize_domain(domain);
+  if (domain.empty()) {
+    // Rules ask for the schema of nearly every node, and a binary search of the whole table
+    // compares strings of scattered entries: the default domain gets a hash index, built on
+    // first use from the compiled table (a few hundred entries, microseconds).
+    static const NameMap<std::span<const OpSchema>> default_domain = [&] {
+      NameMap<std::span<const OpSchema>> index;
+      for (size_t i = 0; i < schemas.size();) {
+        if (!schemas[i].domain.empty()) {
+          ++i;
+          continue;
+        }
+        size_t j = i;
+        while (j < schemas.size() && schemas[j].domain.empty() &&
+               schemas[j].name == schemas[i].name) {
+          ++j;
+        }
+        index.try_emplace(schemas[i].name, schemas.subspan(i, j - i));
+        i = j;
+      }
+      return index;
+    }();
+    const std::span<const OpSchema>* versions = default_domain.find(op);
+    return versions != nullptr ? *versions : std::span<const OpSchema>{};
+  }
+  const auto [lo, hi] =
+      std::equal_range(schemas.begin(), schemas.end(), OpKeyLess::Key{domain, op}, OpKeyLess{});
   return {lo, hi};
 }
 
