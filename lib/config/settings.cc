@@ -57,26 +57,6 @@ std::vector<std::string> resolve_selection(const RuleRegistry& registry,
 
 namespace {
 
-bool segment_match(std::string_view pattern, std::string_view text) {
-  size_t p = 0, t = 0, star = std::string_view::npos, mark = 0;
-  while (t < text.size()) {
-    if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == text[t])) {
-      ++p;
-      ++t;
-    } else if (p < pattern.size() && pattern[p] == '*') {
-      star = p++;
-      mark = t;
-    } else if (star != std::string_view::npos) {
-      p = star + 1;
-      t = ++mark;
-    } else {
-      return false;
-    }
-  }
-  while (p < pattern.size() && pattern[p] == '*') ++p;
-  return p == pattern.size();
-}
-
 std::vector<std::string_view> split_path(std::string_view s) {
   std::vector<std::string_view> out;
   size_t start = 0;
@@ -98,7 +78,7 @@ bool match_parts(std::span<const std::string_view> glob, std::span<const std::st
     }
     return false;
   }
-  return !path.empty() && segment_match(glob[0], path[0]) &&
+  return !path.empty() && glob_match(glob[0], path[0]) &&
          match_parts(glob.subspan(1), path.subspan(1));
 }
 
@@ -185,7 +165,7 @@ bool path_glob_match(std::string_view glob, std::string_view path) {
   if (!anchored && glob.find('/') == std::string_view::npos) {
     // Like .gitignore: a bare name matches a file or folder name at any level.
     return std::any_of(p.begin(), p.end(),
-                       [&](std::string_view part) { return segment_match(glob, part); });
+                       [&](std::string_view part) { return glob_match(glob, part); });
   }
   std::vector<std::string_view> g = split_path(glob);
   if (match_parts(g, p)) return true;

@@ -11,6 +11,9 @@
 
 namespace onnxlint {
 
+/// Shell-style match of a whole string: `*` matches any run of characters, `?` one.
+bool glob_match(std::string_view pattern, std::string_view text);
+
 /// Levenshtein distance, for "did you mean" suggestions.
 size_t edit_distance(std::string_view a, std::string_view b);
 

@@ -1,6 +1,8 @@
 // The driver: one walk over every graph of a model, dispatching nodes to the enabled rules by
 // op type; rule exceptions become internal-error findings.
+#include <fmt/format.h>
 #include <onnxlint/linter.h>
+#include <onnxlint/loader.h>
 
 #include <algorithm>
 #include <atomic>
@@ -10,37 +12,9 @@
 #include <type_traits>
 #include <unordered_map>
 
-#include <fmt/format.h>
-#include <onnxlint/loader.h>
-
 #include "config/text_util.h"
 
 namespace onnxlint {
-
-namespace {
-
-bool glob_match(std::string_view pattern, std::string_view text) {
-  // '*' matches any run of characters; '?' one character. Iterative with backtracking.
-  size_t p = 0, t = 0, star = std::string_view::npos, mark = 0;
-  while (t < text.size()) {
-    if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == text[t])) {
-      ++p;
-      ++t;
-    } else if (p < pattern.size() && pattern[p] == '*') {
-      star = p++;
-      mark = t;
-    } else if (star != std::string_view::npos) {
-      p = star + 1;
-      t = ++mark;
-    } else {
-      return false;
-    }
-  }
-  while (p < pattern.size() && pattern[p] == '*') ++p;
-  return p == pattern.size();
-}
-
-}  // namespace
 
 bool selector_matches(std::string_view selector, const RuleInfo& info) {
   if (selector == "ALL" || selector == "all") return true;
@@ -54,11 +28,12 @@ namespace {
 void check_selectors(const RuleRegistry& registry, const std::vector<std::string>& selectors,
                      const char* what) {
   for (const std::string& s : selectors) {
-    bool any = std::any_of(registry.entries().begin(), registry.entries().end(),
-                           [&](const RuleRegistry::Entry& e) { return selector_matches(s, *e.info); });
+    bool any =
+        std::any_of(registry.entries().begin(), registry.entries().end(),
+                    [&](const RuleRegistry::Entry& e) { return selector_matches(s, *e.info); });
     if (!any) {
-      throw ConfigError(fmt::format("{}: '{}' matches no rule id, category or glob (see --list-rules)",
-                                    what, s));
+      throw ConfigError(
+          fmt::format("{}: '{}' matches no rule id, category or glob (see --list-rules)", what, s));
     }
   }
 }
@@ -73,7 +48,8 @@ std::vector<std::string> in_model_disables(const Model& model) {
     size_t start = 0;
     while (start <= v.size()) {
       size_t comma = v.find(',', start);
-      std::string_view item = v.substr(start, comma == std::string_view::npos ? v.npos : comma - start);
+      std::string_view item =
+          v.substr(start, comma == std::string_view::npos ? v.npos : comma - start);
       while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) item.remove_prefix(1);
       while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
       if (!item.empty()) out.emplace_back(item);
@@ -104,12 +80,13 @@ std::optional<Diagnostic> unused_suppression(const RuleRegistry& registry, const
   d.key = entry;
   if (known) {
     d.message = fmt::format("'onnx-lint:disable' entry '{}' suppressed nothing", entry);
-    d.help = "remove the entry from the model's metadata_props (the finding it was added for is "
-             "gone)";
+    d.help =
+        "remove the entry from the model's metadata_props (the finding it was added for is "
+        "gone)";
     return d;
   }
-  d.message = fmt::format("'onnx-lint:disable' entry '{}' names no rule id, category or glob",
-                          entry);
+  d.message =
+      fmt::format("'onnx-lint:disable' entry '{}' names no rule id, category or glob", entry);
   std::optional<std::string> close = closest_rule_name(registry, entry);
   d.help = close ? fmt::format("did you mean '{}'?", *close)
                  : "see `onnx-lint --list-rules` for the rule ids and categories";
@@ -137,8 +114,10 @@ ModelSummary summarize(const Model& model) {
         uint64_t n = 0;
         bool numeric = !len.empty();
         for (char c : len) {
-          if (c < '0' || c > '9') numeric = false;
-          else n = n * 10 + static_cast<uint64_t>(c - '0');
+          if (c < '0' || c > '9')
+            numeric = false;
+          else
+            n = n * 10 + static_cast<uint64_t>(c - '0');
         }
         if (numeric) {
           s.external_bytes += n;
@@ -239,8 +218,9 @@ FileReport Linter::lint_file(const std::string& path) const {
       d.location.byte_offset = loaded.error->offset;
       d.message = fmt::format("cannot read the model: {} (at byte {})", loaded.error->message,
                               loaded.error->offset);
-      d.help = "re-export the model, or check that the file was copied completely (git-lfs "
-               "pointers and partial downloads look like this)";
+      d.help =
+          "re-export the model, or check that the file was copied completely (git-lfs "
+          "pointers and partial downloads look like this)";
       r.diagnostics.push_back(std::move(d));
     }
     return r;
@@ -306,10 +286,9 @@ FileReport Linter::lint_model(const Model& model) const {
     ActiveRule a;
     a.rule = e->factory();
     auto opt = options_.rule_options.find(e->info->id);
-    a.ctx = std::make_unique<RuleContext>(model, cache, *e->info,
-                                          opt == options_.rule_options.end() ? kNoOptions
-                                                                             : opt->second,
-                                          options_.targets, severity_of(*e->info), sink, sections);
+    a.ctx = std::make_unique<RuleContext>(
+        model, cache, *e->info, opt == options_.rule_options.end() ? kNoOptions : opt->second,
+        options_.targets, severity_of(*e->info), sink, sections);
     size_t idx = active.size();
     for (const std::string& op : e->info->node_ops) {
       if (op == "*") {
