@@ -397,6 +397,28 @@ void Provenance::Impl::set_constants(const GraphSlot& s) {
   }
 }
 
+bool Provenance::Impl::join_carried(uint32_t formal, uint32_t initial, uint32_t body_out,
+                                    uint8_t& varies) {
+  Acc sh(*this);
+  sh.take(shape[initial], initial, false);
+  sh.take(shape[body_out], body_out, false);
+  const Fact sf = sh.done();
+  bool v = false;
+  const ArenaRef d = merge(dims[initial], dims[body_out], v);
+  if (v) varies = 1;
+  Acc va(*this);
+  va.take(value[initial], initial, true);
+  va.take(value[body_out], body_out, true);
+  const Fact vf = va.done();
+  const bool changed =
+      !same_class(sf, shape[formal]) || !same_class(vf, value[formal]) || !same(d, dims[formal]);
+  shape[formal] = sf;
+  value[formal] = vf;
+  dims[formal] = d;
+  svec[formal] = same(svec[initial], svec[body_out]) ? svec[initial] : ArenaRef{};
+  return changed;
+}
+
 void Provenance::Impl::run_graph(const Graph& g) {
   const GraphSlot& s = slot(g);
   set_constants(s);
@@ -611,25 +633,7 @@ void Provenance::Impl::do_loop(const Node& n, const GraphSlot& s, std::span<cons
     for (size_t k = 0; k < nc; ++k) {
       uint32_t f = formal(2 + k), o = body_out(1 + k), a = ins[2 + k];
       if (f == kNoValue || o == kNoValue || a == kNoValue) continue;
-      Acc sh(*this);
-      sh.take(shape[a], a, false);
-      sh.take(shape[o], o, false);
-      Fact sf = sh.done();
-      bool v = false;
-      ArenaRef d = merge(dims[a], dims[o], v);
-      if (v) varies[k] = 1;
-      Acc va(*this);
-      va.take(value[a], a, true);
-      va.take(value[o], o, true);
-      Fact vf = va.done();
-      ArenaRef sv = same(svec[a], svec[o]) ? svec[a] : ArenaRef{};
-      if (!same_class(sf, shape[f]) || !same_class(vf, value[f]) || !same(d, dims[f])) {
-        changed = true;
-      }
-      shape[f] = sf;
-      value[f] = vf;
-      dims[f] = d;
-      svec[f] = sv;
+      if (join_carried(f, a, o, varies[k])) changed = true;
     }
     if (!changed || over_budget()) break;
   }
@@ -763,24 +767,7 @@ void Provenance::Impl::do_scan(const Node& n, const GraphSlot& s, std::span<cons
     for (size_t k = 0; k < ns; ++k) {
       uint32_t f = formal(k), o = body_out(k), a = ins[off + k];
       if (f == kNoValue || o == kNoValue || a == kNoValue) continue;
-      Acc sh(*this);
-      sh.take(shape[a], a, false);
-      sh.take(shape[o], o, false);
-      Fact sf = sh.done();
-      bool v = false;
-      ArenaRef d = merge(dims[a], dims[o], v);
-      if (v) varies[k] = 1;
-      Acc va(*this);
-      va.take(value[a], a, true);
-      va.take(value[o], o, true);
-      Fact vf = va.done();
-      if (!same_class(sf, shape[f]) || !same_class(vf, value[f]) || !same(d, dims[f])) {
-        changed = true;
-      }
-      shape[f] = sf;
-      value[f] = vf;
-      dims[f] = d;
-      svec[f] = same(svec[a], svec[o]) ? svec[a] : ArenaRef{};
+      if (join_carried(f, a, o, varies[k])) changed = true;
     }
     if (!changed || over_budget()) break;
   }

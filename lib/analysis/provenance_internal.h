@@ -151,6 +151,10 @@ struct Provenance::Impl {
   void generic(const Node& n, const GraphSlot& s, const OpSemantics& sem,
                std::span<const uint32_t> ins);
   void do_if(const Node& n, const GraphSlot& s, std::span<const uint32_t> ins);
+  /// One fixpoint step for a loop-carried value (Loop and Scan state): the body's formal
+  /// input joins the initial value and the body's output. Sets `varies` when their dims
+  /// definitely differ; returns whether the formal's facts changed.
+  bool join_carried(uint32_t formal, uint32_t initial, uint32_t body_out, uint8_t& varies);
   void do_loop(const Node& n, const GraphSlot& s, std::span<const uint32_t> ins);
   void do_scan(const Node& n, const GraphSlot& s, std::span<const uint32_t> ins);
   void do_other_subgraphs(const Node& n, const GraphSlot& s, const OpSemantics& sem,
