@@ -76,6 +76,21 @@ class GraphIndex {
   const GraphInfo& info(const Graph& g) const;
   const GraphInfo* find(const Graph& g) const;
 
+  /// Looks `name` up in per-graph facts with lexical scoping: from `g` outward, the first
+  /// graph whose map has the name wins; a graph that defines the name without an entry
+  /// shadows the outer ones (nullptr). For analyses that keep facts per graph.
+  template <class V>
+  const V* find_in_scope(const std::unordered_map<const Graph*, NameMap<V>>& by_graph,
+                         const Graph& g, std::string_view name) const {
+    for (const Graph* cur = &g; cur != nullptr; cur = cur->parent) {
+      if (auto it = by_graph.find(cur); it != by_graph.end()) {
+        if (const V* v = it->second.find(name)) return v;
+      }
+      if (info(*cur).local(name) != nullptr) return nullptr;
+    }
+    return nullptr;
+  }
+
  private:
   std::unordered_map<const Graph*, GraphInfo> infos_;
 };

@@ -223,15 +223,8 @@ ConstantIndex::ConstantIndex(const Model& model, AnalysisCache& cache)
 }
 
 const ConstantIndex::Constant* ConstantIndex::find(const Graph& g, std::string_view name) const {
-  for (const Graph* cur = &g; cur != nullptr; cur = cur->parent) {
-    auto it = by_graph_.find(cur);
-    if (it != by_graph_.end()) {
-      if (const Constant* c = it->second.find(name)) return c;
-    }
-    // A local non-constant definition shadows outer constants.
-    if (index_.info(*cur).local(name) != nullptr) return nullptr;
-  }
-  return nullptr;
+  // A local non-constant definition shadows outer constants.
+  return index_.find_in_scope(by_graph_, g, name);
 }
 
 std::optional<std::vector<int64_t>> ConstantIndex::ints(const Graph& g, std::string_view name,

@@ -80,15 +80,9 @@ ElementTypes::ElementTypes(const Model& model, AnalysisCache& cache)
 }
 
 std::optional<int32_t> ElementTypes::of(const Graph& g, std::string_view name) const {
-  for (const Graph* s = &g; s != nullptr; s = s->parent) {
-    auto it = by_graph_.find(s);
-    if (it != by_graph_.end()) {
-      if (const int32_t* t = it->second.find(name)) return *t;
-    }
-    // Defined here without a known type: an outer value of that name is shadowed.
-    if (index_.info(*s).local(name) != nullptr) return std::nullopt;
-  }
-  return std::nullopt;
+  // Defined in a graph without a known type: an outer value of that name is shadowed.
+  const int32_t* t = index_.find_in_scope(by_graph_, g, name);
+  return t != nullptr ? std::optional<int32_t>(*t) : std::nullopt;
 }
 
 }  // namespace onnxlint::rules

@@ -295,14 +295,9 @@ ConstantValues::ConstantValues(const Model& model, AnalysisCache& cache)
 
 ConstantValues::State ConstantValues::state(const Graph& g, std::string_view name) const {
   if (name.empty()) return State::Runtime;
-  for (const Graph* cur = &g; cur != nullptr; cur = cur->parent) {
-    auto it = by_graph_.find(cur);
-    if (it != by_graph_.end()) {
-      if (const State* s = it->second.find(name)) return *s;
-    }
-    if (index_.info(*cur).local(name) != nullptr) return State::Runtime;  // e.g. a graph input
-  }
-  return State::Runtime;
+  // Defined without a state (e.g. a graph input), or not defined at all: a runtime value.
+  const State* s = index_.find_in_scope(by_graph_, g, name);
+  return s != nullptr ? *s : State::Runtime;
 }
 
 std::string_view type_short_name(std::string_view type_string) {
