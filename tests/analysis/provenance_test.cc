@@ -7,6 +7,7 @@
 
 #include <chrono>
 
+#include "rules/shape_flow_models.h"
 #include "support/model_builder.h"
 
 namespace onnxlint::testing {
@@ -407,45 +408,7 @@ TEST(Provenance, ScanOutputsFollowTheScannedAxis) {
   }
 }
 
-// A model-local function `Mask(x) = x[x > 0]` called on an input.
-ModelBuilder function_model(bool twice) {
-  ModelBuilder m(13);
-  m.opset("local", 1);
-  auto& g = m.graph();
-  g.input("x", kFloat, {4}).output("y", kFloat, {}, false);
-  g.node("Mask", {"x"}, {"y"}, "call_0", "local");
-  if (twice) {
-    g.initializer(make_tensor_f32("w", {4}, {1.f, -1.f, 1.f, 1.f}));
-    g.output("yc", kFloat, {}, false);
-    g.node("Mask", {"w"}, {"yc"}, "call_1", "local");
-  }
-  onnx::FunctionProto* f = m.proto().add_functions();
-  f->set_name("Mask");
-  f->set_domain("local");
-  f->add_input("v");
-  f->add_output("picked");
-  auto* imp = f->add_opset_import();
-  imp->set_domain("");
-  imp->set_version(13);
-  auto add = [&](const std::string& op, std::vector<std::string> in, std::string out,
-                 std::string name) {
-    onnx::NodeProto* n = f->add_node();
-    n->set_op_type(op);
-    n->set_name(name);
-    for (auto& i : in) n->add_input(i);
-    n->add_output(out);
-    return n;
-  };
-  onnx::NodeProto* c = add("Constant", {}, "zero", "Const_f0");
-  onnx::AttributeProto* at = c->add_attribute();
-  at->set_name("value");
-  at->set_type(onnx::AttributeProto::TENSOR);
-  *at->mutable_t() = make_tensor_f32("", {}, {0.f});
-  add("Greater", {"v", "zero"}, "mask", "Greater_f1");
-  add("NonZero", {"mask"}, "nz", "NonZero_f2");
-  add("GatherND", {"v", "nz"}, "picked", "GatherND_f3");
-  return m;
-}
+using shape_flow::function_model;  // local::Mask(v) = v[v > 0], once or twice
 
 TEST(Provenance, FunctionsCarryTheirBodysClassesToTheCall) {
   Analysed a = analyse(function_model(false).bytes());

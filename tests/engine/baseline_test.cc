@@ -5,9 +5,9 @@
 #include <onnxlint/baseline.h>
 
 #include <fstream>
-#include <random>
 #include <sstream>
 
+#include "loader/temp_dir.h"
 #include "support/model_builder.h"
 
 namespace onnxlint::testing {
@@ -18,23 +18,6 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using ::testing::Not;
-
-class TempDir {
- public:
-  TempDir() {
-    std::random_device rd;
-    path_ = fs::temp_directory_path() / ("onnxlint-baseline-" + std::to_string(rd()));
-    fs::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
 
 // Restores the working folder when a test changes it.
 class ScopedCwd {

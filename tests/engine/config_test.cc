@@ -5,8 +5,8 @@
 #include <onnxlint/config.h>
 
 #include <fstream>
-#include <random>
 
+#include "loader/temp_dir.h"
 #include "support/model_builder.h"
 
 namespace onnxlint::testing {
@@ -16,29 +16,6 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
-
-class TempDir {
- public:
-  TempDir() {
-    std::random_device rd;
-    path_ = fs::temp_directory_path() / ("onnxlint-config-" + std::to_string(rd()));
-    fs::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-  fs::path write(const std::string& rel, const std::string& text) const {
-    fs::path p = path_ / rel;
-    fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << text;
-    return p;
-  }
-
- private:
-  fs::path path_;
-};
 
 // A rule with one option of every type, to test option validation.
 class OptionsRule final : public Rule {

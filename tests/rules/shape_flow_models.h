@@ -138,13 +138,19 @@ inline ModelBuilder if_model(const std::string& cond) {
   return m;
 }
 
-/// A model-local function local::Mask(v) = v[v > 0] called on input x [4].
-inline ModelBuilder function_model() {
+/// A model-local function local::Mask(v) = v[v > 0] called on input x [4]; with `twice`, also
+/// called (as call_1 → yc) on a constant initializer w [4].
+inline ModelBuilder function_model(bool twice = false) {
   ModelBuilder m(13);
   m.opset("local", 1);
   auto& g = m.graph();
   g.input("x", kFloat, {4}).output("y", kFloat, {}, false);
   g.node("Mask", {"x"}, {"y"}, "call_0", "local");
+  if (twice) {
+    g.initializer(make_tensor_f32("w", {4}, {1.f, -1.f, 1.f, 1.f}));
+    g.output("yc", kFloat, {}, false);
+    g.node("Mask", {"w"}, {"yc"}, "call_1", "local");
+  }
   onnx::FunctionProto* f = m.proto().add_functions();
   f->set_name("Mask");
   f->set_domain("local");
