@@ -185,6 +185,7 @@ class Provenance {
   struct Impl;
 
  private:
+  std::vector<ReasonStep> reason(ValueId v, bool via_value, size_t max_steps) const;
   std::unique_ptr<Impl> impl_;
 };
 

@@ -1228,8 +1228,8 @@ std::optional<std::vector<int64_t>> Provenance::known_ints(ValueId v) const {
   return out;
 }
 
-std::vector<ReasonStep> Provenance::shape_reason(ValueId v, size_t max_steps) const {
-  std::vector<ReasonStep> out = impl_->walk(v, false, max_steps);
+std::vector<ReasonStep> Provenance::reason(ValueId v, bool via_value, size_t max_steps) const {
+  std::vector<ReasonStep> out = impl_->walk(v, via_value, max_steps);
   for (ReasonStep& s : out) {
     s.name = name_of(s.value);
     s.producer = producer(s.value);
@@ -1237,13 +1237,12 @@ std::vector<ReasonStep> Provenance::shape_reason(ValueId v, size_t max_steps) co
   return out;
 }
 
+std::vector<ReasonStep> Provenance::shape_reason(ValueId v, size_t max_steps) const {
+  return reason(v, false, max_steps);
+}
+
 std::vector<ReasonStep> Provenance::value_reason(ValueId v, size_t max_steps) const {
-  std::vector<ReasonStep> out = impl_->walk(v, true, max_steps);
-  for (ReasonStep& s : out) {
-    s.name = name_of(s.value);
-    s.producer = producer(s.value);
-  }
-  return out;
+  return reason(v, true, max_steps);
 }
 
 std::string Provenance::explain_shape(ValueId v) const {
