@@ -1,6 +1,10 @@
 // The Linter facade: load → analyse → run enabled rules → filtered, sorted findings.
 #pragma once
 
+#include <onnxlint/diagnostic.h>
+#include <onnxlint/registry.h>
+#include <onnxlint/rule.h>
+
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -10,10 +14,6 @@
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <onnxlint/diagnostic.h>
-#include <onnxlint/registry.h>
-#include <onnxlint/rule.h>
 
 namespace onnxlint {
 
@@ -48,9 +48,9 @@ struct LintOptions {
   std::vector<std::string> select;
   std::vector<std::string> extend_select;  // added to select (or to the default set)
   std::vector<std::string> ignore;
-  std::vector<SeverityOverride> severity;  // later entries win
+  std::vector<SeverityOverride> severity;                        // later entries win
   std::map<std::string, RuleOptions, std::less<>> rule_options;  // by rule id
-  std::vector<std::string> targets;        // target ids or aliases (resolved by target rules)
+  std::vector<std::string> targets;  // target ids or aliases (resolved by target rules)
   int jobs = 1;
   /// Honour `onnx-lint:disable` in the model's metadata_props.
   bool in_model_suppressions = true;

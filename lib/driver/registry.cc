@@ -22,8 +22,9 @@ void RuleRegistry::add(const RuleInfo& info, Factory factory) {
   }
   if (find(info.id) != nullptr) throw std::logic_error("rule '" + info.id + "' registered twice");
   Entry e{&info, std::move(factory)};
-  auto pos = std::lower_bound(entries_.begin(), entries_.end(), info.id,
-                              [](const Entry& a, const std::string& id) { return a.info->id < id; });
+  auto pos =
+      std::lower_bound(entries_.begin(), entries_.end(), info.id,
+                       [](const Entry& a, const std::string& id) { return a.info->id < id; });
   entries_.insert(pos, std::move(e));
 }
 
@@ -68,8 +69,9 @@ const RuleInfo& unused_suppression_info() {
       .id = "model-unused-suppression",
       .category = "model",
       .severity = Severity::Info,
-      .summary = "An 'onnx-lint:disable' entry in the model's metadata that suppressed nothing or "
-                 "names no known rule",
+      .summary =
+          "An 'onnx-lint:disable' entry in the model's metadata that suppressed nothing or "
+          "names no known rule",
       .engine = true,
   };
   return k;
