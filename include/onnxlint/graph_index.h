@@ -40,17 +40,8 @@ class GraphInfo {
   const Graph* graph = nullptr;
   const GraphInfo* parent = nullptr;
 
-  /// First local definition of each name (duplicates are listed in `duplicate_defs`).
-  NameMap<ValueDef> defs;
+  /// Definitions after the first of a name defined more than once in this graph.
   std::vector<std::pair<std::string_view, ValueDef>> duplicate_defs;
-  /// Local consumers of each name (including outer-scope names used here): the uses of a name
-  /// are `use_list[r.begin .. r.begin + r.count)` for `r = uses[name]`, in graph order.
-  struct UseRange {
-    uint32_t begin = 0;
-    uint32_t count = 0;
-  };
-  NameMap<UseRange> uses;
-  std::vector<ValueUse> use_list;
   /// Names this graph (or its subgraphs) reads that are not defined inside it.
   std::vector<std::string_view> outer_refs;
   /// A topological order of node indices, or nullopt if the nodes form a cycle.
@@ -65,8 +56,26 @@ class GraphInfo {
   const ValueDef* resolve(std::string_view name) const;
   /// Resolves only locally.
   const ValueDef* local(std::string_view name) const;
-  /// Uses of a locally visible name inside this graph.
+  /// Resolves a graph-local value id (Graph::value_ids) locally: no hashing.
+  const ValueDef* local(ValueId id) const {
+    return id < defs_.size() && defs_[id].graph != nullptr ? &defs_[id] : nullptr;
+  }
+  /// The definition that input `k` of node `n` (a node of this graph) reads, in lexical
+  /// scope; nullptr for an omitted input or an undefined name.
+  const ValueDef* input_def(const Node& n, size_t k) const;
+  /// Uses of a locally visible name inside this graph, in graph order.
   std::span<const ValueUse> uses_of(std::string_view name) const;
+  std::span<const ValueUse> uses_of(ValueId id) const;
+
+ private:
+  friend class GraphIndex;
+  // defs_[id]: the first local definition of value id (graph == nullptr: none). Uses of id
+  // are use_list_[use_begin_[id] .. use_begin_[id + 1]). Names that only nested subgraphs
+  // mention (not in graph->value_ids) are numbered on from value_count() in extra_ids_.
+  std::vector<ValueDef> defs_;
+  std::vector<uint32_t> use_begin_;
+  std::vector<ValueUse> use_list_;
+  NameMap<ValueId> extra_ids_;
 };
 
 /// The GraphInfo of every graph in the model. Linear in the size of the model.
@@ -92,6 +101,7 @@ class GraphIndex {
   }
 
  private:
+  static void build_defs(GraphInfo& info);
   std::unordered_map<const Graph*, GraphInfo> infos_;
 };
 

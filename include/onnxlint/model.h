@@ -5,6 +5,9 @@
 // the payload lies in the file (`payload`), and `Model::read_*` decode small tensors on demand.
 #pragma once
 
+#include <onnxlint/arena.h>
+#include <onnxlint/name_map.h>
+
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -17,6 +20,10 @@ namespace onnxlint {
 
 struct Graph;
 struct Node;
+
+/// Dense id of a value name within one graph (see Graph::value_ids); kNoValueId for "".
+using ValueId = uint32_t;
+inline constexpr ValueId kNoValueId = UINT32_MAX;
 struct Function;
 class Model;
 
@@ -36,7 +43,7 @@ struct Dim {
   enum class Kind : uint8_t { Value, Param, Unknown };
   Kind kind = Kind::Unknown;
   int64_t value = 0;       // when kind == Value
-  std::string param;       // when kind == Param
+  std::string_view param;  // when kind == Param
   bool is_static() const { return kind == Kind::Value; }
 };
 
@@ -46,7 +53,7 @@ struct TypeInfo {
   Kind kind = Kind::None;
   int32_t elem_type = 0;  // TensorProto.DataType of the (innermost) tensor, 0 if unknown
   bool has_shape = false;
-  std::vector<Dim> dims;
+  std::span<const Dim> dims;
   /// True when a tensor type has a shape with every dim fixed.
   bool is_static_shape() const;
 };
@@ -54,8 +61,8 @@ struct TypeInfo {
 struct ValueInfo {
   std::string_view name;
   TypeInfo type;
-  std::vector<StringPair> metadata_props;  // IR >= 10
-  uint64_t offset = 0;                     // byte offset of the ValueInfoProto
+  std::span<const StringPair> metadata_props;  // IR >= 10
+  uint64_t offset = 0;                         // byte offset of the ValueInfoProto
 };
 
 /// A TensorProto seen through its wire bytes: metadata decoded, payload only located.
@@ -63,17 +70,17 @@ struct TensorData {
   enum class Storage : uint8_t { Empty, Raw, Typed, External };
   std::string_view name;
   int32_t data_type = 0;
-  std::vector<int64_t> dims;
+  std::span<const int64_t> dims;
   Storage storage = Storage::Empty;
   /// Raw: the raw_data bytes. Typed: the bytes of the typed field (packed) or of all its
   /// occurrences (first to last, unpacked). External: empty.
   ByteSpan payload;
-  int typed_field = 0;        // protobuf field number of the typed data (4 float_data, 7 int64...)
-  bool typed_packed = true;   // typed field stored packed (length-delimited)
-  uint64_t typed_count = 0;   // number of elements found in the typed field(s)
-  std::vector<StringPair> external_data;  // key/value entries (location, offset, length, ...)
-  uint64_t offset = 0;                    // byte offset of the TensorProto field tag
-  ByteSpan message;                       // the TensorProto message bytes (headers + payload)
+  int typed_field = 0;       // protobuf field number of the typed data (4 float_data, 7 int64...)
+  bool typed_packed = true;  // typed field stored packed (length-delimited)
+  uint64_t typed_count = 0;  // number of elements found in the typed field(s)
+  std::span<const StringPair> external_data;  // key/value entries (location, offset, length...)
+  uint64_t offset = 0;                        // byte offset of the TensorProto field tag
+  ByteSpan message;                           // the TensorProto message bytes (headers + payload)
 
   /// Product of dims (1 for a scalar); nullopt on overflow or negative dims.
   std::optional<uint64_t> element_count() const;
@@ -85,15 +92,27 @@ struct TensorData {
 struct SparseTensorData {
   TensorData values;
   TensorData indices;
-  std::vector<int64_t> dims;
+  std::span<const int64_t> dims;
   uint64_t offset = 0;
 };
 
 /// AttributeProto: scalars decoded, graphs turned into Graph views, tensors left as spans.
 struct Attribute {
   enum class Type : uint8_t {
-    Undefined = 0, Float = 1, Int = 2, String = 3, Tensor = 4, Graph = 5, Floats = 6, Ints = 7,
-    Strings = 8, Tensors = 9, Graphs = 10, SparseTensor = 11, SparseTensors = 12, TypeProto = 13,
+    Undefined = 0,
+    Float = 1,
+    Int = 2,
+    String = 3,
+    Tensor = 4,
+    Graph = 5,
+    Floats = 6,
+    Ints = 7,
+    Strings = 8,
+    Tensors = 9,
+    Graphs = 10,
+    SparseTensor = 11,
+    SparseTensors = 12,
+    TypeProto = 13,
     TypeProtos = 14
   };
   std::string_view name;
@@ -103,13 +122,13 @@ struct Attribute {
   float f = 0;
   int64_t i = 0;
   std::string_view s;
-  std::vector<float> floats;
-  std::vector<int64_t> ints;
-  std::vector<std::string_view> strings;
+  std::span<const float> floats;
+  std::span<const int64_t> ints;
+  std::span<const std::string_view> strings;
   const TensorData* t = nullptr;
-  std::vector<const TensorData*> tensors;
+  std::span<const TensorData* const> tensors;
   const Graph* g = nullptr;
-  std::vector<const Graph*> graphs;
+  std::span<const Graph* const> graphs;
   std::optional<TypeInfo> tp;
   uint64_t offset = 0;
 };
@@ -119,13 +138,15 @@ struct Node {
   std::string_view op_type;
   std::string_view domain;  // as written ("" and "ai.onnx" both mean the default domain)
   std::string_view overload;
-  std::vector<std::string_view> inputs;   // "" = omitted optional input
-  std::vector<std::string_view> outputs;  // "" = omitted optional output
-  std::vector<Attribute> attributes;
-  std::vector<StringPair> metadata_props;  // IR >= 10
-  const Graph* graph = nullptr;            // the graph holding this node
-  uint32_t index = 0;                      // position in graph->nodes
-  uint64_t offset = 0;                     // byte offset of the NodeProto
+  std::span<const std::string_view> inputs;   // "" = omitted optional input
+  std::span<const std::string_view> outputs;  // "" = omitted optional output
+  std::span<const ValueId> input_ids;         // graph->value_ids of inputs (kNoValueId for "")
+  std::span<const ValueId> output_ids;        // graph->value_ids of outputs
+  std::span<const Attribute> attributes;
+  std::span<const StringPair> metadata_props;  // IR >= 10
+  const Graph* graph = nullptr;                // the graph holding this node
+  uint32_t index = 0;                          // position in graph->nodes
+  uint64_t offset = 0;                         // byte offset of the NodeProto
 
   const Attribute* attribute(std::string_view attr_name) const;
   std::optional<int64_t> attr_int(std::string_view attr_name) const;
@@ -142,18 +163,29 @@ struct Graph {
   Kind kind = Kind::Main;
   std::string_view name;
   std::string path;  // "main", "main/Loop_7:body", "fn:domain::Name", ...
-  std::vector<Node> nodes;
-  std::vector<ValueInfo> inputs;  // function bodies: names only (type kind None)
-  std::vector<ValueInfo> outputs;
-  std::vector<ValueInfo> value_info;
-  std::vector<TensorData> initializers;
-  std::vector<SparseTensorData> sparse_initializers;
-  const Graph* parent = nullptr;           // enclosing graph for subgraphs
-  const Node* owner = nullptr;             // node holding this subgraph
-  std::string_view owner_attribute;        // attribute name, e.g. "body"
-  const Function* function = nullptr;      // for function bodies
+  // The lists live in the Model's arena (see Model::arena).
+  std::span<const Node> nodes;
+  std::span<const ValueInfo> inputs;  // function bodies: names only (type kind None)
+  std::span<const ValueInfo> outputs;
+  std::span<const ValueInfo> value_info;
+  std::span<const TensorData> initializers;
+  std::span<const SparseTensorData> sparse_initializers;
+  /// Every name this graph's nodes, inputs, outputs and initializers mention, numbered densely
+  /// in order of first mention: analyses index flat arrays by these ids instead of hashing
+  /// names. Names defined in an enclosing graph get a local id too.
+  NameMap<ValueId> value_ids;
+  ValueId value_id(std::string_view value_name) const {
+    const ValueId* id = value_ids.find(value_name);
+    return id != nullptr ? *id : kNoValueId;
+  }
+  std::string_view value_name(ValueId id) const { return value_ids.entry(id).first; }
+  size_t value_count() const { return value_ids.size(); }
+  const Graph* parent = nullptr;       // enclosing graph for subgraphs
+  const Node* owner = nullptr;         // node holding this subgraph
+  std::string_view owner_attribute;    // attribute name, e.g. "body"
+  const Function* function = nullptr;  // for function bodies
   uint64_t offset = 0;
-  int depth = 0;                           // nesting depth (main = 0)
+  int depth = 0;  // nesting depth (main = 0)
 };
 
 struct OpsetImport {
@@ -228,7 +260,8 @@ class Model {
 
   // Storage for views created by the loader; not part of the reading API.
   std::vector<std::unique_ptr<Graph>> owned_graphs;
-  std::vector<std::unique_ptr<TensorData>> owned_tensors;
+  /// Nodes, tensor headers and every list of the view; released in one piece with the Model.
+  Arena arena;
   void finalize();  // computes all_graphs(); called by the loader
 
  private:

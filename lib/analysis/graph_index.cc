@@ -2,7 +2,9 @@
 
 namespace onnxlint {
 
-const ValueDef* GraphInfo::local(std::string_view name) const { return defs.find(name); }
+const ValueDef* GraphInfo::local(std::string_view name) const {
+  return local(graph->value_id(name));
+}
 
 const ValueDef* GraphInfo::resolve(std::string_view name) const {
   for (const GraphInfo* g = this; g != nullptr; g = g->parent) {
@@ -11,54 +13,74 @@ const ValueDef* GraphInfo::resolve(std::string_view name) const {
   return nullptr;
 }
 
-std::span<const ValueUse> GraphInfo::uses_of(std::string_view name) const {
-  const UseRange* r = uses.find(name);
-  if (r == nullptr) return {};
-  return std::span<const ValueUse>(use_list.data() + r->begin, r->count);
+const ValueDef* GraphInfo::input_def(const Node& n, size_t k) const {
+  if (k >= n.inputs.size() || n.inputs[k].empty()) return nullptr;
+  if (const ValueDef* d = local(n.input_ids[k])) return d;
+  return parent != nullptr ? parent->resolve(n.inputs[k]) : nullptr;
 }
 
-namespace {
+std::span<const ValueUse> GraphInfo::uses_of(ValueId id) const {
+  if (id == kNoValueId || size_t{id} + 1 >= use_begin_.size()) return {};
+  return std::span<const ValueUse>(use_list_.data() + use_begin_[id],
+                                   use_begin_[id + 1] - use_begin_[id]);
+}
 
-void build_defs(GraphInfo& info) {
+std::span<const ValueUse> GraphInfo::uses_of(std::string_view name) const {
+  ValueId id = graph->value_id(name);
+  if (id == kNoValueId) {
+    const ValueId* extra = extra_ids_.find(name);
+    if (extra == nullptr) return {};
+    id = *extra;
+  }
+  return uses_of(id);
+}
+
+void GraphIndex::build_defs(GraphInfo& info) {
   const Graph& g = *info.graph;
-  size_t node_outputs = 0;
-  for (const Node& n : g.nodes) node_outputs += n.outputs.size();
-  info.defs.reserve(g.inputs.size() + g.initializers.size() + g.sparse_initializers.size() +
-                    node_outputs);
-  auto add = [&](std::string_view name, const ValueDef& def) {
-    if (name.empty()) return;
-    if (!info.defs.try_emplace(name, def).second) info.duplicate_defs.emplace_back(name, def);
+  info.defs_.assign(g.value_count(), ValueDef{});
+  auto add = [&](ValueId id, std::string_view name, const ValueDef& def) {
+    if (id == kNoValueId) return;
+    if (info.defs_[id].graph == nullptr) {
+      info.defs_[id] = def;
+    } else {
+      info.duplicate_defs.emplace_back(name, def);
+    }
   };
   for (const ValueInfo& in : g.inputs) {
-    add(in.name, ValueDef{ValueDef::Kind::Input, &g, nullptr, 0, nullptr, &in});
+    add(g.value_id(in.name), in.name,
+        ValueDef{ValueDef::Kind::Input, &g, nullptr, 0, nullptr, &in});
   }
   // An initializer that is also a graph input is a default value for that input (required
   // before IR 4), not a second definition. Only the first one attaches: once the input's
   // `tensor` is set, a repeated initializer of that name is a duplicate definition.
-  auto attach_to_input = [&](const TensorData& t) {
-    ValueDef* d = info.defs.find(t.name);
-    if (d == nullptr || d->kind != ValueDef::Kind::Input || d->tensor != nullptr) return false;
-    d->tensor = &t;
+  auto attach_to_input = [&](ValueId id, const TensorData& t) {
+    if (id == kNoValueId) return false;
+    ValueDef& d = info.defs_[id];
+    if (d.graph == nullptr || d.kind != ValueDef::Kind::Input || d.tensor != nullptr) {
+      return false;
+    }
+    d.tensor = &t;
     return true;
   };
   for (const TensorData& t : g.initializers) {
-    if (attach_to_input(t)) continue;
-    add(t.name, ValueDef{ValueDef::Kind::Initializer, &g, nullptr, 0, &t, nullptr});
+    const ValueId id = g.value_id(t.name);
+    if (attach_to_input(id, t)) continue;
+    add(id, t.name, ValueDef{ValueDef::Kind::Initializer, &g, nullptr, 0, &t, nullptr});
   }
   for (const SparseTensorData& s : g.sparse_initializers) {
     // Like a dense initializer, a sparse one may also be listed as a graph input.
-    if (attach_to_input(s.values)) continue;
-    add(s.values.name,
+    const ValueId id = g.value_id(s.values.name);
+    if (attach_to_input(id, s.values)) continue;
+    add(id, s.values.name,
         ValueDef{ValueDef::Kind::SparseInitializer, &g, nullptr, 0, &s.values, nullptr});
   }
   for (const Node& n : g.nodes) {
     for (uint32_t i = 0; i < n.outputs.size(); ++i) {
-      add(n.outputs[i], ValueDef{ValueDef::Kind::Node, &g, &n, i, nullptr, nullptr});
+      add(n.output_ids[i], n.outputs[i],
+          ValueDef{ValueDef::Kind::Node, &g, &n, i, nullptr, nullptr});
     }
   }
 }
-
-}  // namespace
 
 GraphIndex::GraphIndex(const Model& model, AnalysisCache&) {
   const auto& graphs = model.all_graphs();
@@ -72,7 +94,6 @@ GraphIndex::GraphIndex(const Model& model, AnalysisCache&) {
     const Graph& g = **it;
     GraphInfo& info = infos_[&g];
     build_defs(info);
-    info.uses.reserve(info.defs.size());
 
     // Edges producer -> consumer between local nodes, in consumer order. Flat arrays rather
     // than a vector per node: a 1M-node graph would otherwise cost millions of allocations.
@@ -81,50 +102,64 @@ GraphIndex::GraphIndex(const Model& model, AnalysisCache&) {
     std::vector<uint32_t> preds;
     preds.reserve(count);
 
-    // Uses are collected as (name slot, use) and grouped by name once all are known, so
-    // that each name's uses are one range of a flat array (no vector per value).
-    std::vector<std::pair<uint32_t, ValueUse>> pending;
+    // Uses are collected as (value id, use) and grouped by id once all are known, so that
+    // each value's uses are one range of a flat array (no vector per value).
+    std::vector<std::pair<ValueId, ValueUse>> pending;
     pending.reserve(count * 2 + g.outputs.size());
-    NameMap<bool> outer;
+    std::vector<bool> outer_seen(g.value_count(), false);
     // Records a use; returns the local node producing the value, if any.
-    auto note_use = [&](std::string_view name, const ValueUse& use) -> const Node* {
-      if (name.empty()) return nullptr;
-      auto [range, added] = info.uses.try_emplace(name);
-      if (added) range->begin = static_cast<uint32_t>(info.uses.size() - 1);  // slot, for now
-      ++range->count;
-      pending.emplace_back(range->begin, use);
-      const ValueDef* d = info.defs.find(name);
+    auto note_use = [&](ValueId id, std::string_view name, const ValueUse& use) -> const Node* {
+      if (id == kNoValueId) return nullptr;
+      pending.emplace_back(id, use);
+      const ValueDef* d = info.local(id);
       if (d == nullptr) {
-        if (outer.try_emplace(name, true).second) info.outer_refs.push_back(name);
+        if (id >= outer_seen.size()) outer_seen.resize(size_t{id} + 1, false);
+        if (!outer_seen[id]) {
+          outer_seen[id] = true;
+          info.outer_refs.push_back(name);
+        }
         return nullptr;
       }
       return d->kind == ValueDef::Kind::Node ? d->node : nullptr;
     };
+    // The id of a name read here; names that only nested subgraphs mention get extra ids.
+    auto id_of = [&](std::string_view name) -> ValueId {
+      if (name.empty()) return kNoValueId;
+      const ValueId id = g.value_id(name);
+      if (id != kNoValueId) return id;
+      auto [extra, added] = info.extra_ids_.try_emplace(name);
+      if (added) *extra = static_cast<ValueId>(g.value_count() + info.extra_ids_.size() - 1);
+      return *extra;
+    };
     for (const Node& n : g.nodes) {
       for (uint32_t i = 0; i < n.inputs.size(); ++i) {
-        if (const Node* p = note_use(n.inputs[i], ValueUse{&n, &g, i, false})) {
+        if (const Node* p = note_use(n.input_ids[i], n.inputs[i], ValueUse{&n, &g, i, false})) {
           preds.push_back(p->index);
         }
       }
-      for (const Graph* sub : n.subgraphs()) {
-        for (std::string_view name : infos_[sub].outer_refs) {
-          if (const Node* p = note_use(name, ValueUse{&n, &g, 0, true})) preds.push_back(p->index);
+      if (!n.attributes.empty()) {
+        for (const Graph* sub : n.subgraphs()) {
+          for (std::string_view name : infos_[sub].outer_refs) {
+            if (const Node* p = note_use(id_of(name), name, ValueUse{&n, &g, 0, true})) {
+              preds.push_back(p->index);
+            }
+          }
         }
       }
       pred_begin[n.index + 1] = preds.size();
     }
-    for (const ValueInfo& out : g.outputs) note_use(out.name, ValueUse{nullptr, &g, 0, false});
+    for (const ValueInfo& out : g.outputs) {
+      note_use(id_of(out.name), out.name, ValueUse{nullptr, &g, 0, false});
+    }
     {
-      // Counting sort of the uses by name slot (stable: graph order within a name).
-      std::vector<uint32_t> start(info.uses.size() + 1, 0);
-      uint32_t slot = 0;
-      for (auto& [name, range] : info.uses) {
-        start[slot + 1] = start[slot] + range.count;
-        range.begin = start[slot];
-        ++slot;
-      }
-      info.use_list.resize(pending.size());
-      for (const auto& [slot_of_use, use] : pending) info.use_list[start[slot_of_use]++] = use;
+      // Counting sort of the uses by id (stable: graph order within a value).
+      const size_t ids = g.value_count() + info.extra_ids_.size();
+      info.use_begin_.assign(ids + 1, 0);
+      for (const auto& [id, use] : pending) ++info.use_begin_[id + 1];
+      for (size_t i = 0; i < ids; ++i) info.use_begin_[i + 1] += info.use_begin_[i];
+      std::vector<uint32_t> fill(info.use_begin_.begin(), info.use_begin_.end() - 1);
+      info.use_list_.resize(pending.size());
+      for (const auto& [id, use] : pending) info.use_list_[fill[id]++] = use;
     }
 
     // Ordering: a node must come after every local producer it reads. Successor lists are
@@ -165,7 +200,7 @@ GraphIndex::GraphIndex(const Model& model, AnalysisCache&) {
     info.live.assign(count, false);
     std::vector<uint32_t> work;
     for (const ValueInfo& out : g.outputs) {
-      const ValueDef* d = info.defs.find(out.name);
+      const ValueDef* d = info.local(out.name);
       if (d == nullptr || d->kind != ValueDef::Kind::Node) continue;
       const uint32_t p = d->node->index;
       if (!info.live[p]) {
@@ -234,7 +269,9 @@ std::optional<std::vector<int64_t>> ConstantIndex::ints(const Graph& g, std::str
   if (c->tensor != nullptr) return model_.read_ints(*c->tensor, max_elements);
   if (c->attribute != nullptr) {
     if (c->attribute->type == Attribute::Type::Int) return std::vector<int64_t>{c->attribute->i};
-    if (c->attribute->type == Attribute::Type::Ints) return c->attribute->ints;
+    if (c->attribute->type == Attribute::Type::Ints) {
+      return std::vector<int64_t>(c->attribute->ints.begin(), c->attribute->ints.end());
+    }
   }
   return std::nullopt;
 }

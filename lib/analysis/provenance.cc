@@ -353,7 +353,7 @@ void Provenance::Impl::set_main_inputs() {
         }
         // An unnamed dynamic dim is named after its position, so it can still be reported.
         std::string name = dim.kind == Dim::Kind::Param && !dim.param.empty()
-                               ? dim.param
+                               ? std::string(dim.param)
                                : fmt::format("{}.shape[{}]", in.name, i);
         uint32_t one = single_set(name_id(name));
         ds.push_back(Sym::symbolic(one));
@@ -445,7 +445,10 @@ void Provenance::Impl::transfer(const Node& n, const GraphSlot& s) {
     big.resize(n.inputs.size());
     buf = big.data();
   }
-  for (size_t i = 0; i < n.inputs.size(); ++i) buf[i] = resolve(s, n.inputs[i]);
+  for (size_t i = 0; i < n.inputs.size(); ++i) {
+    const ValueDef* d = s.info->input_def(n, i);
+    buf[i] = d == nullptr ? kNoValue : id_of(*d);
+  }
   std::span<const uint32_t> ins(buf, n.inputs.size());
 
   if (!functions.empty()) {

@@ -179,7 +179,7 @@ const std::unordered_map<std::string_view, K>& kinds() {
   return m;
 }
 
-const std::vector<int64_t>* ints_attr(const Node& n, std::string_view name) {
+const std::span<const int64_t>* ints_attr(const Node& n, std::string_view name) {
   const Attribute* a = n.attribute(name);
   if (a == nullptr || a->type != Attribute::Type::Ints) return nullptr;
   return &a->ints;
@@ -561,7 +561,7 @@ void Infer::transpose() {
 void Infer::unsqueeze() {
   std::optional<std::vector<int64_t>> axes;
   if (opset < 13) {
-    if (const auto* at = ints_attr(n, "axes")) axes = *at;
+    if (const auto* at = ints_attr(n, "axes")) axes.emplace(at->begin(), at->end());
   } else {
     axes = ints(1);
   }
@@ -584,7 +584,7 @@ void Infer::unsqueeze() {
 void Infer::squeeze() {
   std::optional<std::vector<int64_t>> axes;
   if (opset < 13) {
-    if (const auto* at = ints_attr(n, "axes")) axes = *at;
+    if (const auto* at = ints_attr(n, "axes")) axes.emplace(at->begin(), at->end());
   } else if (has(1)) {
     axes = ints(1);
     if (!axes) {
@@ -808,7 +808,7 @@ void Infer::slice() {
     if (st == nullptr || en == nullptr) return;
     for (int64_t v : *st) starts.push_back(Sym::fixed(v));
     for (int64_t v : *en) ends.push_back(Sym::fixed(v));
-    if (const auto* ax = ints_attr(n, "axes")) axes = *ax;
+    if (const auto* ax = ints_attr(n, "axes")) axes.emplace(ax->begin(), ax->end());
   } else {
     auto st = elems(1), en = elems(2);
     if (!st || !en) return;
@@ -885,7 +885,7 @@ void Infer::split() {
   const size_t m = n.outputs.size();
   std::optional<std::vector<int64_t>> sizes;
   if (opset < 13) {
-    if (const auto* at = ints_attr(n, "split")) sizes = *at;
+    if (const auto* at = ints_attr(n, "split")) sizes.emplace(at->begin(), at->end());
     if (opset < 2 && has(1)) sizes = ints(1);
   } else if (has(1)) {
     sizes = ints(1);
@@ -992,7 +992,7 @@ void Infer::conv(bool pool) {
   const size_t sp = x->size() - 2;
   std::vector<int64_t> kernel;
   Sym channels = (*x)[1];
-  if (const auto* ks = ints_attr(n, "kernel_shape")) kernel = *ks;
+  if (const auto* ks = ints_attr(n, "kernel_shape")) kernel.assign(ks->begin(), ks->end());
   if (!pool) {
     size_t wi = n.op_type == "QLinearConv" ? 3 : 1;
     auto w = dims(wi);
@@ -1061,7 +1061,7 @@ void Infer::reduce(bool arg) {
   } else {
     const int64_t input_since = n.op_type == "ReduceSum" ? 13 : 18;
     if (opset < input_since) {
-      if (const auto* at = ints_attr(n, "axes")) axes = *at;
+      if (const auto* at = ints_attr(n, "axes")) axes.assign(at->begin(), at->end());
     } else if (has(1)) {
       auto v = ints(1);
       if (!v) return;

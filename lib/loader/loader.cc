@@ -53,7 +53,7 @@ class OwnedBuffer final : public Model::Buffer {
   std::string data_;
 };
 
-TypeInfo convert_type(const onnx::TypeProto& tp, const LoadLimits& limits) {
+TypeInfo convert_type(const onnx::TypeProto& tp, const LoadLimits& limits, Arena& arena) {
   TypeInfo info;
   const onnx::TypeProto* cur = &tp;
   // Sequence/optional wrap an inner type: report the outer kind, the innermost element type.
@@ -104,19 +104,19 @@ TypeInfo convert_type(const onnx::TypeProto& tp, const LoadLimits& limits) {
       (info.kind == TypeInfo::Kind::Tensor || info.kind == TypeInfo::Kind::SparseTensor)) {
     info.has_shape = true;
     size_t n = std::min<size_t>(shape->dim_size(), limits.max_dims);
-    info.dims.reserve(n);
+    std::span<Dim> dims = arena.make_array<Dim>(n);
     for (size_t i = 0; i < n; ++i) {
       const auto& d = shape->dim(static_cast<int>(i));
-      Dim dim;
+      Dim& dim = dims[i];
       if (d.has_dim_value()) {
         dim.kind = Dim::Kind::Value;
         dim.value = d.dim_value();
       } else if (d.has_dim_param() && !d.dim_param().empty()) {
         dim.kind = Dim::Kind::Param;
-        dim.param = d.dim_param();
+        dim.param = arena.copy_string(d.dim_param());  // the parsed proto is temporary
       }
-      info.dims.push_back(std::move(dim));
     }
+    info.dims = dims;
   }
   return info;
 }
@@ -124,7 +124,7 @@ TypeInfo convert_type(const onnx::TypeProto& tp, const LoadLimits& limits) {
 class Walker {
  public:
   Walker(Model& model, const LoadLimits& limits)
-      : model_(model), bytes_(model.bytes()), limits_(limits) {}
+      : model_(model), arena_(model.arena), bytes_(model.bytes()), limits_(limits) {}
 
   void walk_model() {
     Reader r(bytes_, 0, bytes_.size());
@@ -238,22 +238,21 @@ class Walker {
                             static_cast<int>(f.size))) {
       Reader::fail("TypeProto could not be parsed", f.tag_offset);
     }
-    return convert_type(*tp, limits_);
+    return convert_type(*tp, limits_, arena_);
   }
 
-  ValueInfo value_info(const Field& f) {
+  void value_info(const Field& f, ValueInfo& v) {
     expect(f, wire::kLen, "ValueInfoProto");
-    ValueInfo v;
     v.offset = f.tag_offset;
+    scratch_pairs_.clear();
     Reader r(bytes_, f.data, f.data + f.size);
     while (!r.done()) {
       Field g = r.next();
       if (g.number == 1) v.name = str(g, "ValueInfoProto.name");
       if (g.number == 2) v.type = type_proto(g);
-      if (g.number == 4)
-        v.metadata_props.push_back(string_pair(g, "ValueInfoProto.metadata_props"));
+      if (g.number == 4) scratch_pairs_.push_back(string_pair(g, "ValueInfoProto.metadata_props"));
     }
-    return v;
+    v.metadata_props = arena_.copy(scratch_pairs_);
   }
 
   // Repeated int64 that may be packed (kLen) or not (kVarint).
@@ -275,13 +274,15 @@ class Walker {
     expect(f, wire::kLen, "TensorProto");
     t.offset = f.tag_offset;
     t.message = ByteSpan{f.data, f.size};
+    scratch_dims_.clear();
+    scratch_external_.clear();
     Reader r(bytes_, f.data, f.data + f.size);
     bool external = false;
     while (!r.done()) {
       Field g = r.next();
       switch (g.number) {
         case 1:
-          int64s(g, t.dims, limits_.max_dims, "TensorProto.dims");
+          int64s(g, scratch_dims_, limits_.max_dims, "TensorProto.dims");
           break;
         case 2:
           expect(g, wire::kVarint, "TensorProto.data_type");
@@ -304,7 +305,7 @@ class Walker {
           typed(g, t);
           break;
         case 13:
-          t.external_data.push_back(string_pair(g, "TensorProto.external_data"));
+          scratch_external_.push_back(string_pair(g, "TensorProto.external_data"));
           break;
         case 14:
           expect(g, wire::kVarint, "TensorProto.data_location");
@@ -315,6 +316,8 @@ class Walker {
       }
     }
     if (external) t.storage = TensorData::Storage::External;
+    t.dims = arena_.copy(scratch_dims_);
+    t.external_data = arena_.copy(scratch_external_);
   }
 
   void typed(const Field& g, TensorData& t) {
@@ -345,28 +348,35 @@ class Walker {
   }
 
   const TensorData* owned_tensor(const Field& f) {
-    auto t = std::make_unique<TensorData>();
-    tensor(f, *t);
-    model_.owned_tensors.push_back(std::move(t));
-    return model_.owned_tensors.back().get();
+    TensorData& t = arena_.make_array<TensorData>(1)[0];
+    tensor(f, t);
+    return &t;
   }
 
   void sparse_tensor(const Field& f, SparseTensorData& s) {
     expect(f, wire::kLen, "SparseTensorProto");
     s.offset = f.tag_offset;
+    scratch_sparse_dims_.clear();
     Reader r(bytes_, f.data, f.data + f.size);
     while (!r.done()) {
       Field g = r.next();
       if (g.number == 1) tensor(g, s.values);
       if (g.number == 2) tensor(g, s.indices);
-      if (g.number == 3) int64s(g, s.dims, limits_.max_dims, "SparseTensorProto.dims");
+      if (g.number == 3)
+        int64s(g, scratch_sparse_dims_, limits_.max_dims, "SparseTensorProto.dims");
     }
+    s.dims = arena_.copy(scratch_sparse_dims_);
   }
 
-  void attribute(const Field& f, Node& node, const Graph& owner, int depth) {
+  void attribute(const Field& f, Attribute& a, const Node& node, const Graph& owner, int depth) {
     expect(f, wire::kLen, "AttributeProto");
-    Attribute a;
     a.offset = f.tag_offset;
+    // List values are gathered in scratch vectors and copied to the arena at their final size
+    // (before subgraphs are walked: those reuse the scratch vectors).
+    scratch_floats_.clear();
+    scratch_ints_.clear();
+    scratch_strings_.clear();
+    scratch_tensors_.clear();
     Reader r(bytes_, f.data, f.data + f.size);
     // Graph attributes are walked after the name is known (their path includes it).
     std::vector<Field> graph_fields;
@@ -411,22 +421,22 @@ class Walker {
           inferred = Attribute::Type::Graph;
           break;
         case 7:
-          floats(g, a.floats);
+          floats(g, scratch_floats_);
           inferred = Attribute::Type::Floats;
           break;
         case 8:
-          int64s(g, a.ints, limits_.max_attribute_elements, "AttributeProto.ints");
+          int64s(g, scratch_ints_, limits_.max_attribute_elements, "AttributeProto.ints");
           inferred = Attribute::Type::Ints;
           break;
         case 9:
-          if (a.strings.size() >= limits_.max_attribute_elements) {
+          if (scratch_strings_.size() >= limits_.max_attribute_elements) {
             Reader::fail("AttributeProto.strings: too many values", g.tag_offset);
           }
-          a.strings.push_back(str(g, "AttributeProto.strings"));
+          scratch_strings_.push_back(str(g, "AttributeProto.strings"));
           inferred = Attribute::Type::Strings;
           break;
         case 10:
-          a.tensors.push_back(owned_tensor(g));
+          scratch_tensors_.push_back(owned_tensor(g));
           inferred = Attribute::Type::Tensors;
           break;
         case 11:
@@ -455,6 +465,12 @@ class Walker {
       }
     }
     if (!a.type_declared) a.type = inferred;
+    a.floats = arena_.copy(scratch_floats_);
+    a.ints = arena_.copy(scratch_ints_);
+    a.strings = arena_.copy(scratch_strings_);
+    a.tensors = arena_.copy(scratch_tensors_);
+    if (graph_fields.empty()) return;
+    std::vector<const Graph*> graphs;
     size_t graph_index = 0;
     const bool is_list = a.type == Attribute::Type::Graphs;
     for (const Field& gf : graph_fields) {
@@ -469,11 +485,11 @@ class Walker {
       if (gf.number == 6) {
         a.g = sub.get();
       } else {
-        a.graphs.push_back(sub.get());
+        graphs.push_back(sub.get());
       }
       model_.owned_graphs.push_back(std::move(sub));
     }
-    node.attributes.push_back(std::move(a));
+    a.graphs = arena_.copy(graphs);
   }
 
   void floats(const Field& g, std::vector<float>& out) {
@@ -497,14 +513,27 @@ class Walker {
     }
   }
 
-  void walk_node(const Field& f, Graph& graph, int depth) {
+  // The graph-local id of a value name ("" has none).
+  static ValueId intern(Graph& graph, std::string_view name) {
+    if (name.empty()) return kNoValueId;
+    auto [id, added] = graph.value_ids.try_emplace(name);
+    if (added) *id = static_cast<ValueId>(graph.value_ids.size() - 1);
+    return *id;
+  }
+
+  std::span<const ValueId> intern_all(Graph& graph, const std::vector<std::string_view>& names) {
+    std::span<ValueId> ids = arena_.make_array<ValueId>(names.size());
+    for (size_t i = 0; i < names.size(); ++i) ids[i] = intern(graph, names[i]);
+    return ids;
+  }
+
+  void walk_node(const Field& f, Node& node, Graph& graph, uint32_t index, int depth) {
     expect(f, wire::kLen, "NodeProto");
     if (++node_count_ > limits_.max_nodes) {
       Reader::fail("more than " + std::to_string(limits_.max_nodes) + " nodes", f.tag_offset);
     }
-    Node& node = graph.nodes.emplace_back();
     node.graph = &graph;
-    node.index = static_cast<uint32_t>(graph.nodes.size() - 1);
+    node.index = index;
     node.offset = f.tag_offset;
     // Attributes are walked after the other fields; remembering where the first one is
     // (rather than collecting them in a vector) saves an allocation per node.
@@ -514,6 +543,7 @@ class Walker {
     // size: push_back on the node's own vectors would reallocate as they grow.
     scratch_inputs_.clear();
     scratch_outputs_.clear();
+    scratch_pairs_.clear();
     Reader r(bytes_, f.data, f.data + f.size);
     while (!r.done()) {
       Field g = r.next();
@@ -541,21 +571,26 @@ class Walker {
           if (attributes++ == 0) first_attribute = g.tag_offset;
           break;
         case 9:
-          node.metadata_props.push_back(string_pair(g, "NodeProto.metadata_props"));
+          scratch_pairs_.push_back(string_pair(g, "NodeProto.metadata_props"));
           break;
         default:
           break;
       }
     }
-    node.inputs.assign(scratch_inputs_.begin(), scratch_inputs_.end());
-    node.outputs.assign(scratch_outputs_.begin(), scratch_outputs_.end());
+    node.inputs = arena_.copy(scratch_inputs_);
+    node.outputs = arena_.copy(scratch_outputs_);
+    node.input_ids = intern_all(graph, scratch_inputs_);
+    node.output_ids = intern_all(graph, scratch_outputs_);
+    node.metadata_props = arena_.copy(scratch_pairs_);
     // Attributes last: subgraph paths need the node's name and op type (and they may hold
     // subgraphs, whose nodes reuse the scratch vectors).
     if (attributes == 0) return;
-    node.attributes.reserve(attributes);
+    std::span<Attribute> attrs = arena_.make_array<Attribute>(attributes);
+    node.attributes = attrs;
+    size_t k = 0;
     for (Reader a(bytes_, first_attribute, f.data + f.size); !a.done();) {
       Field g = a.next();
-      if (g.number == 5) attribute(g, node, graph, depth);
+      if (g.number == 5) attribute(g, attrs[k++], node, graph, depth);
     }
   }
 
@@ -593,36 +628,50 @@ class Walker {
     if (node_fields > limits_.max_nodes - std::min(node_count_, limits_.max_nodes)) {
       Reader::fail("more than " + std::to_string(limits_.max_nodes) + " nodes", f.tag_offset);
     }
-    graph.nodes.reserve(node_fields);
-    graph.initializers.reserve(initializers);
-    graph.sparse_initializers.reserve(sparse);
-    graph.inputs.reserve(inputs);
-    graph.outputs.reserve(outputs);
-    graph.value_info.reserve(infos);
+    // Nodes are placed before they are walked: subgraphs point at their owner node.
+    std::span<Node> nodes = arena_.make_array<Node>(node_fields);
+    std::span<TensorData> inits = arena_.make_array<TensorData>(initializers);
+    std::span<SparseTensorData> sparse_inits = arena_.make_array<SparseTensorData>(sparse);
+    std::span<ValueInfo> ins = arena_.make_array<ValueInfo>(inputs);
+    std::span<ValueInfo> outs = arena_.make_array<ValueInfo>(outputs);
+    std::span<ValueInfo> vis = arena_.make_array<ValueInfo>(infos);
+    graph.nodes = nodes;
+    graph.initializers = inits;
+    graph.sparse_initializers = sparse_inits;
+    graph.inputs = ins;
+    graph.outputs = outs;
+    graph.value_info = vis;
+    graph.value_ids.reserve(node_fields + initializers + sparse + inputs + outputs);
+    size_t n = 0, i = 0, s = 0, in = 0, out = 0, vi = 0;
     Reader r(bytes_, f.data, f.data + f.size);
     while (!r.done()) {
       Field g = r.next();
       switch (g.number) {
         case 1:
-          walk_node(g, graph, depth);
+          walk_node(g, nodes[n], graph, static_cast<uint32_t>(n), depth);
+          ++n;
           break;
         case 2:
           graph.name = str(g, "GraphProto.name");
           break;
         case 5:
-          tensor(g, graph.initializers.emplace_back());
+          tensor(g, inits[i]);
+          intern(graph, inits[i++].name);
           break;
         case 15:
-          sparse_tensor(g, graph.sparse_initializers.emplace_back());
+          sparse_tensor(g, sparse_inits[s]);
+          intern(graph, sparse_inits[s++].values.name);
           break;
         case 11:
-          graph.inputs.push_back(value_info(g));
+          value_info(g, ins[in]);
+          intern(graph, ins[in++].name);
           break;
         case 12:
-          graph.outputs.push_back(value_info(g));
+          value_info(g, outs[out]);
+          intern(graph, outs[out++].name);
           break;
         case 13:
-          graph.value_info.push_back(value_info(g));
+          value_info(g, vis[vi++]);
           break;
         default:
           break;
@@ -639,7 +688,8 @@ class Walker {
     body.function = fn.get();
     body.offset = f.tag_offset;
     std::vector<Field> nodes;
-    std::vector<Field> attr_protos;
+    std::vector<ValueInfo> inputs, outputs;
+    std::vector<Field> value_infos;
     Reader r(bytes_, f.data, f.data + f.size);
     while (!r.done()) {
       Field g = r.next();
@@ -654,10 +704,10 @@ class Walker {
           fn->overload = str(g, "FunctionProto.overload");
           break;
         case 4:
-          body.inputs.push_back(ValueInfo{str(g, "FunctionProto.input"), {}, {}, g.tag_offset});
+          inputs.push_back(ValueInfo{str(g, "FunctionProto.input"), {}, {}, g.tag_offset});
           break;
         case 5:
-          body.outputs.push_back(ValueInfo{str(g, "FunctionProto.output"), {}, {}, g.tag_offset});
+          outputs.push_back(ValueInfo{str(g, "FunctionProto.output"), {}, {}, g.tag_offset});
           break;
         case 6:
           fn->attributes.push_back(str(g, "FunctionProto.attribute"));
@@ -680,7 +730,8 @@ class Walker {
           fn->opset_imports.push_back(opset_import(g));
           break;
         case 12:
-          body.value_info.push_back(value_info(g));
+          expect(g, wire::kLen, "FunctionProto.value_info");
+          value_infos.push_back(g);
           break;
         default:
           break;
@@ -692,16 +743,32 @@ class Walker {
     if (nodes.size() > limits_.max_nodes - std::min(node_count_, limits_.max_nodes)) {
       Reader::fail("more than " + std::to_string(limits_.max_nodes) + " nodes", f.tag_offset);
     }
-    body.nodes.reserve(nodes.size());
-    for (const Field& n : nodes) walk_node(n, body, 0);
+    body.inputs = arena_.copy(inputs);
+    body.outputs = arena_.copy(outputs);
+    for (const ValueInfo& v : inputs) intern(body, v.name);
+    for (const ValueInfo& v : outputs) intern(body, v.name);
+    std::span<ValueInfo> vis = arena_.make_array<ValueInfo>(value_infos.size());
+    for (size_t i = 0; i < value_infos.size(); ++i) value_info(value_infos[i], vis[i]);
+    body.value_info = vis;
+    std::span<Node> body_nodes = arena_.make_array<Node>(nodes.size());
+    body.nodes = body_nodes;
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      walk_node(nodes[i], body_nodes[i], body, static_cast<uint32_t>(i), 0);
+    }
     model_.functions.push_back(std::move(fn));
   }
 
   Model& model_;
+  Arena& arena_;
   std::span<const std::byte> bytes_;
   const LoadLimits& limits_;
   uint64_t node_count_ = 0;
-  std::vector<std::string_view> scratch_inputs_, scratch_outputs_;
+  // Reused buffers for lists whose length is known only after their message is read.
+  std::vector<std::string_view> scratch_inputs_, scratch_outputs_, scratch_strings_;
+  std::vector<StringPair> scratch_pairs_, scratch_external_;
+  std::vector<int64_t> scratch_dims_, scratch_sparse_dims_, scratch_ints_;
+  std::vector<float> scratch_floats_;
+  std::vector<const TensorData*> scratch_tensors_;
 };
 
 LoadResult build(std::unique_ptr<Model> model, const LoadLimits& limits) {

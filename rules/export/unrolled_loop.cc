@@ -154,9 +154,9 @@ class UnrolledLoop final : public Rule {
       const Attribute* s = n.attribute("starts");
       const Attribute* e = n.attribute("ends");
       if (s == nullptr || e == nullptr) return false;
-      starts = s->ints;
-      ends = e->ints;
-      if (const Attribute* a = n.attribute("axes")) axes = a->ints;
+      starts.assign(s->ints.begin(), s->ints.end());
+      ends.assign(e->ints.begin(), e->ints.end());
+      if (const Attribute* a = n.attribute("axes")) axes.assign(a->ints.begin(), a->ints.end());
     } else {
       auto read = [&](size_t i, std::vector<int64_t>& out) {
         if (i >= n.inputs.size() || n.inputs[i].empty()) return true;  // absent: default

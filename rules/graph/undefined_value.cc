@@ -25,15 +25,16 @@ class UndefinedValue final : public Rule {
     for (const Node& n : g.nodes) {
       for (uint32_t i = 0; i < n.inputs.size(); ++i) {
         std::string_view name = n.inputs[i];
-        if (name.empty() || info.resolve(name) != nullptr) continue;
+        if (name.empty() || info.input_def(n, i) != nullptr) continue;
         Location loc = ctx.at_node_value(n, name);
         Diagnostic& d = ctx.report(
             loc, fmt::format("input {} '{}' of {} is not a graph input, initializer or output "
                              "of any node in scope",
                              i, name, n.display_name()));
         d.key = std::to_string(i);
-        d.help = "the model was edited or exported incompletely; re-export it, or check the "
-                 "tool that rewrote the graph";
+        d.help =
+            "the model was edited or exported incompletely; re-export it, or check the "
+            "tool that rewrote the graph";
       }
     }
   }

@@ -56,9 +56,9 @@ class InvalidArity final : public Rule {
   }
 
  private:
-  static void check(const std::vector<std::string_view>& actual,
-                    std::span<const ParamSchema> params, int lo, int hi, const char* what,
-                    const OpSchema& s, const Node& n, std::vector<std::string>& problems) {
+  static void check(std::span<const std::string_view> actual, std::span<const ParamSchema> params,
+                    int lo, int hi, const char* what, const OpSchema& s, const Node& n,
+                    std::vector<std::string>& problems) {
     const int count = static_cast<int>(actual.size());
     if (count < lo || count > hi) {
       problems.push_back(fmt::format("has {} {}{}; {}-{} takes {}", count, what,

@@ -25,7 +25,7 @@ bool is_fed_input(const GraphInfo& info, const ValueInfo& in) {
 
 std::string dim_text(const Dim& d) {
   if (d.kind == Dim::Kind::Value) return std::to_string(d.value);
-  if (d.kind == Dim::Kind::Param && !d.param.empty()) return d.param;
+  if (d.kind == Dim::Kind::Param && !d.param.empty()) return std::string(d.param);
   return "?";
 }
 
@@ -33,7 +33,7 @@ std::string dim_text(const Dim& d) {
 // after their position).
 std::string dim_name(const ValueInfo& in, size_t axis) {
   const Dim& d = in.type.dims[axis];
-  if (d.kind == Dim::Kind::Param && !d.param.empty()) return d.param;
+  if (d.kind == Dim::Kind::Param && !d.param.empty()) return std::string(d.param);
   return fmt::format("{}.shape[{}]", in.name, axis);
 }
 

@@ -21,7 +21,7 @@ std::string_view fact_source(const TargetInfo& t, std::string_view fact) {
 }
 
 // "N, 3, H, W" with '?' for unknown dims.
-std::string dims_text(const std::vector<Dim>& dims) {
+std::string dims_text(std::span<const Dim> dims) {
   std::string s;
   for (const Dim& d : dims) {
     if (!s.empty()) s += ", ";
@@ -75,7 +75,7 @@ class DynamicShape final : public Rule {
       } else {
         std::vector<std::string> dynamic;
         for (const Dim& d : type.dims) {
-          if (d.kind == Dim::Kind::Param) dynamic.push_back("'" + d.param + "'");
+          if (d.kind == Dim::Kind::Param) dynamic.push_back(fmt::format("'{}'", d.param));
           if (d.kind == Dim::Kind::Unknown) dynamic.push_back("an unknown dim");
         }
         what = fmt::format("has dynamic shape [{}] ({})", dims_text(type.dims),
@@ -89,7 +89,7 @@ class DynamicShape final : public Rule {
           const Dim& d = type.dims[i];
           if (d.is_static()) continue;
           dim_names.push_back(d.kind == Dim::Kind::Param && !d.param.empty()
-                                  ? d.param
+                                  ? std::string(d.param)
                                   : fmt::format("{}.shape[{}]", in.name, i));
         }
       } else {

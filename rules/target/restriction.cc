@@ -162,7 +162,7 @@ std::vector<Arg> find_args(const Node& n, const OpSchema* schema,
   return out;
 }
 
-std::string dims_text(const std::vector<Dim>& dims) {
+std::string dims_text(std::span<const Dim> dims) {
   std::string s = "[";
   for (size_t i = 0; i < dims.size(); ++i) {
     if (i != 0) s += ", ";
@@ -587,7 +587,7 @@ class RestrictionRule final : public Rule {
         if (auto a = find_arg(n, schema, "pads", false)) {
           pads = cindex.ints(g, a->value);
         } else if (const Attribute* attr = n.attribute("pads")) {
-          pads = attr->ints;
+          pads.emplace(attr->ints.begin(), attr->ints.end());
         }
         if (!pads || pads->size() % 2 != 0) break;
         const size_t rank = pads->size() / 2;

@@ -111,7 +111,7 @@ ValueFacts facts_of(const TypeInfo& t) {
   if (t.kind != TypeInfo::Kind::Tensor) return f;
   f.elem_type = t.elem_type;
   f.has_shape = t.has_shape;
-  f.dims = t.dims;
+  f.dims.assign(t.dims.begin(), t.dims.end());
   return f;
 }
 

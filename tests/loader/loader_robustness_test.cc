@@ -22,6 +22,7 @@
 namespace onnxlint::testing {
 namespace {
 
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 std::string read_file(const std::string& path) {
@@ -150,13 +151,13 @@ TEST(LoaderRobustness, KitchenSinkIsFullyRead) {
   EXPECT_EQ(g.initializers[2].external_value("length"), "16");
   ASSERT_EQ(g.sparse_initializers.size(), 1u);
   EXPECT_EQ(g.sparse_initializers[0].values.name, "sp");
-  EXPECT_EQ(g.sparse_initializers[0].dims, std::vector<int64_t>{4});
+  EXPECT_THAT(g.sparse_initializers[0].dims, ElementsAre(4));
   const Node& mul = g.nodes[0];
   EXPECT_EQ(mul.attr_int("i"), -3);
   EXPECT_EQ(mul.attr_string("s"), "text");
   EXPECT_FLOAT_EQ(mul.attribute("f")->f, 0.5f);
-  EXPECT_EQ(mul.attribute("ints")->ints, (std::vector<int64_t>{1, -2, 3}));
-  EXPECT_EQ(mul.attribute("floats")->floats, (std::vector<float>{1.5f, -2.5f}));
+  EXPECT_THAT(mul.attribute("ints")->ints, ElementsAre(1, -2, 3));
+  EXPECT_THAT(mul.attribute("floats")->floats, ElementsAre(1.5f, -2.5f));
   EXPECT_EQ(mul.attribute("strings")->strings.size(), 2u);
   ASSERT_EQ(mul.attribute("tensors")->tensors.size(), 1u);
   EXPECT_EQ(m.read_ints(*mul.attribute("tensors")->tensors[0]), std::vector<int64_t>{7});

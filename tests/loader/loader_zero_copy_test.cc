@@ -132,14 +132,14 @@ std::optional<std::vector<int64_t>> ints_of(const std::string& model_bytes,
   LoadResult r = load_model_from_bytes("t.onnx", model_bytes);
   EXPECT_TRUE(r.model) << (r.error ? r.error->message : "");
   if (!r.model) return std::nullopt;
-  return r.model->read_ints(r.model->graph.initializers.at(0), max_elements);
+  return r.model->read_ints(r.model->graph.initializers[0], max_elements);
 }
 
 std::optional<std::vector<double>> floats_of(const std::string& model_bytes) {
   LoadResult r = load_model_from_bytes("t.onnx", model_bytes);
   EXPECT_TRUE(r.model) << (r.error ? r.error->message : "");
   if (!r.model) return std::nullopt;
-  return r.model->read_floats(r.model->graph.initializers.at(0));
+  return r.model->read_floats(r.model->graph.initializers[0]);
 }
 
 constexpr int32_t kI8 = 3, kU8 = 2, kI16 = 5, kI32 = 6, kI64 = 7, kBoolT = 9, kF16 = 10, kF64 = 11,
