@@ -36,7 +36,17 @@ ElementTypes::ElementTypes(const Model& model, AnalysisCache& cache)
     : index_(cache.get<GraphIndex>()) {
   const OpResolutionIndex& ops = cache.get<OpResolutionIndex>();
   for (const Graph* g : model.all_graphs()) {
-    auto& types = by_graph_[g];
+    GraphTypes& gt = by_graph_[g];
+    gt.by_id.assign(g->value_count(), kUnknown);
+    // Sets the type of a value by name (value_info may name values nothing else mentions).
+    struct Setter {
+      const Graph& g;
+      GraphTypes& gt;
+      int32_t& operator[](std::string_view name) {
+        const ValueId id = g.value_id(name);
+        return id != kNoValueId ? gt.by_id[id] : gt.unlisted[name];
+      }
+    } types{*g, gt};
     auto declare = [&](const ValueInfo& vi) {
       if (vi.type.kind == TypeInfo::Kind::Tensor && vi.type.elem_type != 0 && !vi.name.empty()) {
         types[vi.name] = vi.type.elem_type;
@@ -57,14 +67,14 @@ ElementTypes::ElementTypes(const Model& model, AnalysisCache& cache)
       const OpResolution& r = ops.of(n);
       if (r.status != OpStatus::Standard || !r.domain.empty()) continue;
       if (n.op_type == "Constant") {
-        if (auto t = constant_type(n)) types[n.outputs[0]] = *t;
+        if (auto t = constant_type(n)) gt.by_id[n.output_ids[0]] = *t;
         continue;
       }
       if (n.op_type == "Cast") {
         const Attribute* to = n.attribute("to");
         if (to != nullptr && to->ref_attr_name.empty() && to->type == Attribute::Type::Int &&
             !element_type_name(static_cast<int32_t>(to->i)).empty()) {
-          types[n.outputs[0]] = static_cast<int32_t>(to->i);
+          gt.by_id[n.output_ids[0]] = static_cast<int32_t>(to->i);
         }
         continue;
       }
@@ -73,16 +83,32 @@ ElementTypes::ElementTypes(const Model& model, AnalysisCache& cache)
         if (n.outputs[i].empty()) continue;
         const ParamSchema& p = s.outputs[std::min(i, s.outputs.size() - 1)];
         if (i >= s.outputs.size() && p.option != ParamOption::Variadic) break;
-        if (auto t = fixed_type(s, p)) types[n.outputs[i]] = *t;
+        if (auto t = fixed_type(s, p)) gt.by_id[n.output_ids[i]] = *t;
       }
     }
   }
 }
 
 std::optional<int32_t> ElementTypes::of(const Graph& g, std::string_view name) const {
-  // Defined in a graph without a known type: an outer value of that name is shadowed.
-  const int32_t* t = index_.find_in_scope(by_graph_, g, name);
-  return t != nullptr ? std::optional<int32_t>(*t) : std::nullopt;
+  return of(g, g.value_id(name), name);
+}
+
+std::optional<int32_t> ElementTypes::of(const Graph& g, ValueId id, std::string_view name) const {
+  // Lexical scope: the first graph that knows the type wins; a graph that defines the name
+  // without a known type shadows the outer ones.
+  for (const Graph* cur = &g; cur != nullptr; cur = cur->parent) {
+    if (cur != &g) id = cur->value_id(name);
+    if (auto it = by_graph_.find(cur); it != by_graph_.end()) {
+      const GraphTypes& gt = it->second;
+      if (id != kNoValueId) {
+        if (gt.by_id[id] != kUnknown) return gt.by_id[id];
+      } else if (const int32_t* t = gt.unlisted.find(name)) {
+        return *t;
+      }
+    }
+    if (index_.info(*cur).local(id) != nullptr) return std::nullopt;
+  }
+  return std::nullopt;
 }
 
 }  // namespace onnxlint::rules

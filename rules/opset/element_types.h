@@ -13,6 +13,7 @@
 #include <optional>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 namespace onnxlint::rules {
 
@@ -22,10 +23,18 @@ class ElementTypes {
 
   /// The TensorProto.DataType of `name` as seen from graph `g` (lexical scope), if known.
   std::optional<int32_t> of(const Graph& g, std::string_view name) const;
+  /// Same, for a name whose id in `g` (Graph::value_ids) is known: no hashing when the type
+  /// is decided in `g` itself, the common case.
+  std::optional<int32_t> of(const Graph& g, ValueId id, std::string_view name) const;
 
  private:
+  static constexpr int32_t kUnknown = INT32_MIN;
+  struct GraphTypes {
+    std::vector<int32_t> by_id;  // by value id; kUnknown if not known
+    NameMap<int32_t> unlisted;   // value_info for names the graph does not otherwise use
+  };
   const GraphIndex& index_;
-  std::unordered_map<const Graph*, NameMap<int32_t>> by_graph_;
+  std::unordered_map<const Graph*, GraphTypes> by_graph_;
 };
 
 }  // namespace onnxlint::rules

@@ -76,13 +76,13 @@ class InvalidType final : public Rule {
   static void check(const Node& n, const OpSchema& s, const ElementTypes& types, RuleContext& ctx) {
     std::vector<std::string> problems;
     std::map<std::string_view, Binding> bound;
-    auto visit = [&](const std::vector<std::string_view>& args, std::span<const ParamSchema> ps,
-                     const char* what) {
+    auto visit = [&](std::span<const std::string_view> args, std::span<const ValueId> ids,
+                     std::span<const ParamSchema> ps, const char* what) {
       for (size_t i = 0; i < args.size(); ++i) {
         if (args[i].empty()) continue;
         const ParamSchema* p = param_for(ps, i);
         if (p == nullptr) return;  // arity is opset-invalid-arity's business
-        std::optional<int32_t> t = types.of(*n.graph, args[i]);
+        std::optional<int32_t> t = types.of(*n.graph, ids[i], args[i]);
         if (!t) continue;
         const char* ts = tensor_type_string(*t);
         if (*ts == '\0') continue;
@@ -116,8 +116,8 @@ class InvalidType final : public Rule {
         }
       }
     };
-    visit(n.inputs, s.inputs, "input");
-    visit(n.outputs, s.outputs, "output");
+    visit(n.inputs, n.input_ids, s.inputs, "input");
+    visit(n.outputs, n.output_ids, s.outputs, "output");
     if (problems.empty()) return;
     Diagnostic& d = ctx.report(ctx.at_node(n), node_label(n) + ": " + problems.front());
     for (size_t k = 1; k < problems.size(); ++k) d.notes.push_back(problems[k]);

@@ -82,6 +82,73 @@ TEST(GraphIndex, DefsUsesAndScopes) {
   EXPECT_EQ(main.uses_of("z_scan")[0].node, nullptr);
 }
 
+TEST(GraphIndex, ValueIdsNumberNamesDenselyInFirstMentionOrder) {
+  auto m = load(scoped_model());
+  const Graph& g = m->graph;
+  std::vector<std::string_view> names;
+  for (ValueId id = 0; id < g.value_count(); ++id) names.push_back(g.value_name(id));
+  // Nodes come first in the file (relu, nest, dead), then initializers, inputs, outputs.
+  EXPECT_THAT(names,
+              ElementsAre("x", "a", "nest_trip_count", "nest_cond", "z_scan", "unused", "w"));
+  for (const Graph* graph : m->all_graphs()) {
+    for (const Node& n : graph->nodes) {
+      ASSERT_EQ(n.input_ids.size(), n.inputs.size());
+      ASSERT_EQ(n.output_ids.size(), n.outputs.size());
+      for (size_t k = 0; k < n.inputs.size(); ++k) {
+        if (n.inputs[k].empty()) {
+          EXPECT_EQ(n.input_ids[k], kNoValueId);
+        } else {
+          EXPECT_EQ(graph->value_name(n.input_ids[k]), n.inputs[k]);
+        }
+      }
+      for (size_t k = 0; k < n.outputs.size(); ++k) {
+        EXPECT_EQ(graph->value_name(n.output_ids[k]), n.outputs[k]);
+      }
+    }
+  }
+  EXPECT_EQ(g.value_id("nope"), kNoValueId);
+  EXPECT_EQ(g.value_id(""), kNoValueId);
+
+  AnalysisCache cache(*m);
+  const GraphIndex& index = cache.get<GraphIndex>();
+  const GraphInfo& main = index.info(g);
+  const Graph& body = graph_at(*m, "main/nest:body");
+  const GraphInfo& body_info = index.info(body);
+  // By id and by name agree; input_def resolves outer values through the parent.
+  EXPECT_EQ(main.local(g.value_id("a")), main.local("a"));
+  EXPECT_EQ(main.uses_of(g.value_id("a")).size(), 2u);
+  EXPECT_EQ(main.local(kNoValueId), nullptr);
+  EXPECT_THAT(main.uses_of(kNoValueId), IsEmpty());
+  const Node& add = body.nodes[0];
+  ASSERT_EQ(add.name, "body_add");
+  ASSERT_NE(body_info.input_def(add, 0), nullptr);
+  EXPECT_EQ(body_info.input_def(add, 0), main.local("a"));
+  EXPECT_EQ(body_info.input_def(add, 1), main.local("w"));
+  EXPECT_EQ(body_info.input_def(add, 2), nullptr);  // no such input
+}
+
+TEST(GraphIndex, NamesOnlyANestedSubgraphMentionsAreUsesOfTheOwnerNode) {
+  // inner body reads a and w; the middle graph holds the inner Loop but never names a or w.
+  ModelBuilder inner;
+  inner.graph().input("x").output("z");
+  inner.graph().node("Add", {"a", "w"}, {"z"}, "body_add");
+  onnx::ModelProto once;
+  ASSERT_TRUE(once.ParseFromString(nest_in_loop(inner.proto())));
+  auto m = load(nest_in_loop(once));
+  AnalysisCache cache(*m);
+  const GraphIndex& index = cache.get<GraphIndex>();
+  const Graph& middle = graph_at(*m, "main/nest:body");
+  const GraphInfo& info = index.info(middle);
+  EXPECT_EQ(middle.value_id("a"), kNoValueId);
+  EXPECT_THAT(info.outer_refs, ElementsAre("a", "w"));
+  ASSERT_EQ(info.uses_of("a").size(), 1u);
+  EXPECT_EQ(info.uses_of("a")[0].node->name, "nest");
+  EXPECT_TRUE(info.uses_of("a")[0].via_subgraph);
+  EXPECT_EQ(info.uses_of("w").size(), 1u);
+  EXPECT_THAT(index.info(m->graph).outer_refs, ElementsAre("a", "w"));
+  EXPECT_EQ(index.info(m->graph).resolve("a"), nullptr);
+}
+
 TEST(GraphIndex, OrderAndLiveness) {
   auto m = load(scoped_model());
   AnalysisCache cache(*m);
