@@ -63,6 +63,9 @@ struct ValueInfo {
   TypeInfo type;
   std::span<const StringPair> metadata_props;  // IR >= 10
   uint64_t offset = 0;                         // byte offset of the ValueInfoProto
+  /// Id of `name` in its graph's value_ids; kNoValueId when unnamed, or for a value_info
+  /// entry naming a value the graph does not otherwise mention.
+  ValueId value_id = kNoValueId;
 };
 
 /// A TensorProto seen through its wire bytes: metadata decoded, payload only located.
@@ -81,6 +84,8 @@ struct TensorData {
   std::span<const StringPair> external_data;  // key/value entries (location, offset, length...)
   uint64_t offset = 0;                        // byte offset of the TensorProto field tag
   ByteSpan message;                           // the TensorProto message bytes (headers + payload)
+  /// A graph initializer's id in its graph's value_ids; kNoValueId for other tensors.
+  ValueId value_id = kNoValueId;
 
   /// Product of dims (1 for a scalar); nullopt on overflow or negative dims.
   std::optional<uint64_t> element_count() const;

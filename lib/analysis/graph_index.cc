@@ -47,8 +47,7 @@ void GraphIndex::build_defs(GraphInfo& info) {
     }
   };
   for (const ValueInfo& in : g.inputs) {
-    add(g.value_id(in.name), in.name,
-        ValueDef{ValueDef::Kind::Input, &g, nullptr, 0, nullptr, &in});
+    add(in.value_id, in.name, ValueDef{ValueDef::Kind::Input, &g, nullptr, 0, nullptr, &in});
   }
   // An initializer that is also a graph input is a default value for that input (required
   // before IR 4), not a second definition. Only the first one attaches: once the input's
@@ -63,13 +62,13 @@ void GraphIndex::build_defs(GraphInfo& info) {
     return true;
   };
   for (const TensorData& t : g.initializers) {
-    const ValueId id = g.value_id(t.name);
+    const ValueId id = t.value_id;
     if (attach_to_input(id, t)) continue;
     add(id, t.name, ValueDef{ValueDef::Kind::Initializer, &g, nullptr, 0, &t, nullptr});
   }
   for (const SparseTensorData& s : g.sparse_initializers) {
     // Like a dense initializer, a sparse one may also be listed as a graph input.
-    const ValueId id = g.value_id(s.values.name);
+    const ValueId id = s.values.value_id;
     if (attach_to_input(id, s.values)) continue;
     add(id, s.values.name,
         ValueDef{ValueDef::Kind::SparseInitializer, &g, nullptr, 0, &s.values, nullptr});
@@ -234,7 +233,7 @@ ConstantIndex::ConstantIndex(const Model& model, AnalysisCache& cache)
     auto& map = by_graph_[g];
     const GraphInfo& info = index_.info(*g);
     for (const TensorData& t : g->initializers) {
-      const ValueDef* d = info.local(t.name);
+      const ValueDef* d = info.local(t.value_id);
       Constant c;
       c.tensor = &t;
       c.overridable = d != nullptr && d->kind == ValueDef::Kind::Input;

@@ -656,19 +656,23 @@ class Walker {
           break;
         case 5:
           tensor(g, inits[i]);
-          intern(graph, inits[i++].name);
+          inits[i].value_id = intern(graph, inits[i].name);
+          ++i;
           break;
         case 15:
           sparse_tensor(g, sparse_inits[s]);
-          intern(graph, sparse_inits[s++].values.name);
+          sparse_inits[s].values.value_id = intern(graph, sparse_inits[s].values.name);
+          ++s;
           break;
         case 11:
           value_info(g, ins[in]);
-          intern(graph, ins[in++].name);
+          ins[in].value_id = intern(graph, ins[in].name);
+          ++in;
           break;
         case 12:
           value_info(g, outs[out]);
-          intern(graph, outs[out++].name);
+          outs[out].value_id = intern(graph, outs[out].name);
+          ++out;
           break;
         case 13:
           value_info(g, vis[vi++]);
@@ -677,6 +681,8 @@ class Walker {
           break;
       }
     }
+    // Last: value_info may come before the nodes that mention its names.
+    for (ValueInfo& v : vis) v.value_id = graph.value_id(v.name);
   }
 
   void walk_function(const Field& f) {
@@ -743,10 +749,10 @@ class Walker {
     if (nodes.size() > limits_.max_nodes - std::min(node_count_, limits_.max_nodes)) {
       Reader::fail("more than " + std::to_string(limits_.max_nodes) + " nodes", f.tag_offset);
     }
+    for (ValueInfo& v : inputs) v.value_id = intern(body, v.name);
+    for (ValueInfo& v : outputs) v.value_id = intern(body, v.name);
     body.inputs = arena_.copy(inputs);
     body.outputs = arena_.copy(outputs);
-    for (const ValueInfo& v : inputs) intern(body, v.name);
-    for (const ValueInfo& v : outputs) intern(body, v.name);
     std::span<ValueInfo> vis = arena_.make_array<ValueInfo>(value_infos.size());
     for (size_t i = 0; i < value_infos.size(); ++i) value_info(value_infos[i], vis[i]);
     body.value_info = vis;
@@ -755,6 +761,7 @@ class Walker {
     for (size_t i = 0; i < nodes.size(); ++i) {
       walk_node(nodes[i], body_nodes[i], body, static_cast<uint32_t>(i), 0);
     }
+    for (ValueInfo& v : vis) v.value_id = body.value_id(v.name);
     model_.functions.push_back(std::move(fn));
   }
 

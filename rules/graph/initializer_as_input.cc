@@ -29,7 +29,7 @@ class InitializerAsInput final : public Rule {
     const GraphInfo& info = ctx.get<GraphIndex>().info(g);
     std::vector<std::string_view> names;
     for (const ValueInfo& in : g.inputs) {
-      const ValueDef* def = info.local(in.name);
+      const ValueDef* def = info.local(in.value_id);
       if (def && def->kind == ValueDef::Kind::Input && def->tensor != nullptr) {
         names.push_back(in.name);
       }

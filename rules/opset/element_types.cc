@@ -40,16 +40,14 @@ ElementTypes::ElementTypes(const Model& model, AnalysisCache& cache)
     gt.by_id.assign(g->value_count(), kUnknown);
     // Sets the type of a value by name (value_info may name values nothing else mentions).
     struct Setter {
-      const Graph& g;
       GraphTypes& gt;
-      int32_t& operator[](std::string_view name) {
-        const ValueId id = g.value_id(name);
+      int32_t& at(ValueId id, std::string_view name) {
         return id != kNoValueId ? gt.by_id[id] : gt.unlisted[name];
       }
-    } types{*g, gt};
+    } types{gt};
     auto declare = [&](const ValueInfo& vi) {
       if (vi.type.kind == TypeInfo::Kind::Tensor && vi.type.elem_type != 0 && !vi.name.empty()) {
-        types[vi.name] = vi.type.elem_type;
+        types.at(vi.value_id, vi.name) = vi.type.elem_type;
       }
     };
     for (const ValueInfo& vi : g->inputs) declare(vi);
@@ -57,10 +55,10 @@ ElementTypes::ElementTypes(const Model& model, AnalysisCache& cache)
     for (const ValueInfo& vi : g->value_info) declare(vi);
     // What a value holds wins over what a value_info says about it.
     for (const TensorData& t : g->initializers) {
-      if (t.data_type != 0) types[t.name] = t.data_type;
+      if (t.data_type != 0) types.at(t.value_id, t.name) = t.data_type;
     }
     for (const SparseTensorData& s : g->sparse_initializers) {
-      if (s.values.data_type != 0) types[s.values.name] = s.values.data_type;
+      if (s.values.data_type != 0) types.at(s.values.value_id, s.values.name) = s.values.data_type;
     }
     for (const Node& n : g->nodes) {
       if (n.outputs.empty() || n.outputs[0].empty()) continue;
