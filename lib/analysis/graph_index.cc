@@ -231,6 +231,7 @@ ConstantIndex::ConstantIndex(const Model& model, AnalysisCache& cache)
     : model_(model), index_(cache.get<GraphIndex>()) {
   for (const Graph* g : model.all_graphs()) {
     auto& map = by_graph_[g];
+    map.reserve(g->initializers.size());
     const GraphInfo& info = index_.info(*g);
     for (const TensorData& t : g->initializers) {
       const ValueDef* d = info.local(t.value_id);

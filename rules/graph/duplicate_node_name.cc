@@ -26,6 +26,9 @@ class DuplicateNodeName final : public Rule {
   // name layers after nodes); each function body is its own namespace.
   void on_graph(const Graph& g, RuleContext& ctx) override {
     auto& seen = g.function != nullptr ? by_function_[g.function] : model_names_;
+    // Sized once for the first (largest, usually) graph of a namespace: growing a map of 10^5
+    // names step by step touches twice the memory. Later graphs grow it as needed.
+    if (seen.empty()) seen.reserve(g.nodes.size());
     for (const Node& n : g.nodes) {
       if (n.name.empty()) continue;
       auto [first_node, inserted] = seen.try_emplace(n.name, &n);
