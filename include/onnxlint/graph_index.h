@@ -56,8 +56,8 @@ class GraphInfo {
   const ValueDef* resolve(std::string_view name) const;
   /// Resolves only locally.
   const ValueDef* local(std::string_view name) const;
-  /// Resolves a graph-local value id (Graph::value_ids) locally: no hashing.
-  const ValueDef* local(ValueId id) const {
+  /// Resolves a graph-local value id (Graph::name_ids) locally: no hashing.
+  const ValueDef* local(NameId id) const {
     return id < defs_.size() && defs_[id].graph != nullptr ? &defs_[id] : nullptr;
   }
   /// The definition that input `k` of node `n` (a node of this graph) reads, in lexical
@@ -65,17 +65,17 @@ class GraphInfo {
   const ValueDef* input_def(const Node& n, size_t k) const;
   /// Uses of a locally visible name inside this graph, in graph order.
   std::span<const ValueUse> uses_of(std::string_view name) const;
-  std::span<const ValueUse> uses_of(ValueId id) const;
+  std::span<const ValueUse> uses_of(NameId id) const;
 
  private:
   friend class GraphIndex;
   // defs_[id]: the first local definition of value id (graph == nullptr: none). Uses of id
   // are use_list_[use_begin_[id] .. use_begin_[id + 1]). Names that only nested subgraphs
-  // mention (not in graph->value_ids) are numbered on from value_count() in extra_ids_.
+  // mention (not in graph->name_ids) are numbered on from name_count() in extra_ids_.
   std::vector<ValueDef> defs_;
   std::vector<uint32_t> use_begin_;
   std::vector<ValueUse> use_list_;
-  NameMap<ValueId> extra_ids_;
+  NameMap<NameId> extra_ids_;
 };
 
 /// The GraphInfo of every graph in the model. Linear in the size of the model.

@@ -21,9 +21,9 @@ namespace onnxlint {
 struct Graph;
 struct Node;
 
-/// Dense id of a value name within one graph (see Graph::value_ids); kNoValueId for "".
-using ValueId = uint32_t;
-inline constexpr ValueId kNoValueId = UINT32_MAX;
+/// Dense id of a value name within one graph (see Graph::name_ids); kNoNameId for "".
+using NameId = uint32_t;
+inline constexpr NameId kNoNameId = UINT32_MAX;
 struct Function;
 class Model;
 
@@ -63,9 +63,9 @@ struct ValueInfo {
   TypeInfo type;
   std::span<const StringPair> metadata_props;  // IR >= 10
   uint64_t offset = 0;                         // byte offset of the ValueInfoProto
-  /// Id of `name` in its graph's value_ids; kNoValueId when unnamed, or for a value_info
+  /// Id of `name` in its graph's name_ids; kNoNameId when unnamed, or for a value_info
   /// entry naming a value the graph does not otherwise mention.
-  ValueId value_id = kNoValueId;
+  NameId name_id = kNoNameId;
 };
 
 /// A TensorProto seen through its wire bytes: metadata decoded, payload only located.
@@ -84,8 +84,8 @@ struct TensorData {
   std::span<const StringPair> external_data;  // key/value entries (location, offset, length...)
   uint64_t offset = 0;                        // byte offset of the TensorProto field tag
   ByteSpan message;                           // the TensorProto message bytes (headers + payload)
-  /// A graph initializer's id in its graph's value_ids; kNoValueId for other tensors.
-  ValueId value_id = kNoValueId;
+  /// A graph initializer's id in its graph's name_ids; kNoNameId for other tensors.
+  NameId name_id = kNoNameId;
 
   /// Product of dims (1 for a scalar); nullopt on overflow or negative dims.
   std::optional<uint64_t> element_count() const;
@@ -145,8 +145,8 @@ struct Node {
   std::string_view overload;
   std::span<const std::string_view> inputs;   // "" = omitted optional input
   std::span<const std::string_view> outputs;  // "" = omitted optional output
-  std::span<const ValueId> input_ids;         // graph->value_ids of inputs (kNoValueId for "")
-  std::span<const ValueId> output_ids;        // graph->value_ids of outputs
+  std::span<const NameId> input_ids;          // graph->name_ids of inputs (kNoNameId for "")
+  std::span<const NameId> output_ids;         // graph->name_ids of outputs
   std::span<const Attribute> attributes;
   std::span<const StringPair> metadata_props;  // IR >= 10
   const Graph* graph = nullptr;                // the graph holding this node
@@ -175,16 +175,18 @@ struct Graph {
   std::span<const ValueInfo> value_info;
   std::span<const TensorData> initializers;
   std::span<const SparseTensorData> sparse_initializers;
-  /// Every name this graph's nodes, inputs, outputs and initializers mention, numbered densely
-  /// in order of first mention: analyses index flat arrays by these ids instead of hashing
-  /// names. Names defined in an enclosing graph get a local id too.
-  NameMap<ValueId> value_ids;
-  ValueId value_id(std::string_view value_name) const {
-    const ValueId* id = value_ids.find(value_name);
-    return id != nullptr ? *id : kNoValueId;
+  /// Every value name this graph's nodes, inputs, outputs and initializers mention, numbered
+  /// densely in order of first mention: analyses index flat arrays by these ids instead of
+  /// hashing names. Names defined in an enclosing graph get a local id too. (Not to be
+  /// confused with Provenance's ValueId, which numbers values across the whole model.)
+  NameMap<NameId> name_ids;
+  /// The id of a value name in this graph, or kNoNameId if the graph never mentions it.
+  NameId name_id(std::string_view value_name) const {
+    const NameId* id = name_ids.find(value_name);
+    return id != nullptr ? *id : kNoNameId;
   }
-  std::string_view value_name(ValueId id) const { return value_ids.entry(id).first; }
-  size_t value_count() const { return value_ids.size(); }
+  std::string_view value_name(NameId id) const { return name_ids.entry(id).first; }
+  size_t name_count() const { return name_ids.size(); }
   const Graph* parent = nullptr;       // enclosing graph for subgraphs
   const Node* owner = nullptr;         // node holding this subgraph
   std::string_view owner_attribute;    // attribute name, e.g. "body"

@@ -3,7 +3,7 @@
 namespace onnxlint {
 
 const ValueDef* GraphInfo::local(std::string_view name) const {
-  return local(graph->value_id(name));
+  return local(graph->name_id(name));
 }
 
 const ValueDef* GraphInfo::resolve(std::string_view name) const {
@@ -19,16 +19,16 @@ const ValueDef* GraphInfo::input_def(const Node& n, size_t k) const {
   return parent != nullptr ? parent->resolve(n.inputs[k]) : nullptr;
 }
 
-std::span<const ValueUse> GraphInfo::uses_of(ValueId id) const {
-  if (id == kNoValueId || size_t{id} + 1 >= use_begin_.size()) return {};
+std::span<const ValueUse> GraphInfo::uses_of(NameId id) const {
+  if (id == kNoNameId || size_t{id} + 1 >= use_begin_.size()) return {};
   return std::span<const ValueUse>(use_list_.data() + use_begin_[id],
                                    use_begin_[id + 1] - use_begin_[id]);
 }
 
 std::span<const ValueUse> GraphInfo::uses_of(std::string_view name) const {
-  ValueId id = graph->value_id(name);
-  if (id == kNoValueId) {
-    const ValueId* extra = extra_ids_.find(name);
+  NameId id = graph->name_id(name);
+  if (id == kNoNameId) {
+    const NameId* extra = extra_ids_.find(name);
     if (extra == nullptr) return {};
     id = *extra;
   }
@@ -37,9 +37,9 @@ std::span<const ValueUse> GraphInfo::uses_of(std::string_view name) const {
 
 void GraphIndex::build_defs(GraphInfo& info) {
   const Graph& g = *info.graph;
-  info.defs_.assign(g.value_count(), ValueDef{});
-  auto add = [&](ValueId id, std::string_view name, const ValueDef& def) {
-    if (id == kNoValueId) return;
+  info.defs_.assign(g.name_count(), ValueDef{});
+  auto add = [&](NameId id, std::string_view name, const ValueDef& def) {
+    if (id == kNoNameId) return;
     if (info.defs_[id].graph == nullptr) {
       info.defs_[id] = def;
     } else {
@@ -47,13 +47,13 @@ void GraphIndex::build_defs(GraphInfo& info) {
     }
   };
   for (const ValueInfo& in : g.inputs) {
-    add(in.value_id, in.name, ValueDef{ValueDef::Kind::Input, &g, nullptr, 0, nullptr, &in});
+    add(in.name_id, in.name, ValueDef{ValueDef::Kind::Input, &g, nullptr, 0, nullptr, &in});
   }
   // An initializer that is also a graph input is a default value for that input (required
   // before IR 4), not a second definition. Only the first one attaches: once the input's
   // `tensor` is set, a repeated initializer of that name is a duplicate definition.
-  auto attach_to_input = [&](ValueId id, const TensorData& t) {
-    if (id == kNoValueId) return false;
+  auto attach_to_input = [&](NameId id, const TensorData& t) {
+    if (id == kNoNameId) return false;
     ValueDef& d = info.defs_[id];
     if (d.graph == nullptr || d.kind != ValueDef::Kind::Input || d.tensor != nullptr) {
       return false;
@@ -62,13 +62,13 @@ void GraphIndex::build_defs(GraphInfo& info) {
     return true;
   };
   for (const TensorData& t : g.initializers) {
-    const ValueId id = t.value_id;
+    const NameId id = t.name_id;
     if (attach_to_input(id, t)) continue;
     add(id, t.name, ValueDef{ValueDef::Kind::Initializer, &g, nullptr, 0, &t, nullptr});
   }
   for (const SparseTensorData& s : g.sparse_initializers) {
     // Like a dense initializer, a sparse one may also be listed as a graph input.
-    const ValueId id = s.values.value_id;
+    const NameId id = s.values.name_id;
     if (attach_to_input(id, s.values)) continue;
     add(id, s.values.name,
         ValueDef{ValueDef::Kind::SparseInitializer, &g, nullptr, 0, &s.values, nullptr});
@@ -103,12 +103,12 @@ GraphIndex::GraphIndex(const Model& model, AnalysisCache&) {
 
     // Uses are collected as (value id, use) and grouped by id once all are known, so that
     // each value's uses are one range of a flat array (no vector per value).
-    std::vector<std::pair<ValueId, ValueUse>> pending;
+    std::vector<std::pair<NameId, ValueUse>> pending;
     pending.reserve(count * 2 + g.outputs.size());
-    std::vector<bool> outer_seen(g.value_count(), false);
+    std::vector<bool> outer_seen(g.name_count(), false);
     // Records a use; returns the local node producing the value, if any.
-    auto note_use = [&](ValueId id, std::string_view name, const ValueUse& use) -> const Node* {
-      if (id == kNoValueId) return nullptr;
+    auto note_use = [&](NameId id, std::string_view name, const ValueUse& use) -> const Node* {
+      if (id == kNoNameId) return nullptr;
       pending.emplace_back(id, use);
       const ValueDef* d = info.local(id);
       if (d == nullptr) {
@@ -122,12 +122,12 @@ GraphIndex::GraphIndex(const Model& model, AnalysisCache&) {
       return d->kind == ValueDef::Kind::Node ? d->node : nullptr;
     };
     // The id of a name read here; names that only nested subgraphs mention get extra ids.
-    auto id_of = [&](std::string_view name) -> ValueId {
-      if (name.empty()) return kNoValueId;
-      const ValueId id = g.value_id(name);
-      if (id != kNoValueId) return id;
+    auto id_of = [&](std::string_view name) -> NameId {
+      if (name.empty()) return kNoNameId;
+      const NameId id = g.name_id(name);
+      if (id != kNoNameId) return id;
       auto [extra, added] = info.extra_ids_.try_emplace(name);
-      if (added) *extra = static_cast<ValueId>(g.value_count() + info.extra_ids_.size() - 1);
+      if (added) *extra = static_cast<NameId>(g.name_count() + info.extra_ids_.size() - 1);
       return *extra;
     };
     for (const Node& n : g.nodes) {
@@ -152,7 +152,7 @@ GraphIndex::GraphIndex(const Model& model, AnalysisCache&) {
     }
     {
       // Counting sort of the uses by id (stable: graph order within a value).
-      const size_t ids = g.value_count() + info.extra_ids_.size();
+      const size_t ids = g.name_count() + info.extra_ids_.size();
       info.use_begin_.assign(ids + 1, 0);
       for (const auto& [id, use] : pending) ++info.use_begin_[id + 1];
       for (size_t i = 0; i < ids; ++i) info.use_begin_[i + 1] += info.use_begin_[i];
@@ -234,7 +234,7 @@ ConstantIndex::ConstantIndex(const Model& model, AnalysisCache& cache)
     map.reserve(g->initializers.size());
     const GraphInfo& info = index_.info(*g);
     for (const TensorData& t : g->initializers) {
-      const ValueDef* d = info.local(t.value_id);
+      const ValueDef* d = info.local(t.name_id);
       Constant c;
       c.tensor = &t;
       c.overridable = d != nullptr && d->kind == ValueDef::Kind::Input;

@@ -329,7 +329,7 @@ void Provenance::Impl::set_main_inputs() {
   for (size_t k = 0; k < g.inputs.size(); ++k) {
     const ValueInfo& in = g.inputs[k];
     uint32_t id = s.base + static_cast<uint32_t>(k);
-    const ValueDef* d = s.info->local(in.value_id);
+    const ValueDef* d = s.info->local(in.name_id);
     if (d != nullptr && d->kind == ValueDef::Kind::Input && d->input == &in &&
         d->tensor != nullptr) {
       // An initializer listed as an input: its default value and dims.

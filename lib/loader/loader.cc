@@ -514,15 +514,15 @@ class Walker {
   }
 
   // The graph-local id of a value name ("" has none).
-  static ValueId intern(Graph& graph, std::string_view name) {
-    if (name.empty()) return kNoValueId;
-    auto [id, added] = graph.value_ids.try_emplace(name);
-    if (added) *id = static_cast<ValueId>(graph.value_ids.size() - 1);
+  static NameId intern(Graph& graph, std::string_view name) {
+    if (name.empty()) return kNoNameId;
+    auto [id, added] = graph.name_ids.try_emplace(name);
+    if (added) *id = static_cast<NameId>(graph.name_ids.size() - 1);
     return *id;
   }
 
-  std::span<const ValueId> intern_all(Graph& graph, const std::vector<std::string_view>& names) {
-    std::span<ValueId> ids = arena_.make_array<ValueId>(names.size());
+  std::span<const NameId> intern_all(Graph& graph, const std::vector<std::string_view>& names) {
+    std::span<NameId> ids = arena_.make_array<NameId>(names.size());
     for (size_t i = 0; i < names.size(); ++i) ids[i] = intern(graph, names[i]);
     return ids;
   }
@@ -641,7 +641,7 @@ class Walker {
     graph.inputs = ins;
     graph.outputs = outs;
     graph.value_info = vis;
-    graph.value_ids.reserve(node_fields + initializers + sparse + inputs + outputs);
+    graph.name_ids.reserve(node_fields + initializers + sparse + inputs + outputs);
     size_t n = 0, i = 0, s = 0, in = 0, out = 0, vi = 0;
     Reader r(bytes_, f.data, f.data + f.size);
     while (!r.done()) {
@@ -656,22 +656,22 @@ class Walker {
           break;
         case 5:
           tensor(g, inits[i]);
-          inits[i].value_id = intern(graph, inits[i].name);
+          inits[i].name_id = intern(graph, inits[i].name);
           ++i;
           break;
         case 15:
           sparse_tensor(g, sparse_inits[s]);
-          sparse_inits[s].values.value_id = intern(graph, sparse_inits[s].values.name);
+          sparse_inits[s].values.name_id = intern(graph, sparse_inits[s].values.name);
           ++s;
           break;
         case 11:
           value_info(g, ins[in]);
-          ins[in].value_id = intern(graph, ins[in].name);
+          ins[in].name_id = intern(graph, ins[in].name);
           ++in;
           break;
         case 12:
           value_info(g, outs[out]);
-          outs[out].value_id = intern(graph, outs[out].name);
+          outs[out].name_id = intern(graph, outs[out].name);
           ++out;
           break;
         case 13:
@@ -682,7 +682,7 @@ class Walker {
       }
     }
     // Last: value_info may come before the nodes that mention its names.
-    for (ValueInfo& v : vis) v.value_id = graph.value_id(v.name);
+    for (ValueInfo& v : vis) v.name_id = graph.name_id(v.name);
   }
 
   void walk_function(const Field& f) {
@@ -749,8 +749,8 @@ class Walker {
     if (nodes.size() > limits_.max_nodes - std::min(node_count_, limits_.max_nodes)) {
       Reader::fail("more than " + std::to_string(limits_.max_nodes) + " nodes", f.tag_offset);
     }
-    for (ValueInfo& v : inputs) v.value_id = intern(body, v.name);
-    for (ValueInfo& v : outputs) v.value_id = intern(body, v.name);
+    for (ValueInfo& v : inputs) v.name_id = intern(body, v.name);
+    for (ValueInfo& v : outputs) v.name_id = intern(body, v.name);
     body.inputs = arena_.copy(inputs);
     body.outputs = arena_.copy(outputs);
     std::span<ValueInfo> vis = arena_.make_array<ValueInfo>(value_infos.size());
@@ -761,7 +761,7 @@ class Walker {
     for (size_t i = 0; i < nodes.size(); ++i) {
       walk_node(nodes[i], body_nodes[i], body, static_cast<uint32_t>(i), 0);
     }
-    for (ValueInfo& v : vis) v.value_id = body.value_id(v.name);
+    for (ValueInfo& v : vis) v.name_id = body.name_id(v.name);
     model_.functions.push_back(std::move(fn));
   }
 

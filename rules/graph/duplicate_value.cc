@@ -28,8 +28,9 @@ class DuplicateValue final : public Rule {
         .id = "graph-duplicate-value",
         .category = "graph",
         .severity = Severity::Error,
-        .summary = "Value name defined more than once in a graph or shadowing an outer value "
-                   "(SSA violation)",
+        .summary =
+            "Value name defined more than once in a graph or shadowing an outer value "
+            "(SSA violation)",
     };
     return k;
   }
@@ -43,8 +44,9 @@ class DuplicateValue final : public Rule {
       Diagnostic& d = ctx.report(loc, fmt::format("'{}' is defined again by {}; it is already {}",
                                                   name, describe(dup), describe(*first)));
       d.key = fmt::format("{}", static_cast<int>(dup.kind));
-      d.help = "every value must have exactly one definition; rename one of them (a graph "
-               "rewrite that copied nodes usually causes this)";
+      d.help =
+          "every value must have exactly one definition; rename one of them (a graph "
+          "rewrite that copied nodes usually causes this)";
     }
     // Node outputs may not shadow names of enclosing scopes (ONNX checker: SSA across scopes).
     if (info.parent == nullptr) return;
@@ -53,10 +55,10 @@ class DuplicateValue final : public Rule {
         if (out.empty()) continue;
         const ValueDef* outer = info.parent->resolve(out);
         if (outer == nullptr) continue;
-        Diagnostic& d = ctx.report(
-            ctx.at_node_value(n, out),
-            fmt::format("'{}' produced by {} shadows {} of the enclosing graph '{}'", out,
-                        n.display_name(), describe(*outer), outer->graph->path));
+        Diagnostic& d =
+            ctx.report(ctx.at_node_value(n, out),
+                       fmt::format("'{}' produced by {} shadows {} of the enclosing graph '{}'",
+                                   out, n.display_name(), describe(*outer), outer->graph->path));
         d.key = "shadow";
         d.help = "rename the value inside the subgraph";
       }

@@ -14,8 +14,9 @@ class InitializerAsInput final : public Rule {
         .id = "graph-initializer-as-input",
         .category = "graph",
         .severity = Severity::Warning,
-        .summary = "Initializers also listed as graph inputs (overridable, which blocks "
-                   "constant folding)",
+        .summary =
+            "Initializers also listed as graph inputs (overridable, which blocks "
+            "constant folding)",
     };
     return k;
   }
@@ -29,7 +30,7 @@ class InitializerAsInput final : public Rule {
     const GraphInfo& info = ctx.get<GraphIndex>().info(g);
     std::vector<std::string_view> names;
     for (const ValueInfo& in : g.inputs) {
-      const ValueDef* def = info.local(in.value_id);
+      const ValueDef* def = info.local(in.name_id);
       if (def && def->kind == ValueDef::Kind::Input && def->tensor != nullptr) {
         names.push_back(in.name);
       }
@@ -47,15 +48,14 @@ class InitializerAsInput final : public Rule {
     }
     if (names.size() > 8) list += fmt::format(", … ({} more)", names.size() - 8);
     d.notes.push_back("initializers listed as inputs: " + list);
-    d.help = "export with torch.onnx.export(..., keep_initializers_as_inputs=False), the "
-             "default for opset >= 9; this lets runtimes fold constants";
+    d.help =
+        "export with torch.onnx.export(..., keep_initializers_as_inputs=False), the "
+        "default for opset >= 9; this lets runtimes fold constants";
   }
 };
 
 }  // namespace
 
-void add_graph_initializer_as_input(RuleRegistry& registry) {
-  registry.add<InitializerAsInput>();
-}
+void add_graph_initializer_as_input(RuleRegistry& registry) { registry.add<InitializerAsInput>(); }
 
 }  // namespace onnxlint::rules

@@ -23,8 +23,8 @@ class UnsortedNodes final : public Rule {
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const GraphInfo& info = ctx.get<GraphIndex>().info(g);
     if (!info.topo_order) {
-      Diagnostic& d = ctx.report(ctx.at_graph(g),
-                                 fmt::format("the nodes of graph '{}' form a cycle", g.path));
+      Diagnostic& d =
+          ctx.report(ctx.at_graph(g), fmt::format("the nodes of graph '{}' form a cycle", g.path));
       d.key = "cycle";
       d.help = "ONNX graphs must be acyclic; loops are expressed with the Loop operator";
     }
@@ -36,9 +36,9 @@ class UnsortedNodes final : public Rule {
         if (!reason.empty() || name.empty()) return;
         const ValueDef* def = info.local(name);
         if (def && def->kind == ValueDef::Kind::Node && def->node->index >= i) {
-          reason = fmt::format("it reads '{}', which {} produces {}", name,
-                               def->node->display_name(),
-                               def->node->index == i ? "itself" : "later");
+          reason =
+              fmt::format("it reads '{}', which {} produces {}", name, def->node->display_name(),
+                          def->node->index == i ? "itself" : "later");
         }
       };
       for (std::string_view in : n.inputs) check(in);
@@ -47,8 +47,9 @@ class UnsortedNodes final : public Rule {
       }
       Diagnostic& d = ctx.report(ctx.at_node(n), fmt::format("{} is out of topological order: {}",
                                                              n.display_name(), reason));
-      d.help = "sort the nodes topologically (onnx's checker and most runtimes require it); a "
-               "graph rewrite that appended nodes usually causes this";
+      d.help =
+          "sort the nodes topologically (onnx's checker and most runtimes require it); a "
+          "graph rewrite that appended nodes usually causes this";
     }
   }
 };

@@ -29,7 +29,7 @@ class UnusedInitializer final : public Rule {
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const GraphInfo& info = ctx.get<GraphIndex>().info(g);
     for (const TensorData& t : g.initializers) {
-      if (t.name.empty() || !info.uses_of(t.value_id).empty()) continue;
+      if (t.name.empty() || !info.uses_of(t.name_id).empty()) continue;
       uint64_t bytes = t.storage == TensorData::Storage::External ? t.expected_bytes().value_or(0)
                                                                   : t.payload.size;
       Diagnostic& d = ctx.report(
@@ -41,7 +41,7 @@ class UnusedInitializer final : public Rule {
     }
     for (const SparseTensorData& s : g.sparse_initializers) {
       const TensorData& t = s.values;
-      if (t.name.empty() || !info.uses_of(t.value_id).empty()) continue;
+      if (t.name.empty() || !info.uses_of(t.name_id).empty()) continue;
       Diagnostic& d = ctx.report(ctx.at_value(g, t.name),
                                  fmt::format("sparse initializer '{}' ({}) is never used", t.name,
                                              human_bytes(t.payload.size + s.indices.payload.size)));

@@ -26,13 +26,14 @@ class UnusedInput final : public Rule {
     if (g.kind != Graph::Kind::Main) return;
     const GraphInfo& info = ctx.get<GraphIndex>().info(g);
     for (const ValueInfo& in : g.inputs) {
-      if (in.name.empty() || !info.uses_of(in.value_id).empty()) continue;
-      const ValueDef* def = info.local(in.value_id);
+      if (in.name.empty() || !info.uses_of(in.name_id).empty()) continue;
+      const ValueDef* def = info.local(in.name_id);
       if (def && def->tensor != nullptr) continue;  // an initializer: graph-unused-initializer
       Diagnostic& d = ctx.report(ctx.at_value(g, in.name),
                                  fmt::format("graph input '{}' is never used", in.name));
-      d.help = "remove the argument from forward(), or pass input_names= only for the inputs "
-               "the exported graph keeps";
+      d.help =
+          "remove the argument from forward(), or pass input_names= only for the inputs "
+          "the exported graph keeps";
     }
   }
 };

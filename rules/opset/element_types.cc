@@ -37,17 +37,17 @@ ElementTypes::ElementTypes(const Model& model, AnalysisCache& cache)
   const OpResolutionIndex& ops = cache.get<OpResolutionIndex>();
   for (const Graph* g : model.all_graphs()) {
     GraphTypes& gt = by_graph_[g];
-    gt.by_id.assign(g->value_count(), kUnknown);
+    gt.by_id.assign(g->name_count(), kUnknown);
     // Sets the type of a value by name (value_info may name values nothing else mentions).
     struct Setter {
       GraphTypes& gt;
-      int32_t& at(ValueId id, std::string_view name) {
-        return id != kNoValueId ? gt.by_id[id] : gt.unlisted[name];
+      int32_t& at(NameId id, std::string_view name) {
+        return id != kNoNameId ? gt.by_id[id] : gt.unlisted[name];
       }
     } types{gt};
     auto declare = [&](const ValueInfo& vi) {
       if (vi.type.kind == TypeInfo::Kind::Tensor && vi.type.elem_type != 0 && !vi.name.empty()) {
-        types.at(vi.value_id, vi.name) = vi.type.elem_type;
+        types.at(vi.name_id, vi.name) = vi.type.elem_type;
       }
     };
     for (const ValueInfo& vi : g->inputs) declare(vi);
@@ -55,10 +55,10 @@ ElementTypes::ElementTypes(const Model& model, AnalysisCache& cache)
     for (const ValueInfo& vi : g->value_info) declare(vi);
     // What a value holds wins over what a value_info says about it.
     for (const TensorData& t : g->initializers) {
-      if (t.data_type != 0) types.at(t.value_id, t.name) = t.data_type;
+      if (t.data_type != 0) types.at(t.name_id, t.name) = t.data_type;
     }
     for (const SparseTensorData& s : g->sparse_initializers) {
-      if (s.values.data_type != 0) types.at(s.values.value_id, s.values.name) = s.values.data_type;
+      if (s.values.data_type != 0) types.at(s.values.name_id, s.values.name) = s.values.data_type;
     }
     for (const Node& n : g->nodes) {
       if (n.outputs.empty() || n.outputs[0].empty()) continue;
@@ -88,17 +88,17 @@ ElementTypes::ElementTypes(const Model& model, AnalysisCache& cache)
 }
 
 std::optional<int32_t> ElementTypes::of(const Graph& g, std::string_view name) const {
-  return of(g, g.value_id(name), name);
+  return of(g, g.name_id(name), name);
 }
 
-std::optional<int32_t> ElementTypes::of(const Graph& g, ValueId id, std::string_view name) const {
+std::optional<int32_t> ElementTypes::of(const Graph& g, NameId id, std::string_view name) const {
   // Lexical scope: the first graph that knows the type wins; a graph that defines the name
   // without a known type shadows the outer ones.
   for (const Graph* cur = &g; cur != nullptr; cur = cur->parent) {
-    if (cur != &g) id = cur->value_id(name);
+    if (cur != &g) id = cur->name_id(name);
     if (auto it = by_graph_.find(cur); it != by_graph_.end()) {
       const GraphTypes& gt = it->second;
-      if (id != kNoValueId) {
+      if (id != kNoNameId) {
         if (gt.by_id[id] != kUnknown) return gt.by_id[id];
       } else if (const int32_t* t = gt.unlisted.find(name)) {
         return *t;

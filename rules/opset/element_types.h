@@ -23,9 +23,9 @@ class ElementTypes {
 
   /// The TensorProto.DataType of `name` as seen from graph `g` (lexical scope), if known.
   std::optional<int32_t> of(const Graph& g, std::string_view name) const;
-  /// Same, for a name whose id in `g` (Graph::value_ids) is known: no hashing when the type
+  /// Same, for a name whose id in `g` (Graph::name_ids) is known: no hashing when the type
   /// is decided in `g` itself, the common case.
-  std::optional<int32_t> of(const Graph& g, ValueId id, std::string_view name) const;
+  std::optional<int32_t> of(const Graph& g, NameId id, std::string_view name) const;
 
  private:
   static constexpr int32_t kUnknown = INT32_MIN;

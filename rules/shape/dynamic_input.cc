@@ -18,7 +18,7 @@ using namespace prov;  // NOLINT(google-build-using-namespace)
 
 // A main-graph input that a caller must feed (not an initializer listed as an input).
 bool is_fed_input(const GraphInfo& info, const ValueInfo& in) {
-  const ValueDef* d = info.local(in.value_id);
+  const ValueDef* d = info.local(in.name_id);
   return d == nullptr || d->kind != ValueDef::Kind::Input || d->tensor == nullptr ||
          d->input != &in;
 }

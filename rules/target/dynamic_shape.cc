@@ -97,7 +97,7 @@ class DynamicShape final : public Rule {
       }
       std::vector<std::string> readers = nodes_reached(model, prov, dim_names);
       if (readers.empty()) {
-        for (const ValueUse& u : info.uses_of(in.value_id)) {
+        for (const ValueUse& u : info.uses_of(in.name_id)) {
           if (u.node != nullptr) readers.push_back(u.node->display_name());
         }
       }

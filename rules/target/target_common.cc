@@ -247,7 +247,7 @@ ConstantValues::ConstantValues(const Model& model, AnalysisCache& cache)
       for (const ValueInfo& in : g->inputs) map[in.name] = State::Unknown;
     }
     for (const TensorData& t : g->initializers) {
-      const ValueDef* d = info.local(t.value_id);
+      const ValueDef* d = info.local(t.name_id);
       map[t.name] =
           d == nullptr || d->kind != ValueDef::Kind::Input ? State::Constant : State::Runtime;
     }

@@ -82,11 +82,11 @@ TEST(GraphIndex, DefsUsesAndScopes) {
   EXPECT_EQ(main.uses_of("z_scan")[0].node, nullptr);
 }
 
-TEST(GraphIndex, ValueIdsNumberNamesDenselyInFirstMentionOrder) {
+TEST(GraphIndex, NameIdsNumberValueNamesDenselyInFirstMentionOrder) {
   auto m = load(scoped_model());
   const Graph& g = m->graph;
   std::vector<std::string_view> names;
-  for (ValueId id = 0; id < g.value_count(); ++id) names.push_back(g.value_name(id));
+  for (NameId id = 0; id < g.name_count(); ++id) names.push_back(g.value_name(id));
   // Nodes come first in the file (relu, nest, dead), then initializers, inputs, outputs.
   EXPECT_THAT(names,
               ElementsAre("x", "a", "nest_trip_count", "nest_cond", "z_scan", "unused", "w"));
@@ -96,7 +96,7 @@ TEST(GraphIndex, ValueIdsNumberNamesDenselyInFirstMentionOrder) {
       ASSERT_EQ(n.output_ids.size(), n.outputs.size());
       for (size_t k = 0; k < n.inputs.size(); ++k) {
         if (n.inputs[k].empty()) {
-          EXPECT_EQ(n.input_ids[k], kNoValueId);
+          EXPECT_EQ(n.input_ids[k], kNoNameId);
         } else {
           EXPECT_EQ(graph->value_name(n.input_ids[k]), n.inputs[k]);
         }
@@ -106,8 +106,8 @@ TEST(GraphIndex, ValueIdsNumberNamesDenselyInFirstMentionOrder) {
       }
     }
   }
-  EXPECT_EQ(g.value_id("nope"), kNoValueId);
-  EXPECT_EQ(g.value_id(""), kNoValueId);
+  EXPECT_EQ(g.name_id("nope"), kNoNameId);
+  EXPECT_EQ(g.name_id(""), kNoNameId);
 
   AnalysisCache cache(*m);
   const GraphIndex& index = cache.get<GraphIndex>();
@@ -115,10 +115,10 @@ TEST(GraphIndex, ValueIdsNumberNamesDenselyInFirstMentionOrder) {
   const Graph& body = graph_at(*m, "main/nest:body");
   const GraphInfo& body_info = index.info(body);
   // By id and by name agree; input_def resolves outer values through the parent.
-  EXPECT_EQ(main.local(g.value_id("a")), main.local("a"));
-  EXPECT_EQ(main.uses_of(g.value_id("a")).size(), 2u);
-  EXPECT_EQ(main.local(kNoValueId), nullptr);
-  EXPECT_THAT(main.uses_of(kNoValueId), IsEmpty());
+  EXPECT_EQ(main.local(g.name_id("a")), main.local("a"));
+  EXPECT_EQ(main.uses_of(g.name_id("a")).size(), 2u);
+  EXPECT_EQ(main.local(kNoNameId), nullptr);
+  EXPECT_THAT(main.uses_of(kNoNameId), IsEmpty());
   const Node& add = body.nodes[0];
   ASSERT_EQ(add.name, "body_add");
   ASSERT_NE(body_info.input_def(add, 0), nullptr);
@@ -139,7 +139,7 @@ TEST(GraphIndex, NamesOnlyANestedSubgraphMentionsAreUsesOfTheOwnerNode) {
   const GraphIndex& index = cache.get<GraphIndex>();
   const Graph& middle = graph_at(*m, "main/nest:body");
   const GraphInfo& info = index.info(middle);
-  EXPECT_EQ(middle.value_id("a"), kNoValueId);
+  EXPECT_EQ(middle.name_id("a"), kNoNameId);
   EXPECT_THAT(info.outer_refs, ElementsAre("a", "w"));
   ASSERT_EQ(info.uses_of("a").size(), 1u);
   EXPECT_EQ(info.uses_of("a")[0].node->name, "nest");
