@@ -2,8 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <deque>
 #include <set>
+#include <span>
 
 namespace onnxlint::rules::target {
 
@@ -11,31 +13,45 @@ size_t count_supported_partitions(const Graph& g, const GraphIndex& index,
                                   const std::vector<NodeState>& state) {
   const GraphInfo& info = index.info(g);
   const size_t n = g.nodes.size();
-  std::vector<std::set<uint32_t>> producers(n), consumers(n);
-  auto link = [&](std::string_view value, uint32_t consumer) {
-    const ValueDef* d = info.local(value);
+  // Producer -> consumer edges between live nodes, deduplicated and sorted, as one flat array
+  // (a set per node would cost two tree allocations per edge on large graphs).
+  std::vector<std::pair<uint32_t, uint32_t>> edges;
+  edges.reserve(n * 2);
+  auto link = [&](const ValueDef* d, uint32_t consumer) {
     if (d == nullptr || d->kind != ValueDef::Kind::Node || d->node == nullptr) return;
     const uint32_t p = d->node->index;
     if (p == consumer || state[p] == NodeState::Removed) return;
-    producers[consumer].insert(p);
-    consumers[p].insert(consumer);
+    edges.emplace_back(p, consumer);
   };
   for (uint32_t i = 0; i < n; ++i) {
     if (state[i] == NodeState::Removed) continue;
     const Node& node = g.nodes[i];
-    for (std::string_view in : node.inputs) {
-      if (!in.empty()) link(in, i);
+    for (size_t k = 0; k < node.inputs.size(); ++k) {
+      if (!node.inputs[k].empty()) link(info.local(node.input_ids[k]), i);
     }
     // Values a node's subgraphs (at any depth) read from this graph are its inputs too.
+    if (node.attributes.empty()) continue;
     for (const Graph* sub : node.subgraphs()) {
-      for (std::string_view ref : index.info(*sub).outer_refs) link(ref, i);
+      for (std::string_view ref : index.info(*sub).outer_refs) link(info.local(ref), i);
     }
   }
+  std::sort(edges.begin(), edges.end());
+  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+  // consumers of p: edges[consumer_begin[p] .. consumer_begin[p + 1]), ascending.
+  std::vector<size_t> consumer_begin(n + 1, 0);
+  std::vector<size_t> in_degree(n, 0);
+  for (const auto& [p, c] : edges) {
+    ++consumer_begin[p + 1];
+    ++in_degree[c];
+  }
+  for (size_t i = 0; i < n; ++i) consumer_begin[i + 1] += consumer_begin[i];
+  auto consumers = [&](uint32_t p) {
+    return std::span<const std::pair<uint32_t, uint32_t>>(
+        edges.data() + consumer_begin[p], consumer_begin[p + 1] - consumer_begin[p]);
+  };
 
-  std::vector<size_t> in_degree(n);
   std::deque<uint32_t> to_process, next_group;
   for (uint32_t i = 0; i < n; ++i) {
-    in_degree[i] = producers[i].size();
     if (in_degree[i] == 0 && state[i] != NodeState::Removed) to_process.push_back(i);
   }
   size_t partitions = 0;
@@ -64,10 +80,10 @@ size_t count_supported_partitions(const Graph& g, const GraphIndex& index,
     } else {
       group_open = true;
       border.erase(i);
-      border.insert(consumers[i].begin(), consumers[i].end());
+      for (const auto& edge : consumers(i)) border.insert(edge.second);
     }
-    for (uint32_t c : consumers[i]) {
-      if (--in_degree[c] == 0) to_process.push_back(c);
+    for (const auto& edge : consumers(i)) {
+      if (--in_degree[edge.second] == 0) to_process.push_back(edge.second);
     }
   }
   close_group();

@@ -160,30 +160,46 @@ bool is_default_domain(std::string_view d) { return d.empty() || d == "ai.onnx";
 
 }  // namespace
 
+const ValueFacts* KnownValues::GraphFacts::find(NameId id, std::string_view name) const {
+  if (id == kNoNameId) return unlisted.find(name);
+  return slot[id] != 0 ? &facts[slot[id] - 1] : nullptr;
+}
+
+ValueFacts& KnownValues::GraphFacts::put(NameId id, std::string_view name) {
+  if (id == kNoNameId) return unlisted[name];
+  if (slot[id] == 0) {
+    facts.emplace_back();
+    slot[id] = static_cast<uint32_t>(facts.size());
+  }
+  return facts[slot[id] - 1];
+}
+
 KnownValues::KnownValues(const Model& model, AnalysisCache& cache)
     : index_(cache.get<GraphIndex>()) {
   for (const Graph* g : model.all_graphs()) {
-    auto& map = by_graph_[g];
+    GraphFacts& map = by_graph_[g];
+    map.slot.assign(g->name_count(), 0);
     // Weakest first; later sources overwrite (an initializer's own dims beat a declared type).
-    auto put = [&](std::string_view name, ValueFacts f) {
+    auto put = [&](NameId id, std::string_view name, ValueFacts f) {
       if (name.empty() || (f.elem_type == 0 && !f.has_shape)) return;
-      map[name] = std::move(f);
+      map.put(id, name) = std::move(f);
     };
-    for (const ValueInfo& v : g->value_info) put(v.name, facts_of(v.type));
-    for (const ValueInfo& v : g->outputs) put(v.name, facts_of(v.type));
-    for (const ValueInfo& v : g->inputs) put(v.name, facts_of(v.type));
-    for (const TensorData& t : g->initializers) put(t.name, facts_of(t));
+    for (const ValueInfo& v : g->value_info) put(v.name_id, v.name, facts_of(v.type));
+    for (const ValueInfo& v : g->outputs) put(v.name_id, v.name, facts_of(v.type));
+    for (const ValueInfo& v : g->inputs) put(v.name_id, v.name, facts_of(v.type));
+    for (const TensorData& t : g->initializers) put(t.name_id, t.name, facts_of(t));
     for (const Node& n : g->nodes) {
       if (!is_default_domain(n.domain) || n.outputs.empty() || n.outputs[0].empty()) continue;
+      const NameId out = n.output_ids[0];
       if (n.op_type == "Constant") {
-        if (auto f = constant_facts(n)) put(n.outputs[0], std::move(*f));
+        if (auto f = constant_facts(n)) put(out, n.outputs[0], std::move(*f));
       } else if (n.op_type == "Cast") {
         if (auto to = n.attr_int("to")) {
           // Cast fixes the element type; keep whatever shape value_info states.
           ValueFacts f;
-          if (const ValueFacts* known = map.find(n.outputs[0])) f = *known;
+          if (const ValueFacts* known = map.find(out, n.outputs[0])) f = *known;
           f.elem_type = static_cast<int32_t>(*to);
-          put(n.outputs[0], std::move(f));
+          put(out, n.outputs[0], std::move(f));
         }
       }
     }
@@ -192,15 +208,21 @@ KnownValues::KnownValues(const Model& model, AnalysisCache& cache)
 
 const ValueFacts* KnownValues::find(const Graph& g, std::string_view name) const {
   if (name.empty()) return nullptr;
-  const ValueDef* def = index_.info(g).resolve(name);
-  const Graph* owner = def != nullptr ? def->graph : nullptr;
-  if (owner == nullptr) {
-    // Undefined names (graph-undefined-value's business) may still have declared facts locally.
-    owner = &g;
+  // Facts live with the graph that defines the value (undefined names, graph-undefined-value's
+  // business, may still have facts declared in `g`).
+  const GraphInfo& info = index_.info(g);
+  const NameId id = g.name_id(name);
+  const Graph* owner = &g;
+  NameId owner_id = id;
+  if (info.local(id) == nullptr && info.parent != nullptr) {
+    if (const ValueDef* outer = info.parent->resolve(name)) {
+      owner = outer->graph;
+      owner_id = owner->name_id(name);
+    }
   }
   auto it = by_graph_.find(owner);
   if (it == by_graph_.end()) return nullptr;
-  return it->second.find(name);
+  return it->second.find(owner_id, name);
 }
 
 int32_t KnownValues::elem_type(const Graph& g, std::string_view name) const {
@@ -230,26 +252,26 @@ ConstantValues::ConstantValues(const Model& model, AnalysisCache& cache)
   const Provenance& prov = cache.get<Provenance>();
   // all_graphs() lists a graph before its subgraphs, so outer values are decided first.
   for (const Graph* g : model.all_graphs()) {
-    auto& map = by_graph_[g];
+    std::vector<uint8_t>& states = by_graph_[g];
+    states.assign(g->name_count(), kNoState);
+    auto set = [&](NameId id, State st) {
+      if (id != kNoNameId) states[id] = static_cast<uint8_t>(st);
+    };
     const GraphInfo& info = index_.info(*g);
-    auto lookup = [&](std::string_view name) {
-      if (name.empty()) return State::Constant;  // omitted optional input
-      for (const Graph* cur = g; cur != nullptr; cur = cur->parent) {
-        auto& m = by_graph_[cur];
-        if (const State* s = m.find(name)) return *s;
-        if (index_.info(*cur).local(name) != nullptr) break;
-      }
-      const ConstantIndex::Constant* c = constants.find(*g, name);
+    auto lookup = [&](const Node& n, size_t k) {
+      if (n.inputs[k].empty()) return State::Constant;  // omitted optional input
+      if (auto st = find(*g, n.input_ids[k], n.inputs[k])) return *st;
+      const ConstantIndex::Constant* c = constants.find(*g, n.inputs[k]);
       return c != nullptr && !c->overridable ? State::Constant : State::Runtime;
     };
     // Formal inputs of a function body: whatever the caller passes.
     if (g->kind == Graph::Kind::Function) {
-      for (const ValueInfo& in : g->inputs) map[in.name] = State::Unknown;
+      for (const ValueInfo& in : g->inputs) set(in.name_id, State::Unknown);
     }
     for (const TensorData& t : g->initializers) {
       const ValueDef* d = info.local(t.name_id);
-      map[t.name] =
-          d == nullptr || d->kind != ValueDef::Kind::Input ? State::Constant : State::Runtime;
+      set(t.name_id,
+          d == nullptr || d->kind != ValueDef::Kind::Input ? State::Constant : State::Runtime);
     }
     std::vector<uint32_t> order;
     if (info.topo_order) {
@@ -272,12 +294,12 @@ ConstantValues::ConstantValues(const Model& model, AnalysisCache& cache)
               (f != nullptr && f->is_static_shape())) {
             st = State::Constant;
           } else {
-            st = lookup(n.inputs[0]);
+            st = lookup(n, 0);
           }
         } else if (!is_nondeterministic(n.op_type) && n.subgraphs().empty() && !n.inputs.empty()) {
           st = State::Constant;
-          for (std::string_view in : n.inputs) {
-            const State s_in = lookup(in);
+          for (size_t k = 0; k < n.inputs.size(); ++k) {
+            const State s_in = lookup(n, k);
             if (s_in == State::Runtime) {
               st = State::Runtime;
               break;
@@ -286,18 +308,33 @@ ConstantValues::ConstantValues(const Model& model, AnalysisCache& cache)
           }
         }
       }
-      for (std::string_view out : n.outputs) {
-        if (!out.empty()) map[out] = st;
-      }
+      for (NameId out : n.output_ids) set(out, st);
     }
   }
+}
+
+std::optional<ConstantValues::State> ConstantValues::find(const Graph& g, NameId id,
+                                                          std::string_view name) const {
+  for (const Graph* cur = &g; cur != nullptr; cur = cur->parent) {
+    if (cur != &g) id = cur->name_id(name);
+    if (id == kNoNameId) continue;  // not mentioned here: neither decided nor shadowed
+    if (auto it = by_graph_.find(cur); it != by_graph_.end() && it->second[id] != kNoState) {
+      return static_cast<State>(it->second[id]);
+    }
+    if (index_.info(*cur).local(id) != nullptr) return std::nullopt;
+  }
+  return std::nullopt;
 }
 
 ConstantValues::State ConstantValues::state(const Graph& g, std::string_view name) const {
   if (name.empty()) return State::Runtime;
   // Defined without a state (e.g. a graph input), or not defined at all: a runtime value.
-  const State* s = index_.find_in_scope(by_graph_, g, name);
-  return s != nullptr ? *s : State::Runtime;
+  return find(g, g.name_id(name), name).value_or(State::Runtime);
+}
+
+ConstantValues::State ConstantValues::input_state(const Node& n, size_t k) const {
+  if (k >= n.inputs.size() || n.inputs[k].empty()) return State::Runtime;
+  return find(*n.graph, n.input_ids[k], n.inputs[k]).value_or(State::Runtime);
 }
 
 std::string_view type_short_name(std::string_view type_string) {

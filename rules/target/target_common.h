@@ -90,8 +90,17 @@ class KnownValues {
   std::optional<size_t> rank(const Graph& g, std::string_view name) const;
 
  private:
+  // Facts of the values of one graph: slot[id] is 1 + an index into `facts` (0: none), by the
+  // graph's NameIds; `unlisted` holds value_info entries for names the graph never mentions.
+  struct GraphFacts {
+    std::vector<uint32_t> slot;
+    std::vector<ValueFacts> facts;
+    NameMap<ValueFacts> unlisted;
+    const ValueFacts* find(NameId id, std::string_view name) const;
+    ValueFacts& put(NameId id, std::string_view name);
+  };
   const GraphIndex& index_;
-  std::unordered_map<const Graph*, NameMap<ValueFacts>> by_graph_;
+  std::unordered_map<const Graph*, GraphFacts> by_graph_;
 };
 
 /// Values computed only from constants (initializers that no graph input overrides, Constant
@@ -110,6 +119,8 @@ class ConstantValues {
   };
   ConstantValues(const Model& model, AnalysisCache& cache);
   State state(const Graph& g, std::string_view name) const;
+  /// Same for input `k` of node `n`.
+  State input_state(const Node& n, size_t k) const;
   bool is_constant(const Graph& g, std::string_view name) const {
     return state(g, name) == State::Constant;
   }
@@ -119,8 +130,13 @@ class ConstantValues {
   }
 
  private:
+  static constexpr uint8_t kNoState = 0xff;
+  /// State of `name` (whose id in `g` is `id`, kNoNameId if `g` does not mention it) in
+  /// lexical scope, or nullopt when no graph in scope has decided it.
+  std::optional<State> find(const Graph& g, NameId id, std::string_view name) const;
   const GraphIndex& index_;
-  std::unordered_map<const Graph*, NameMap<State>> by_graph_;
+  // By the graph's NameIds; kNoState: not decided in that graph.
+  std::unordered_map<const Graph*, std::vector<uint8_t>> by_graph_;
 };
 
 /// Comma-separated list ("float, float16") of ORT type strings shown as element type names.
