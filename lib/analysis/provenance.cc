@@ -249,10 +249,25 @@ uint32_t Provenance::Impl::join_sets(uint32_t x, uint32_t y) {
 // Arena of dims / small integer vectors
 
 ArenaRef Provenance::Impl::push(std::span<const Sym> syms) {
+  // Reuse an identical vector (every field equal, not just Sym::operator==).
+  auto identical = [](const Sym& a, const Sym& b) {
+    return a.v == b.v && a.set == b.set && a.kind == b.kind;
+  };
+  uint64_t h = 0x9E3779B97F4A7C15ull * (syms.size() + 1);
+  for (const Sym& s : syms) {
+    h = (h ^ static_cast<uint64_t>(s.v)) * 0x100000001B3ull;
+    h = (h ^ (uint64_t{s.set} << 8 | s.kind)) * 0x100000001B3ull;
+  }
+  auto [it, added] = interned.try_emplace(h);
+  if (!added) {
+    std::span<const Sym> old = view(it->second);
+    if (std::equal(old.begin(), old.end(), syms.begin(), syms.end(), identical)) return it->second;
+  }
   ArenaRef r;
   r.off = static_cast<uint32_t>(arena.size());
   r.n = static_cast<int32_t>(syms.size());
   arena.insert(arena.end(), syms.begin(), syms.end());
+  if (added) it->second = r;  // on a hash collision the first vector keeps the slot
   return r;
 }
 

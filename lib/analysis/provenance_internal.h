@@ -88,6 +88,9 @@ struct Provenance::Impl {
   std::vector<Fact> shape, value;
   std::vector<ArenaRef> dims, svec;
   std::vector<Sym> arena;
+  // Content hash -> the first copy of a Sym vector in `arena`. Most values of a graph share a
+  // handful of shapes, so pushing each value's dims anew would grow the arena by the graph.
+  std::unordered_map<uint64_t, ArenaRef> interned;
 
   // Interned dim names and sets of them.
   std::vector<std::string> names;
