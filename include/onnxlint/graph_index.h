@@ -85,19 +85,29 @@ class GraphIndex {
   const GraphInfo& info(const Graph& g) const;
   const GraphInfo* find(const Graph& g) const;
 
-  /// Looks `name` up in per-graph facts with lexical scoping: from `g` outward, the first
-  /// graph whose map has the name wins; a graph that defines the name without an entry
-  /// shadows the outer ones (nullptr). For analyses that keep facts per graph.
+  /// Looks a value up in per-graph facts with lexical scoping, for analyses that keep facts
+  /// per graph: from `g` outward, the first graph for which `fact(graph, id)` gives a fact
+  /// (a pointer) wins; a graph that defines the name without one shadows the outer ones
+  /// (nullptr). `id` is the name's NameId in `g`; each enclosing graph gets the name's id
+  /// there (kNoNameId where the graph never mentions it).
+  template <class Fact>
+  auto find_in_scope(const Graph& g, NameId id, std::string_view name, Fact&& fact) const
+      -> decltype(fact(g, id)) {
+    for (const Graph* cur = &g; cur != nullptr; cur = cur->parent) {
+      const NameId cur_id = cur == &g ? id : cur->name_id(name);
+      if (auto v = fact(*cur, cur_id)) return v;
+      if (info(*cur).local(cur_id) != nullptr) return nullptr;
+    }
+    return nullptr;
+  }
+  /// The same over facts kept in a NameMap per graph.
   template <class V>
   const V* find_in_scope(const std::unordered_map<const Graph*, NameMap<V>>& by_graph,
                          const Graph& g, std::string_view name) const {
-    for (const Graph* cur = &g; cur != nullptr; cur = cur->parent) {
-      if (auto it = by_graph.find(cur); it != by_graph.end()) {
-        if (const V* v = it->second.find(name)) return v;
-      }
-      if (info(*cur).local(name) != nullptr) return nullptr;
-    }
-    return nullptr;
+    return find_in_scope(g, g.name_id(name), name, [&](const Graph& cur, NameId) -> const V* {
+      auto it = by_graph.find(&cur);
+      return it != by_graph.end() ? it->second.find(name) : nullptr;
+    });
   }
 
  private:

@@ -94,19 +94,15 @@ std::optional<int32_t> ElementTypes::of(const Graph& g, std::string_view name) c
 std::optional<int32_t> ElementTypes::of(const Graph& g, NameId id, std::string_view name) const {
   // Lexical scope: the first graph that knows the type wins; a graph that defines the name
   // without a known type shadows the outer ones.
-  for (const Graph* cur = &g; cur != nullptr; cur = cur->parent) {
-    if (cur != &g) id = cur->name_id(name);
-    if (auto it = by_graph_.find(cur); it != by_graph_.end()) {
-      const GraphTypes& gt = it->second;
-      if (id != kNoNameId) {
-        if (gt.by_id[id] != kUnknown) return gt.by_id[id];
-      } else if (const int32_t* t = gt.unlisted.find(name)) {
-        return *t;
-      }
-    }
-    if (index_.info(*cur).local(id) != nullptr) return std::nullopt;
-  }
-  return std::nullopt;
+  const int32_t* t =
+      index_.find_in_scope(g, id, name, [&](const Graph& cur, NameId cur_id) -> const int32_t* {
+        auto it = by_graph_.find(&cur);
+        if (it == by_graph_.end()) return nullptr;
+        const GraphTypes& gt = it->second;
+        if (cur_id == kNoNameId) return gt.unlisted.find(name);
+        return gt.by_id[cur_id] != kUnknown ? &gt.by_id[cur_id] : nullptr;
+      });
+  return t != nullptr ? std::optional<int32_t>(*t) : std::nullopt;
 }
 
 }  // namespace onnxlint::rules

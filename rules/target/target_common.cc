@@ -315,15 +315,15 @@ ConstantValues::ConstantValues(const Model& model, AnalysisCache& cache)
 
 std::optional<ConstantValues::State> ConstantValues::find(const Graph& g, NameId id,
                                                           std::string_view name) const {
-  for (const Graph* cur = &g; cur != nullptr; cur = cur->parent) {
-    if (cur != &g) id = cur->name_id(name);
-    if (id == kNoNameId) continue;  // not mentioned here: neither decided nor shadowed
-    if (auto it = by_graph_.find(cur); it != by_graph_.end() && it->second[id] != kNoState) {
-      return static_cast<State>(it->second[id]);
-    }
-    if (index_.info(*cur).local(id) != nullptr) return std::nullopt;
-  }
-  return std::nullopt;
+  const uint8_t* st =
+      index_.find_in_scope(g, id, name, [&](const Graph& cur, NameId cur_id) -> const uint8_t* {
+        if (cur_id == kNoNameId) return nullptr;  // not mentioned there: not decided there
+        auto it = by_graph_.find(&cur);
+        return it != by_graph_.end() && it->second[cur_id] != kNoState ? &it->second[cur_id]
+                                                                       : nullptr;
+      });
+  if (st == nullptr) return std::nullopt;
+  return static_cast<State>(*st);
 }
 
 ConstantValues::State ConstantValues::state(const Graph& g, std::string_view name) const {
