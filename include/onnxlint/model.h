@@ -101,25 +101,29 @@ struct SparseTensorData {
   uint64_t offset = 0;
 };
 
+/// An attribute's type (the model's, and the operator tables'). Values equal onnx
+/// AttributeProto.AttributeType.
+enum class AttrType : uint8_t {
+  Undefined = 0,
+  Float = 1,
+  Int = 2,
+  String = 3,
+  Tensor = 4,
+  Graph = 5,
+  Floats = 6,
+  Ints = 7,
+  Strings = 8,
+  Tensors = 9,
+  Graphs = 10,
+  SparseTensor = 11,
+  SparseTensors = 12,
+  TypeProto = 13,
+  TypeProtos = 14,
+};
+
 /// AttributeProto: scalars decoded, graphs turned into Graph views, tensors left as spans.
 struct Attribute {
-  enum class Type : uint8_t {
-    Undefined = 0,
-    Float = 1,
-    Int = 2,
-    String = 3,
-    Tensor = 4,
-    Graph = 5,
-    Floats = 6,
-    Ints = 7,
-    Strings = 8,
-    Tensors = 9,
-    Graphs = 10,
-    SparseTensor = 11,
-    SparseTensors = 12,
-    TypeProto = 13,
-    TypeProtos = 14
-  };
+  using Type = AttrType;
   std::string_view name;
   std::string_view ref_attr_name;  // function attribute reference
   Type type = Type::Undefined;     // declared type (or inferred from the field set if absent)

@@ -9,6 +9,8 @@
 // also accepts "ai.onnx" (see normalize_domain).
 #pragma once
 
+#include <onnxlint/model.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -17,25 +19,6 @@
 #include <vector>
 
 namespace onnxlint {
-
-/// An attribute's type. Values equal onnx AttributeProto.AttributeType.
-enum class AttrType : uint8_t {
-  Undefined = 0,
-  Float = 1,
-  Int = 2,
-  String = 3,
-  Tensor = 4,
-  Graph = 5,
-  Floats = 6,
-  Ints = 7,
-  Strings = 8,
-  Tensors = 9,
-  Graphs = 10,
-  SparseTensor = 11,
-  SparseTensors = 12,
-  TypeProto = 13,
-  TypeProtos = 14,
-};
 
 /// The AttributeProto.AttributeType enum name: "INT", "FLOATS", "SPARSE_TENSOR", ...
 /// ("UNDEFINED" for Undefined and out-of-range values).

@@ -19,8 +19,8 @@ std::string issue_text(const AttrIssue& i, const Node& n, const OpSchema& s) {
           i.name, n.op_type, s.since_version, opset_text(s.domain, i.version));
     case AttrIssue::Kind::WrongType:
       return fmt::format("attribute '{}' is {}, {}-{} expects {}", i.name,
-                         attr_type_name(static_cast<AttrType>(i.attribute->type)), n.op_type,
-                         s.since_version, attr_type_name(i.expected->type));
+                         attr_type_name(i.attribute->type), n.op_type, s.since_version,
+                         attr_type_name(i.expected->type));
     case AttrIssue::Kind::MissingRequired:
       return fmt::format("required attribute '{}' ({}) is missing", i.name,
                          attr_type_name(i.expected->type));

@@ -154,7 +154,7 @@ class Resolver {
           source = e->source;
         }
       } else if (standard && a.type != Attribute::Type::Undefined && (!ref || a.type_declared) &&
-                 static_cast<int>(a.type) != static_cast<int>(as->type)) {
+                 a.type != as->type) {
         AttrIssue& i = issues_.emplace_back();
         i.kind = AttrIssue::Kind::WrongType;
         i.name = a.name;
