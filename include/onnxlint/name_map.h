@@ -61,8 +61,11 @@ class NameMap {
 
   /// Inserts (key, value) unless the key is present; returns the entry and whether it was added.
   std::pair<V*, bool> try_emplace(std::string_view key, V value = V()) {
+    return try_emplace_hashed(key, hash_name(key), std::move(value));
+  }
+  /// try_emplace with `h == hash_name(key)` computed by the caller.
+  std::pair<V*, bool> try_emplace_hashed(std::string_view key, uint64_t h, V value = V()) {
     if ((entries_.size() + 1) * 2 > slots_.size()) rehash(std::max<size_t>(16, slots_.size() * 2));
-    const uint64_t h = hash_name(key);
     const uint32_t tag = static_cast<uint32_t>(h >> 32);
     size_t mask = slots_.size() - 1;
     for (size_t i = h & mask;; i = (i + 1) & mask) {
@@ -76,6 +79,29 @@ class NameMap {
       if (s.tag == tag && entries_[s.index - 1].first == key) {
         return {&entries_[s.index - 1].second, false};
       }
+    }
+  }
+  /// Bulk try_emplace of `key_of(0) .. key_of(n - 1)` in that order (empty keys skipped), with
+  /// `done(i, value&, added)` called after each. Same result as n calls of try_emplace, but a
+  /// table larger than the cache misses on nearly every probe: this hashes keys a few steps
+  /// ahead and prefetches their slots so that the misses overlap.
+  template <class KeyOf, class Done>
+  void try_emplace_all(size_t n, KeyOf&& key_of, Done&& done) {
+    constexpr size_t kAhead = 16;
+    uint64_t ahead[kAhead];
+    auto start = [&](size_t i) {
+      const uint64_t h = hash_name(key_of(i));
+      ahead[i % kAhead] = h;
+      if (!slots_.empty()) __builtin_prefetch(&slots_[h & (slots_.size() - 1)]);
+    };
+    for (size_t i = 0; i < std::min(n, kAhead); ++i) start(i);
+    for (size_t i = 0; i < n; ++i) {
+      const uint64_t h = ahead[i % kAhead];
+      if (i + kAhead < n) start(i + kAhead);
+      const std::string_view key = key_of(i);
+      if (key.empty()) continue;
+      auto [value, added] = try_emplace_hashed(key, h);
+      done(i, *value, added);
     }
   }
   V& operator[](std::string_view key) { return *try_emplace(key).first; }

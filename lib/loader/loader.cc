@@ -513,17 +513,36 @@ class Walker {
     }
   }
 
-  // The graph-local id of a value name ("" has none).
-  static NameId intern(Graph& graph, std::string_view name) {
-    if (name.empty()) return kNoNameId;
-    auto [id, added] = graph.name_ids.try_emplace(name);
-    if (added) *id = static_cast<NameId>(graph.name_ids.size() - 1);
-    return *id;
+  // Sets `*id` to the graph-local id of a value name (kNoNameId for ""). Ids are given in
+  // order of first mention, but in batches: the name table of a big graph is far larger than
+  // the cache, and NameMap::try_emplace_all overlaps the misses of a batch's probes. `*id` is
+  // valid once flush_names() has run (at the latest at the end of the graph's walk).
+  void intern(Graph& graph, std::string_view name, NameId* id) {
+    *id = kNoNameId;
+    if (name.empty()) return;
+    if (&graph != pending_graph_) {
+      flush_names();
+      pending_graph_ = &graph;
+    }
+    pending_names_.push_back(PendingName{name, id});
+    if (pending_names_.size() == kNameBatch) flush_names();
+  }
+
+  void flush_names() {
+    if (pending_names_.empty()) return;
+    NameMap<NameId>& ids = pending_graph_->name_ids;
+    ids.try_emplace_all(
+        pending_names_.size(), [&](size_t i) { return pending_names_[i].name; },
+        [&](size_t i, NameId& id, bool added) {
+          if (added) id = static_cast<NameId>(ids.size() - 1);
+          *pending_names_[i].id = id;
+        });
+    pending_names_.clear();
   }
 
   std::span<const NameId> intern_all(Graph& graph, const std::vector<std::string_view>& names) {
     std::span<NameId> ids = arena_.make_array<NameId>(names.size());
-    for (size_t i = 0; i < names.size(); ++i) ids[i] = intern(graph, names[i]);
+    for (size_t i = 0; i < names.size(); ++i) intern(graph, names[i], &ids[i]);
     return ids;
   }
 
@@ -656,22 +675,22 @@ class Walker {
           break;
         case 5:
           tensor(g, inits[i]);
-          inits[i].name_id = intern(graph, inits[i].name);
+          intern(graph, inits[i].name, &inits[i].name_id);
           ++i;
           break;
         case 15:
           sparse_tensor(g, sparse_inits[s]);
-          sparse_inits[s].values.name_id = intern(graph, sparse_inits[s].values.name);
+          intern(graph, sparse_inits[s].values.name, &sparse_inits[s].values.name_id);
           ++s;
           break;
         case 11:
           value_info(g, ins[in]);
-          ins[in].name_id = intern(graph, ins[in].name);
+          intern(graph, ins[in].name, &ins[in].name_id);
           ++in;
           break;
         case 12:
           value_info(g, outs[out]);
-          outs[out].name_id = intern(graph, outs[out].name);
+          intern(graph, outs[out].name, &outs[out].name_id);
           ++out;
           break;
         case 13:
@@ -681,6 +700,7 @@ class Walker {
           break;
       }
     }
+    flush_names();
     // Last: value_info may come before the nodes that mention its names.
     for (ValueInfo& v : vis) v.name_id = graph.name_id(v.name);
   }
@@ -749,8 +769,9 @@ class Walker {
     if (nodes.size() > limits_.max_nodes - std::min(node_count_, limits_.max_nodes)) {
       Reader::fail("more than " + std::to_string(limits_.max_nodes) + " nodes", f.tag_offset);
     }
-    for (ValueInfo& v : inputs) v.name_id = intern(body, v.name);
-    for (ValueInfo& v : outputs) v.name_id = intern(body, v.name);
+    for (ValueInfo& v : inputs) intern(body, v.name, &v.name_id);
+    for (ValueInfo& v : outputs) intern(body, v.name, &v.name_id);
+    flush_names();  // before the copies below
     body.inputs = arena_.copy(inputs);
     body.outputs = arena_.copy(outputs);
     std::span<ValueInfo> vis = arena_.make_array<ValueInfo>(value_infos.size());
@@ -761,6 +782,7 @@ class Walker {
     for (size_t i = 0; i < nodes.size(); ++i) {
       walk_node(nodes[i], body_nodes[i], body, static_cast<uint32_t>(i), 0);
     }
+    flush_names();
     for (ValueInfo& v : vis) v.name_id = body.name_id(v.name);
     model_.functions.push_back(std::move(fn));
   }
@@ -776,6 +798,14 @@ class Walker {
   std::vector<int64_t> scratch_dims_, scratch_sparse_dims_, scratch_ints_;
   std::vector<float> scratch_floats_;
   std::vector<const TensorData*> scratch_tensors_;
+  // Names waiting for their ids (see intern()), all of one graph.
+  struct PendingName {
+    std::string_view name;
+    NameId* id;
+  };
+  static constexpr size_t kNameBatch = 1024;
+  std::vector<PendingName> pending_names_;
+  Graph* pending_graph_ = nullptr;
 };
 
 LoadResult build(std::unique_ptr<Model> model, const LoadLimits& limits) {
