@@ -1,5 +1,7 @@
 #include <onnxlint/graph_index.h>
 
+#include <algorithm>
+
 namespace onnxlint {
 
 const ValueDef* GraphInfo::local(std::string_view name) const {
@@ -101,26 +103,7 @@ GraphIndex::GraphIndex(const Model& model, AnalysisCache&) {
     std::vector<uint32_t> preds;
     preds.reserve(count);
 
-    // Uses are collected as (value id, use) and grouped by id once all are known, so that
-    // each value's uses are one range of a flat array (no vector per value).
-    std::vector<std::pair<NameId, ValueUse>> pending;
-    pending.reserve(count * 2 + g.outputs.size());
     std::vector<bool> outer_seen(g.name_count(), false);
-    // Records a use; returns the local node producing the value, if any.
-    auto note_use = [&](NameId id, std::string_view name, const ValueUse& use) -> const Node* {
-      if (id == kNoNameId) return nullptr;
-      pending.emplace_back(id, use);
-      const ValueDef* d = info.local(id);
-      if (d == nullptr) {
-        if (id >= outer_seen.size()) outer_seen.resize(size_t{id} + 1, false);
-        if (!outer_seen[id]) {
-          outer_seen[id] = true;
-          info.outer_refs.push_back(name);
-        }
-        return nullptr;
-      }
-      return d->kind == ValueDef::Kind::Node ? d->node : nullptr;
-    };
     // The id of a name read here; names that only nested subgraphs mention get extra ids.
     auto id_of = [&](std::string_view name) -> NameId {
       if (name.empty()) return kNoNameId;
@@ -130,35 +113,59 @@ GraphIndex::GraphIndex(const Model& model, AnalysisCache&) {
       if (added) *extra = static_cast<NameId>(g.name_count() + info.extra_ids_.size() - 1);
       return *extra;
     };
-    for (const Node& n : g.nodes) {
-      for (uint32_t i = 0; i < n.inputs.size(); ++i) {
-        if (const Node* p = note_use(n.input_ids[i], n.inputs[i], ValueUse{&n, &g, i, false})) {
-          preds.push_back(p->index);
+    // Every use in graph order: node inputs, then the outer references of the node's
+    // subgraphs, node by node; then the graph outputs. Walked twice (count, then fill), so
+    // that each value's uses are one range of a flat array without a buffer of all uses.
+    auto for_each_use = [&](auto&& visit) {
+      for (const Node& n : g.nodes) {
+        for (uint32_t i = 0; i < n.inputs.size(); ++i) {
+          visit(n.input_ids[i], n.inputs[i], ValueUse{&n, &g, i, false});
         }
-      }
-      if (!n.attributes.empty()) {
+        if (n.attributes.empty()) continue;
         for (const Graph* sub : n.subgraphs()) {
           for (std::string_view name : infos_[sub].outer_refs) {
-            if (const Node* p = note_use(id_of(name), name, ValueUse{&n, &g, 0, true})) {
-              preds.push_back(p->index);
-            }
+            visit(id_of(name), name, ValueUse{&n, &g, 0, true});
           }
         }
       }
-      pred_begin[n.index + 1] = preds.size();
+      for (const ValueInfo& out : g.outputs) {
+        visit(id_of(out.name), out.name, ValueUse{nullptr, &g, 0, false});
+      }
+    };
+    // Pass 1: count uses per id; record producer edges and outer references.
+    std::vector<uint32_t>& use_begin = info.use_begin_;
+    use_begin.assign(size_t{g.name_count()} + 1, 0);
+    for_each_use([&](NameId id, std::string_view name, const ValueUse& use) {
+      if (id == kNoNameId) return;
+      if (size_t{id} + 1 >= use_begin.size()) use_begin.resize(size_t{id} + 2, 0);
+      ++use_begin[id + 1];
+      const ValueDef* d = info.local(id);
+      if (d == nullptr) {
+        if (id >= outer_seen.size()) outer_seen.resize(size_t{id} + 1, false);
+        if (!outer_seen[id]) {
+          outer_seen[id] = true;
+          info.outer_refs.push_back(name);
+        }
+        return;
+      }
+      if (use.node != nullptr && d->kind == ValueDef::Kind::Node) {
+        preds.push_back(d->node->index);
+        pred_begin[use.node->index + 1] = preds.size();
+      }
+    });
+    // Nodes without producers got no entry: carry the running end forward.
+    for (uint32_t i = 0; i < count; ++i) {
+      pred_begin[i + 1] = std::max(pred_begin[i + 1], pred_begin[i]);
     }
-    for (const ValueInfo& out : g.outputs) {
-      note_use(id_of(out.name), out.name, ValueUse{nullptr, &g, 0, false});
-    }
+    // Pass 2: prefix sums, then fill (stable: graph order within a value).
+    use_begin.resize(size_t{g.name_count()} + info.extra_ids_.size() + 1, 0);
+    for (size_t i = 0; i + 1 < use_begin.size(); ++i) use_begin[i + 1] += use_begin[i];
+    info.use_list_.resize(use_begin.back());
     {
-      // Counting sort of the uses by id (stable: graph order within a value).
-      const size_t ids = g.name_count() + info.extra_ids_.size();
-      info.use_begin_.assign(ids + 1, 0);
-      for (const auto& [id, use] : pending) ++info.use_begin_[id + 1];
-      for (size_t i = 0; i < ids; ++i) info.use_begin_[i + 1] += info.use_begin_[i];
-      std::vector<uint32_t> fill(info.use_begin_.begin(), info.use_begin_.end() - 1);
-      info.use_list_.resize(pending.size());
-      for (const auto& [id, use] : pending) info.use_list_[fill[id]++] = use;
+      std::vector<uint32_t> fill(use_begin.begin(), use_begin.end() - 1);
+      for_each_use([&](NameId id, std::string_view, const ValueUse& use) {
+        if (id != kNoNameId) info.use_list_[fill[id]++] = use;
+      });
     }
 
     // Ordering: a node must come after every local producer it reads. Successor lists are
