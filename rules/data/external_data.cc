@@ -8,22 +8,6 @@
 
 namespace onnxlint::rules {
 
-std::vector<TensorSite> tensors_of(const Graph& g) {
-  std::vector<TensorSite> out;
-  for (const TensorData& t : g.initializers) out.push_back(TensorSite{&t, &g});
-  for (const SparseTensorData& s : g.sparse_initializers) {
-    out.push_back(TensorSite{&s.values, &g, nullptr, {}, true});
-    out.push_back(TensorSite{&s.indices, &g, nullptr, {}, true});
-  }
-  for (const Node& n : g.nodes) {
-    for (const Attribute& a : n.attributes) {
-      if (a.t != nullptr) out.push_back(TensorSite{a.t, &g, &n, a.name});
-      for (const TensorData* t : a.tensors) out.push_back(TensorSite{t, &g, &n, a.name});
-    }
-  }
-  return out;
-}
-
 namespace {
 
 namespace fs = std::filesystem;
@@ -142,8 +126,8 @@ ExternalDataCheck::ExternalDataCheck(const Model& model, AnalysisCache&) {
   fs::path real_dir;
   bool resolved = false;
   for (const Graph* g : model.all_graphs()) {
-    for (const TensorSite& site : tensors_of(*g)) {
-      if (site.tensor->storage != TensorData::Storage::External) continue;
+    for_each_tensor(*g, [&](const TensorSite& site) {
+      if (site.tensor->storage != TensorData::Storage::External) return;
       if (!resolved) {
         std::error_code ec;
         real_dir = fs::canonical(fs::path(model.directory()), ec);
@@ -154,7 +138,7 @@ ExternalDataCheck::ExternalDataCheck(const Model& model, AnalysisCache&) {
       e.site = site;
       check(model, real_dir, e);
       entries_.push_back(std::move(e));
-    }
+    });
   }
 }
 

@@ -2,24 +2,38 @@
 // checking each external-data reference once (stat only — the data file is never read).
 #pragma once
 
-#include <string>
-#include <vector>
-
 #include <onnxlint/analysis.h>
 #include <onnxlint/model.h>
+
+#include <string>
+#include <vector>
 
 namespace onnxlint::rules {
 
 struct TensorSite {
   const TensorData* tensor = nullptr;
   const Graph* graph = nullptr;
-  const Node* node = nullptr;          // attribute tensors (Constant value, ...)
-  std::string_view attribute;          // attribute name for attribute tensors
-  bool sparse_part = false;            // values/indices of a sparse initializer
+  const Node* node = nullptr;  // attribute tensors (Constant value, ...)
+  std::string_view attribute;  // attribute name for attribute tensors
+  bool sparse_part = false;    // values/indices of a sparse initializer
 };
 
-/// Every tensor in `g` (initializers, sparse initializer parts, attribute tensors).
-std::vector<TensorSite> tensors_of(const Graph& g);
+/// Calls `visit(const TensorSite&)` for every tensor in `g`: initializers, sparse initializer
+/// parts, attribute tensors (a visitor, not a list: a big graph has 10^5 of them).
+template <class Visit>
+void for_each_tensor(const Graph& g, Visit&& visit) {
+  for (const TensorData& t : g.initializers) visit(TensorSite{&t, &g});
+  for (const SparseTensorData& s : g.sparse_initializers) {
+    visit(TensorSite{&s.values, &g, nullptr, {}, true});
+    visit(TensorSite{&s.indices, &g, nullptr, {}, true});
+  }
+  for (const Node& n : g.nodes) {
+    for (const Attribute& a : n.attributes) {
+      if (a.t != nullptr) visit(TensorSite{a.t, &g, &n, a.name});
+      for (const TensorData* t : a.tensors) visit(TensorSite{t, &g, &n, a.name});
+    }
+  }
+}
 
 class ExternalDataCheck {
  public:

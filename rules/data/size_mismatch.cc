@@ -32,26 +32,28 @@ class SizeMismatch final : public Rule {
         .id = "data-size-mismatch",
         .category = "data",
         .severity = Severity::Error,
-        .summary = "Embedded tensor payload whose length disagrees with its dims and element "
-                   "type",
+        .summary =
+            "Embedded tensor payload whose length disagrees with its dims and element "
+            "type",
     };
     return k;
   }
   const RuleInfo& info() const override { return static_info(); }
 
   void on_graph(const Graph& g, RuleContext& ctx) override {
-    for (const TensorSite& site : tensors_of(g)) {
+    for_each_tensor(g, [&](const TensorSite& site) {
       const TensorData& t = *site.tensor;
       std::string problem = check(t);
-      if (problem.empty()) continue;
+      if (problem.empty()) return;
       Location loc = site.node ? ctx.at_node_value(*site.node, t.name) : ctx.at_value(g, t.name);
       loc.attribute = std::string(site.attribute);
       loc.byte_offset = t.offset;
       Diagnostic& d = ctx.report(std::move(loc), problem);
       d.key = std::string(site.attribute);
-      d.help = "the tensor was written incorrectly (or the file is corrupt); re-export or "
-               "re-save the model";
-    }
+      d.help =
+          "the tensor was written incorrectly (or the file is corrupt); re-export or "
+          "re-save the model";
+    });
   }
 
  private:
@@ -72,21 +74,21 @@ class SizeMismatch final : public Rule {
       case TensorData::Storage::Raw: {
         auto expected = t.expected_bytes();
         if (expected && *expected != t.payload.size) {
-          return fmt::format("{} has {} bytes of raw_data but needs {}", label(t),
-                             t.payload.size, *expected);
+          return fmt::format("{} has {} bytes of raw_data but needs {}", label(t), t.payload.size,
+                             *expected);
         }
         return {};
       }
       case TensorData::Storage::Typed: {
         auto expected = typed_entries(t.data_type, *n);
         if (expected && *expected != t.typed_count) {
-          return fmt::format("{} holds {} values but needs {}", label(t), t.typed_count,
-                             *expected);
+          return fmt::format("{} holds {} values but needs {}", label(t), t.typed_count, *expected);
         }
         return {};
       }
       case TensorData::Storage::Empty:
-        if (*n > 0) return fmt::format("{} has no data but its dims need {} elements", label(t), *n);
+        if (*n > 0)
+          return fmt::format("{} has no data but its dims need {} elements", label(t), *n);
         return {};
     }
     return {};

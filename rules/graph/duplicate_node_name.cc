@@ -29,16 +29,19 @@ class DuplicateNodeName final : public Rule {
     // Sized once for the first (largest, usually) graph of a namespace: growing a map of 10^5
     // names step by step touches twice the memory. Later graphs grow it as needed.
     if (seen.empty()) seen.reserve(g.nodes.size());
-    for (const Node& n : g.nodes) {
-      if (n.name.empty()) continue;
-      auto [first_node, inserted] = seen.try_emplace(n.name, &n);
-      if (inserted) continue;
-      const Node& first = **first_node;
-      Diagnostic& d = ctx.report(
-          ctx.at_node(n), fmt::format("node name '{}' is already used by node {} of graph '{}'",
-                                      n.name, first.index, first.graph->path));
-      d.help = "give nodes unique names; runtimes and profilers identify layers by node name";
-    }
+    seen.try_emplace_all(
+        g.nodes.size(), [&](size_t i) { return g.nodes[i].name; },
+        [&](size_t i, const Node*& first, bool inserted) {
+          const Node& n = g.nodes[i];
+          if (inserted) {
+            first = &n;
+            return;
+          }
+          Diagnostic& d = ctx.report(
+              ctx.at_node(n), fmt::format("node name '{}' is already used by node {} of graph '{}'",
+                                          n.name, first->index, first->graph->path));
+          d.help = "give nodes unique names; runtimes and profilers identify layers by node name";
+        });
   }
 
  private:
