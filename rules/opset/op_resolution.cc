@@ -214,18 +214,51 @@ class Resolver {
 
 }  // namespace
 
+namespace {
+
+struct SameResolution {
+  bool operator()(const OpResolution& a, const OpResolution& b) const {
+    return a.status == b.status && a.domain == b.domain && a.opset == b.opset &&
+           a.import_from_function == b.import_from_function &&
+           a.scope_function == b.scope_function && a.schema == b.schema &&
+           a.function == b.function && a.needed_opset == b.needed_opset &&
+           a.issues_begin == b.issues_begin && a.issues_end == b.issues_end;
+  }
+};
+
+struct HashResolution {
+  size_t operator()(const OpResolution& r) const {
+    size_t h = std::hash<std::string_view>()(r.domain);
+    auto mix = [&h](size_t v) { h = (h ^ v) * 0x9E3779B97F4A7C15ull; };
+    mix(static_cast<size_t>(r.status));
+    mix(static_cast<size_t>(r.opset));
+    mix(reinterpret_cast<size_t>(r.schema));
+    mix(reinterpret_cast<size_t>(r.function));
+    mix(reinterpret_cast<size_t>(r.scope_function));
+    mix(static_cast<size_t>(r.needed_opset));
+    mix(r.issues_begin);
+    return h;
+  }
+};
+
+}  // namespace
+
 OpResolutionIndex::OpResolutionIndex(const Model& model, AnalysisCache&) {
   Resolver resolver(model, issues_);
+  std::unordered_map<OpResolution, uint32_t, HashResolution, SameResolution> index_of;
   for (const Graph* g : model.all_graphs()) {
     const Function* scope = enclosing_function(g);
-    std::vector<OpResolution>& out = by_graph_[g];
-    out.reserve(g->nodes.size());
-    for (const Node& n : g->nodes) out.push_back(resolver.resolve(n, scope));
+    std::vector<uint32_t>& ids = by_graph_[g];
+    ids.reserve(g->nodes.size());
+    for (const Node& n : g->nodes) {
+      OpResolution r = resolver.resolve(n, scope);
+      auto [it, added] = index_of.try_emplace(r, static_cast<uint32_t>(distinct_.size()));
+      if (added) distinct_.push_back(r);
+      ids.push_back(it->second);
+    }
   }
-}
-
-const OpResolution& OpResolutionIndex::of(const Node& n) const {
-  return by_graph_.at(n.graph).at(n.index);
+  main_graph_ = &model.graph;
+  main_ids_ = &by_graph_[&model.graph];
 }
 
 std::string node_label(const Node& n) {

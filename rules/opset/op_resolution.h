@@ -69,14 +69,23 @@ class OpResolutionIndex {
  public:
   OpResolutionIndex(const Model& model, AnalysisCache& cache);
 
-  const OpResolution& of(const Node& n) const;
+  const OpResolution& of(const Node& n) const {
+    const std::vector<uint32_t>& ids = n.graph == main_graph_ ? *main_ids_ : by_graph_.at(n.graph);
+    return distinct_[ids.at(n.index)];
+  }
   std::span<const AttrIssue> issues(const OpResolution& r) const {
     return std::span<const AttrIssue>(issues_).subspan(r.issues_begin,
                                                        r.issues_end - r.issues_begin);
   }
 
  private:
-  std::unordered_map<const Graph*, std::vector<OpResolution>> by_graph_;
+  // Nodes of one op at one opset resolve alike: each node holds the index of its resolution
+  // in distinct_ (4 bytes rather than a copy per node). Nodes with attribute issues have
+  // their own entries (their issue ranges differ).
+  std::vector<OpResolution> distinct_;
+  std::unordered_map<const Graph*, std::vector<uint32_t>> by_graph_;
+  const Graph* main_graph_ = nullptr;  // where nearly every lookup goes: no hashing for it
+  const std::vector<uint32_t>* main_ids_ = nullptr;
   std::vector<AttrIssue> issues_;
 };
 
