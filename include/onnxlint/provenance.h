@@ -122,6 +122,9 @@ class Provenance {
 
   /// The value a name refers to in graph `g` (lexical scope), or kNoValue.
   ValueId find(const Graph& g, std::string_view name) const;
+  /// The value input `k` of a node reads (lexical scope), or kNoValue if absent, empty or
+  /// undefined. Same as find(*n.graph, n.inputs[k]), without hashing the name.
+  ValueId input(const Node& n, size_t k) const;
   /// Output `k` of a node, or kNoValue if absent/empty.
   ValueId output(const Node& n, size_t k) const;
   /// Graph and name of a value.

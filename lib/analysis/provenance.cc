@@ -1156,6 +1156,13 @@ ValueId Provenance::find(const Graph& g, std::string_view name) const {
   return impl_->resolve(impl_->slots[it->second], name);
 }
 
+ValueId Provenance::input(const Node& n, size_t k) const {
+  auto it = impl_->slot_of.find(n.graph);
+  if (it == impl_->slot_of.end()) return kNoValue;
+  const ValueDef* d = impl_->slots[it->second].info->input_def(n, k);
+  return d == nullptr ? kNoValue : impl_->id_of(*d);
+}
+
 ValueId Provenance::output(const Node& n, size_t k) const {
   auto it = impl_->slot_of.find(n.graph);
   if (it == impl_->slot_of.end()) return kNoValue;

@@ -74,7 +74,7 @@ class UnrolledLoop final : public Rule {
       if (!(n.domain.empty() || n.domain == "ai.onnx")) continue;
       if (n.op_type != "Gather" && n.op_type != "Slice") continue;
       if (n.inputs.empty()) continue;
-      ValueId data = p.find(g, n.inputs[0]);
+      ValueId data = p.input(n, 0);
       if (data == kNoValue) continue;
       // Shape vectors are unpacked, not looped over.
       if (p.from_shape(data) || p.value_class(data) == ValueClass::ShapeDerived) continue;
@@ -140,7 +140,7 @@ class UnrolledLoop final : public Rule {
     const int64_t opset = p.opset(n);
     if (n.op_type == "Gather") {
       if (n.inputs.size() < 2) return false;
-      ValueId idx = p.find(g, n.inputs[1]);
+      ValueId idx = p.input(n, 1);
       auto v = idx == kNoValue ? std::nullopt : p.known_ints(idx);
       if (!v || v->size() != 1) return false;
       auto idims = p.dims(idx);
@@ -160,7 +160,7 @@ class UnrolledLoop final : public Rule {
     } else {
       auto read = [&](size_t i, std::vector<int64_t>& out) {
         if (i >= n.inputs.size() || n.inputs[i].empty()) return true;  // absent: default
-        ValueId v = p.find(g, n.inputs[i]);
+        ValueId v = p.input(n, i);
         auto ints = v == kNoValue ? std::nullopt : p.known_ints(v);
         if (!ints) return false;
         out = *ints;

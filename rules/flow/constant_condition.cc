@@ -39,7 +39,7 @@ class ConstantCondition final : public Rule {
     };
     if (is_standard_op(n, "If")) {
       if (n.inputs.empty() || n.inputs[0].empty()) return;
-      ValueId cond = p.find(*n.graph, n.inputs[0]);
+      ValueId cond = p.input(n, 0);
       if (!constant(cond)) return;
       auto ints = p.known_ints(cond);
       std::string branch;

@@ -28,7 +28,7 @@ class DataDependentIf final : public Rule {
   void on_node(const Node& n, RuleContext& ctx) override {
     if (!is_standard_op(n, "If") || n.inputs.empty() || n.inputs[0].empty()) return;
     const Provenance& p = ctx.get<Provenance>();
-    ValueId cond = p.find(*n.graph, n.inputs[0]);
+    ValueId cond = p.input(n, 0);
     if (cond == kNoValue || p.value_class(cond) != ValueClass::Data) return;
     Diagnostic& d = ctx.report(
         ctx.at_node(n), fmt::format("the condition '{}' of {} depends on runtime data, so the "

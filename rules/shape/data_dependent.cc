@@ -52,7 +52,7 @@ class DataDependent final : public Rule {
     std::string arg;
     if (cause != kNoValue) {
       for (size_t i = 0; i < n.inputs.size(); ++i) {
-        if (p.find(*n.graph, n.inputs[i]) == cause) {
+        if (p.input(n, i) == cause) {
           arg = fmt::format("'{}' ('{}')", formal_input_name(n, i, opset), n.inputs[i]);
           break;
         }

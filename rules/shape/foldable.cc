@@ -30,7 +30,7 @@ class Foldable final : public Rule {
       if (!(n.domain.empty() || n.domain == "ai.onnx")) continue;
       if (n.op_type != "Shape" && n.op_type != "Size") continue;
       if (n.inputs.empty() || n.outputs.empty()) continue;
-      ValueId in = p.find(g, n.inputs[0]);
+      ValueId in = p.input(n, 0);
       ValueId out = p.output(n, 0);
       if (in == kNoValue || out == kNoValue) continue;
       if (p.shape_class(in) != ShapeClass::Static) continue;

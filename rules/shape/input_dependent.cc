@@ -45,7 +45,7 @@ class InputDependent final : public Rule {
       std::vector<std::string_view> dims;
       for (size_t i = 0; i < n.inputs.size(); ++i) {
         if (!sem.reads_value(i)) continue;
-        ValueId v = p.find(g, n.inputs[i]);
+        ValueId v = p.input(n, i);
         if (v == kNoValue || p.value_class(v) != ValueClass::ShapeDerived) continue;
         args.push_back(i);
         for (std::string_view d : p.value_dims(v)) {
@@ -65,7 +65,7 @@ class InputDependent final : public Rule {
                       "the inputs had fixed shapes",
                       names, node_label(n), args.size() == 1 ? "is" : "are", dims_phrase(dims)));
       for (size_t i : args) {
-        ValueId v = p.find(g, n.inputs[i]);
+        ValueId v = p.input(n, i);
         d.notes.push_back(fmt::format("'{}' comes from {}", n.inputs[i], p.explain_value(v)));
       }
       d.help =

@@ -288,7 +288,7 @@ ConstantValues::ConstantValues(const Model& model, AnalysisCache& cache)
         } else if ((n.op_type == "Shape" || n.op_type == "Size") && !n.inputs.empty()) {
           // Static shapes fold even when the values do not (provenance tracks dims through
           // the graph; value_info and initializers state them directly).
-          const ValueId v = prov.find(*g, n.inputs[0]);
+          const ValueId v = prov.input(n, 0);
           const ValueFacts* f = cache.get<KnownValues>().find(*g, n.inputs[0]);
           if ((v != kNoValue && prov.shape_class(v) == ShapeClass::Static) ||
               (f != nullptr && f->is_static_shape())) {
