@@ -18,9 +18,9 @@ namespace onnxlint {
 struct ValueDef {
   enum class Kind : uint8_t { Input, Initializer, SparseInitializer, Node };
   Kind kind = Kind::Node;
+  uint32_t output_index = 0;  // Kind::Node (next to `kind`: 40 bytes, not 48, per value)
   const Graph* graph = nullptr;
   const Node* node = nullptr;          // Kind::Node
-  uint32_t output_index = 0;           // Kind::Node
   const TensorData* tensor = nullptr;  // Kind::Initializer
   const ValueInfo* input = nullptr;    // Kind::Input
 };

@@ -49,7 +49,7 @@ void GraphIndex::build_defs(GraphInfo& info) {
     }
   };
   for (const ValueInfo& in : g.inputs) {
-    add(in.name_id, in.name, ValueDef{ValueDef::Kind::Input, &g, nullptr, 0, nullptr, &in});
+    add(in.name_id, in.name, ValueDef{.kind = ValueDef::Kind::Input, .graph = &g, .input = &in});
   }
   // An initializer that is also a graph input is a default value for that input (required
   // before IR 4), not a second definition. Only the first one attaches: once the input's
@@ -66,19 +66,19 @@ void GraphIndex::build_defs(GraphInfo& info) {
   for (const TensorData& t : g.initializers) {
     const NameId id = t.name_id;
     if (attach_to_input(id, t)) continue;
-    add(id, t.name, ValueDef{ValueDef::Kind::Initializer, &g, nullptr, 0, &t, nullptr});
+    add(id, t.name, ValueDef{.kind = ValueDef::Kind::Initializer, .graph = &g, .tensor = &t});
   }
   for (const SparseTensorData& s : g.sparse_initializers) {
     // Like a dense initializer, a sparse one may also be listed as a graph input.
     const NameId id = s.values.name_id;
     if (attach_to_input(id, s.values)) continue;
     add(id, s.values.name,
-        ValueDef{ValueDef::Kind::SparseInitializer, &g, nullptr, 0, &s.values, nullptr});
+        ValueDef{.kind = ValueDef::Kind::SparseInitializer, .graph = &g, .tensor = &s.values});
   }
   for (const Node& n : g.nodes) {
     for (uint32_t i = 0; i < n.outputs.size(); ++i) {
       add(n.output_ids[i], n.outputs[i],
-          ValueDef{ValueDef::Kind::Node, &g, &n, i, nullptr, nullptr});
+          ValueDef{.kind = ValueDef::Kind::Node, .output_index = i, .graph = &g, .node = &n});
     }
   }
 }
