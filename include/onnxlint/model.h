@@ -72,20 +72,20 @@ struct ValueInfo {
 struct TensorData {
   enum class Storage : uint8_t { Empty, Raw, Typed, External };
   std::string_view name;
-  int32_t data_type = 0;
   std::span<const int64_t> dims;
-  Storage storage = Storage::Empty;
   /// Raw: the raw_data bytes. Typed: the bytes of the typed field (packed) or of all its
   /// occurrences (first to last, unpacked). External: empty.
   ByteSpan payload;
-  int typed_field = 0;       // protobuf field number of the typed data (4 float_data, 7 int64...)
-  bool typed_packed = true;  // typed field stored packed (length-delimited)
-  uint64_t typed_count = 0;  // number of elements found in the typed field(s)
+  uint64_t typed_count = 0;                   // number of elements found in the typed field(s)
   std::span<const StringPair> external_data;  // key/value entries (location, offset, length...)
   uint64_t offset = 0;                        // byte offset of the TensorProto field tag
   ByteSpan message;                           // the TensorProto message bytes (headers + payload)
+  int32_t data_type = 0;
+  int typed_field = 0;  // protobuf field number of the typed data (4 float_data, 7 int64...)
   /// A graph initializer's id in its graph's name_ids; kNoNameId for other tensors.
   NameId name_id = kNoNameId;
+  Storage storage = Storage::Empty;
+  bool typed_packed = true;  // typed field stored packed (length-delimited)
 
   /// Product of dims (1 for a scalar); nullopt on overflow or negative dims.
   std::optional<uint64_t> element_count() const;
@@ -142,20 +142,34 @@ struct Attribute {
   uint64_t offset = 0;
 };
 
+/// The rarely present parts of a NodeProto (IR >= 10), kept out of line: most nodes have none.
+struct NodeExtras {
+  std::string_view overload;
+  std::span<const StringPair> metadata_props;
+};
+
 struct Node {
   std::string_view name;
   std::string_view op_type;
-  std::string_view domain;  // as written ("" and "ai.onnx" both mean the default domain)
-  std::string_view overload;
+  std::string_view domain;                    // as written ("" and "ai.onnx": default domain)
   std::span<const std::string_view> inputs;   // "" = omitted optional input
   std::span<const std::string_view> outputs;  // "" = omitted optional output
-  std::span<const NameId> input_ids;          // graph->name_ids of inputs (kNoNameId for "")
-  std::span<const NameId> output_ids;         // graph->name_ids of outputs
   std::span<const Attribute> attributes;
-  std::span<const StringPair> metadata_props;  // IR >= 10
-  const Graph* graph = nullptr;                // the graph holding this node
-  uint32_t index = 0;                          // position in graph->nodes
-  uint64_t offset = 0;                         // byte offset of the NodeProto
+  const Graph* graph = nullptr;  // the graph holding this node
+  uint64_t offset = 0;           // byte offset of the NodeProto
+  uint32_t index = 0;            // position in graph->nodes
+  /// Set by the loader: graph->name_ids of the inputs, then of the outputs (kNoNameId for "").
+  /// Read through input_ids() / output_ids().
+  const NameId* io_ids = nullptr;
+  /// Set by the loader when the node has an overload or metadata_props; else nullptr.
+  const NodeExtras* extras = nullptr;
+
+  std::span<const NameId> input_ids() const { return {io_ids, inputs.size()}; }
+  std::span<const NameId> output_ids() const { return {io_ids + inputs.size(), outputs.size()}; }
+  std::string_view overload() const { return extras ? extras->overload : std::string_view(); }
+  std::span<const StringPair> metadata_props() const {
+    return extras ? extras->metadata_props : std::span<const StringPair>();
+  }
 
   const Attribute* attribute(std::string_view attr_name) const;
   std::optional<int64_t> attr_int(std::string_view attr_name) const;

@@ -17,7 +17,7 @@ const ValueDef* GraphInfo::resolve(std::string_view name) const {
 
 const ValueDef* GraphInfo::input_def(const Node& n, size_t k) const {
   if (k >= n.inputs.size() || n.inputs[k].empty()) return nullptr;
-  if (const ValueDef* d = local(n.input_ids[k])) return d;
+  if (const ValueDef* d = local(n.input_ids()[k])) return d;
   return parent != nullptr ? parent->resolve(n.inputs[k]) : nullptr;
 }
 
@@ -77,7 +77,7 @@ void GraphIndex::build_defs(GraphInfo& info) {
   }
   for (const Node& n : g.nodes) {
     for (uint32_t i = 0; i < n.outputs.size(); ++i) {
-      add(n.output_ids[i], n.outputs[i],
+      add(n.output_ids()[i], n.outputs[i],
           ValueDef{.kind = ValueDef::Kind::Node, .output_index = i, .graph = &g, .node = &n});
     }
   }
@@ -119,7 +119,7 @@ GraphIndex::GraphIndex(const Model& model, AnalysisCache&) {
     auto for_each_use = [&](auto&& visit) {
       for (const Node& n : g.nodes) {
         for (uint32_t i = 0; i < n.inputs.size(); ++i) {
-          visit(n.input_ids[i], n.inputs[i], ValueUse{&n, &g, i, false});
+          visit(n.input_ids()[i], n.inputs[i], ValueUse{&n, &g, i, false});
         }
         if (n.attributes.empty()) continue;
         for (const Graph* sub : n.subgraphs()) {

@@ -540,12 +540,6 @@ class Walker {
     pending_names_.clear();
   }
 
-  std::span<const NameId> intern_all(Graph& graph, const std::vector<std::string_view>& names) {
-    std::span<NameId> ids = arena_.make_array<NameId>(names.size());
-    for (size_t i = 0; i < names.size(); ++i) intern(graph, names[i], &ids[i]);
-    return ids;
-  }
-
   void walk_node(const Field& f, Node& node, Graph& graph, uint32_t index, int depth) {
     expect(f, wire::kLen, "NodeProto");
     if (++node_count_ > limits_.max_nodes) {
@@ -563,6 +557,7 @@ class Walker {
     scratch_inputs_.clear();
     scratch_outputs_.clear();
     scratch_pairs_.clear();
+    std::string_view overload;
     Reader r(bytes_, f.data, f.data + f.size);
     while (!r.done()) {
       Field g = r.next();
@@ -583,7 +578,7 @@ class Walker {
           node.domain = str(g, "NodeProto.domain");
           break;
         case 8:
-          node.overload = str(g, "NodeProto.overload");
+          overload = str(g, "NodeProto.overload");
           break;
         case 5:
           expect(g, wire::kLen, "NodeProto.attribute");
@@ -598,9 +593,18 @@ class Walker {
     }
     node.inputs = arena_.copy(scratch_inputs_);
     node.outputs = arena_.copy(scratch_outputs_);
-    node.input_ids = intern_all(graph, scratch_inputs_);
-    node.output_ids = intern_all(graph, scratch_outputs_);
-    node.metadata_props = arena_.copy(scratch_pairs_);
+    std::span<NameId> ids = arena_.make_array<NameId>(node.inputs.size() + node.outputs.size());
+    for (size_t k = 0; k < node.inputs.size(); ++k) intern(graph, node.inputs[k], &ids[k]);
+    for (size_t k = 0; k < node.outputs.size(); ++k) {
+      intern(graph, node.outputs[k], &ids[node.inputs.size() + k]);
+    }
+    node.io_ids = ids.data();
+    if (!overload.empty() || !scratch_pairs_.empty()) {
+      std::span<NodeExtras> extras = arena_.make_array<NodeExtras>(1);
+      extras[0].overload = overload;
+      extras[0].metadata_props = arena_.copy(scratch_pairs_);
+      node.extras = extras.data();
+    }
     // Attributes last: subgraph paths need the node's name and op type (and they may hold
     // subgraphs, whose nodes reuse the scratch vectors).
     if (attributes == 0) return;

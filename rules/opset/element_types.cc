@@ -65,14 +65,14 @@ ElementTypes::ElementTypes(const Model& model, AnalysisCache& cache)
       const OpResolution& r = ops.of(n);
       if (r.status != OpStatus::Standard || !r.domain.empty()) continue;
       if (n.op_type == "Constant") {
-        if (auto t = constant_type(n)) gt.by_id[n.output_ids[0]] = *t;
+        if (auto t = constant_type(n)) gt.by_id[n.output_ids()[0]] = *t;
         continue;
       }
       if (n.op_type == "Cast") {
         const Attribute* to = n.attribute("to");
         if (to != nullptr && to->ref_attr_name.empty() && to->type == Attribute::Type::Int &&
             !element_type_name(static_cast<int32_t>(to->i)).empty()) {
-          gt.by_id[n.output_ids[0]] = static_cast<int32_t>(to->i);
+          gt.by_id[n.output_ids()[0]] = static_cast<int32_t>(to->i);
         }
         continue;
       }
@@ -81,7 +81,7 @@ ElementTypes::ElementTypes(const Model& model, AnalysisCache& cache)
         if (n.outputs[i].empty()) continue;
         const ParamSchema& p = s.outputs[std::min(i, s.outputs.size() - 1)];
         if (i >= s.outputs.size() && p.option != ParamOption::Variadic) break;
-        if (auto t = fixed_type(s, p)) gt.by_id[n.output_ids[i]] = *t;
+        if (auto t = fixed_type(s, p)) gt.by_id[n.output_ids()[i]] = *t;
       }
     }
   }

@@ -116,8 +116,8 @@ class InvalidType final : public Rule {
         }
       }
     };
-    visit(n.inputs, n.input_ids, s.inputs, "input");
-    visit(n.outputs, n.output_ids, s.outputs, "output");
+    visit(n.inputs, n.input_ids(), s.inputs, "input");
+    visit(n.outputs, n.output_ids(), s.outputs, "output");
     if (problems.empty()) return;
     Diagnostic& d = ctx.report(ctx.at_node(n), node_label(n) + ": " + problems.front());
     for (size_t k = 1; k < problems.size(); ++k) d.notes.push_back(problems[k]);

@@ -27,7 +27,7 @@ size_t count_supported_partitions(const Graph& g, const GraphIndex& index,
     if (state[i] == NodeState::Removed) continue;
     const Node& node = g.nodes[i];
     for (size_t k = 0; k < node.inputs.size(); ++k) {
-      if (!node.inputs[k].empty()) link(info.local(node.input_ids[k]), i);
+      if (!node.inputs[k].empty()) link(info.local(node.input_ids()[k]), i);
     }
     // Values a node's subgraphs (at any depth) read from this graph are its inputs too.
     if (node.attributes.empty()) continue;

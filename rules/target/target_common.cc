@@ -190,7 +190,7 @@ KnownValues::KnownValues(const Model& model, AnalysisCache& cache)
     for (const TensorData& t : g->initializers) put(t.name_id, t.name, facts_of(t));
     for (const Node& n : g->nodes) {
       if (!is_default_domain(n.domain) || n.outputs.empty() || n.outputs[0].empty()) continue;
-      const NameId out = n.output_ids[0];
+      const NameId out = n.output_ids()[0];
       if (n.op_type == "Constant") {
         if (auto f = constant_facts(n)) put(out, n.outputs[0], std::move(*f));
       } else if (n.op_type == "Cast") {
@@ -260,7 +260,7 @@ ConstantValues::ConstantValues(const Model& model, AnalysisCache& cache)
     const GraphInfo& info = index_.info(*g);
     auto lookup = [&](const Node& n, size_t k) {
       if (n.inputs[k].empty()) return State::Constant;  // omitted optional input
-      if (auto st = find(*g, n.input_ids[k], n.inputs[k])) return *st;
+      if (auto st = find(*g, n.input_ids()[k], n.inputs[k])) return *st;
       const ConstantIndex::Constant* c = constants.find(*g, n.inputs[k]);
       return c != nullptr && !c->overridable ? State::Constant : State::Runtime;
     };
@@ -308,7 +308,7 @@ ConstantValues::ConstantValues(const Model& model, AnalysisCache& cache)
           }
         }
       }
-      for (NameId out : n.output_ids) set(out, st);
+      for (NameId out : n.output_ids()) set(out, st);
     }
   }
 }
@@ -334,7 +334,7 @@ ConstantValues::State ConstantValues::state(const Graph& g, std::string_view nam
 
 ConstantValues::State ConstantValues::input_state(const Node& n, size_t k) const {
   if (k >= n.inputs.size() || n.inputs[k].empty()) return State::Runtime;
-  return find(*n.graph, n.input_ids[k], n.inputs[k]).value_or(State::Runtime);
+  return find(*n.graph, n.input_ids()[k], n.inputs[k]).value_or(State::Runtime);
 }
 
 std::string_view type_short_name(std::string_view type_string) {

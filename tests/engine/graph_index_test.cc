@@ -92,17 +92,17 @@ TEST(GraphIndex, NameIdsNumberValueNamesDenselyInFirstMentionOrder) {
               ElementsAre("x", "a", "nest_trip_count", "nest_cond", "z_scan", "unused", "w"));
   for (const Graph* graph : m->all_graphs()) {
     for (const Node& n : graph->nodes) {
-      ASSERT_EQ(n.input_ids.size(), n.inputs.size());
-      ASSERT_EQ(n.output_ids.size(), n.outputs.size());
+      ASSERT_EQ(n.input_ids().size(), n.inputs.size());
+      ASSERT_EQ(n.output_ids().size(), n.outputs.size());
       for (size_t k = 0; k < n.inputs.size(); ++k) {
         if (n.inputs[k].empty()) {
-          EXPECT_EQ(n.input_ids[k], kNoNameId);
+          EXPECT_EQ(n.input_ids()[k], kNoNameId);
         } else {
-          EXPECT_EQ(graph->value_name(n.input_ids[k]), n.inputs[k]);
+          EXPECT_EQ(graph->value_name(n.input_ids()[k]), n.inputs[k]);
         }
       }
       for (size_t k = 0; k < n.outputs.size(); ++k) {
-        EXPECT_EQ(graph->value_name(n.output_ids[k]), n.outputs[k]);
+        EXPECT_EQ(graph->value_name(n.output_ids()[k]), n.outputs[k]);
       }
     }
   }

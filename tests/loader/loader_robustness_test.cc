@@ -165,8 +165,15 @@ TEST(LoaderRobustness, KitchenSinkIsFullyRead) {
   EXPECT_EQ(mul.attribute("tp")->tp->kind, TypeInfo::Kind::Sequence);
   EXPECT_EQ(mul.attribute("tp")->tp->elem_type, 1);
   EXPECT_EQ(mul.attribute("sparse")->type, Attribute::Type::SparseTensor);
-  ASSERT_EQ(mul.metadata_props.size(), 1u);
-  EXPECT_EQ(mul.metadata_props[0].key, "node-key");
+  ASSERT_EQ(mul.metadata_props().size(), 1u);
+  EXPECT_EQ(mul.metadata_props()[0].key, "node-key");
+  EXPECT_EQ(mul.overload(), "v2");
+  // Nodes without overload or metadata carry no out-of-line part.
+  ASSERT_GE(g.nodes.size(), 2u);
+  ASSERT_EQ(g.nodes[1].name, "reshape");
+  EXPECT_EQ(g.nodes[1].extras, nullptr);
+  EXPECT_TRUE(g.nodes[1].metadata_props().empty());
+  EXPECT_EQ(g.nodes[1].overload(), "");
   EXPECT_EQ(g.inputs[0].type.dims[0].param, "batch");
   EXPECT_EQ(g.value_info.size(), 1u);
   // Subgraph links.

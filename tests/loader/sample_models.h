@@ -80,6 +80,8 @@ inline std::string kitchen_sink_model() {
   // Node metadata_props (field 9, IR 10) is newer than Debian's ONNX headers: add raw bytes.
   mul.GetReflection()->MutableUnknownFields(&mul)->AddLengthDelimited(
       9, wire_writer::len_field(1, "node-key") + wire_writer::len_field(2, "node-value"));
+  // NodeProto.overload (field 8, IR 10) likewise.
+  mul.GetReflection()->MutableUnknownFields(&mul)->AddLengthDelimited(8, "v2");
 
   auto& reshape = g.node("Reshape", {"t", "shape"}, {"r"}, "reshape");
   (void)reshape;
