@@ -44,7 +44,8 @@ class GraphInfo {
   std::vector<std::pair<std::string_view, ValueDef>> duplicate_defs;
   /// Names this graph (or its subgraphs) reads that are not defined inside it.
   std::vector<std::string_view> outer_refs;
-  /// A topological order of node indices, or nullopt if the nodes form a cycle.
+  /// A topological order of node indices, or nullopt if the nodes form a cycle: the file
+  /// order when that is one (out_of_order_nodes is empty), else Kahn's order (FIFO).
   std::optional<std::vector<uint32_t>> topo_order;
   /// Node indices in the graph that are out of order: a node reading a value that a later node
   /// of the same graph produces.

@@ -83,6 +83,46 @@ void GraphIndex::build_defs(GraphInfo& info) {
   }
 }
 
+namespace {
+
+// Kahn's algorithm, FIFO, over producer edges (preds of node i: preds[pred_begin[i] ..
+// pred_begin[i + 1])); nullopt if the nodes form a cycle.
+std::optional<std::vector<uint32_t>> topological_order(uint32_t count,
+                                                       const std::vector<size_t>& pred_begin,
+                                                       const std::vector<uint32_t>& preds) {
+  // Successor lists, filled in consumer order.
+  std::vector<uint32_t> indegree(count, 0);
+  std::vector<size_t> succ_begin(count + 1, 0);
+  for (uint32_t p : preds) ++succ_begin[p + 1];
+  for (uint32_t i = 0; i < count; ++i) succ_begin[i + 1] += succ_begin[i];
+  std::vector<uint32_t> succs(preds.size());
+  {
+    std::vector<size_t> fill(succ_begin.begin(), succ_begin.end() - 1);
+    for (uint32_t i = 0; i < count; ++i) {
+      for (size_t k = pred_begin[i]; k < pred_begin[i + 1]; ++k) {
+        succs[fill[preds[k]]++] = i;
+        ++indegree[i];
+      }
+    }
+  }
+  // `order` doubles as the queue.
+  std::vector<uint32_t> order;
+  order.reserve(count);
+  for (uint32_t i = 0; i < count; ++i) {
+    if (indegree[i] == 0) order.push_back(i);
+  }
+  for (size_t head = 0; head < order.size(); ++head) {
+    const uint32_t i = order[head];
+    for (size_t k = succ_begin[i]; k < succ_begin[i + 1]; ++k) {
+      if (--indegree[succs[k]] == 0) order.push_back(succs[k]);
+    }
+  }
+  if (order.size() != count) return std::nullopt;
+  return order;
+}
+
+}  // namespace
+
 GraphIndex::GraphIndex(const Model& model, AnalysisCache&) {
   const auto& graphs = model.all_graphs();
   infos_.reserve(graphs.size());
@@ -168,39 +208,23 @@ GraphIndex::GraphIndex(const Model& model, AnalysisCache&) {
       });
     }
 
-    // Ordering: a node must come after every local producer it reads. Successor lists are
-    // filled in consumer order, as the topological sort below expects.
-    std::vector<uint32_t> indegree(count, 0);
-    std::vector<size_t> succ_begin(count + 1, 0);
-    for (uint32_t p : preds) ++succ_begin[p + 1];
-    for (uint32_t i = 0; i < count; ++i) succ_begin[i + 1] += succ_begin[i];
-    std::vector<uint32_t> succs(preds.size());
-    {
-      std::vector<size_t> fill(succ_begin.begin(), succ_begin.end() - 1);
-      for (uint32_t i = 0; i < count; ++i) {
-        bool out_of_order = false;
-        for (size_t k = pred_begin[i]; k < pred_begin[i + 1]; ++k) {
-          const uint32_t p = preds[k];
-          if (p >= i) out_of_order = true;
-          succs[fill[p]++] = i;
-          ++indegree[i];
-        }
-        if (out_of_order) info.out_of_order_nodes.push_back(i);
-      }
-    }
-    // Kahn's algorithm, FIFO: `order` doubles as the queue.
-    std::vector<uint32_t> order;
-    order.reserve(count);
+    // Ordering: a node must come after every local producer it reads.
     for (uint32_t i = 0; i < count; ++i) {
-      if (indegree[i] == 0) order.push_back(i);
-    }
-    for (size_t head = 0; head < order.size(); ++head) {
-      const uint32_t i = order[head];
-      for (size_t k = succ_begin[i]; k < succ_begin[i + 1]; ++k) {
-        if (--indegree[succs[k]] == 0) order.push_back(succs[k]);
+      for (size_t k = pred_begin[i]; k < pred_begin[i + 1]; ++k) {
+        if (preds[k] >= i) {
+          info.out_of_order_nodes.push_back(i);
+          break;
+        }
       }
     }
-    if (order.size() == count) info.topo_order = std::move(order);
+    if (info.out_of_order_nodes.empty()) {
+      // The file order is topological (the usual case): keep it, no sort needed.
+      std::vector<uint32_t> order(count);
+      for (uint32_t i = 0; i < count; ++i) order[i] = i;
+      info.topo_order = std::move(order);
+    } else {
+      info.topo_order = topological_order(count, pred_begin, preds);
+    }
 
     // Liveness: walk back from the graph outputs through producers.
     info.live.assign(count, false);

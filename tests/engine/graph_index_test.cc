@@ -170,6 +170,22 @@ TEST(GraphIndex, OrderAndLiveness) {
   EXPECT_THAT(*info.topo_order, ElementsAre(1, 0, 2));
 }
 
+TEST(GraphIndex, KeepsTheFileOrderWhenItIsTopological) {
+  // A FIFO topological sort would give 0, 2, 1 (both 0 and 2 read only graph inputs); the
+  // file order is already valid and is kept.
+  ModelBuilder m(13, 8);
+  m.graph().input("x").output("c").output("b");
+  m.graph().node("Relu", {"x"}, {"a"});
+  m.graph().node("Neg", {"a"}, {"c"});
+  m.graph().node("Abs", {"x"}, {"b"});
+  auto model = load(m.bytes());
+  AnalysisCache cache(*model);
+  const GraphInfo& info = cache.get<GraphIndex>().info(model->graph);
+  EXPECT_THAT(info.out_of_order_nodes, IsEmpty());
+  ASSERT_TRUE(info.topo_order.has_value());
+  EXPECT_THAT(*info.topo_order, ElementsAre(0, 1, 2));
+}
+
 TEST(ConstantIndex, InitializersConstantNodesAndScopes) {
   ModelBuilder m(13, 8);
   m.graph().input("x").input("overridable").output("y");
