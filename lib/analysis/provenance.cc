@@ -322,6 +322,19 @@ int64_t Provenance::Impl::opset_of(const Node& n) const {
   return model.opset_for(d).value_or(1000);
 }
 
+const OpSemantics& Provenance::Impl::node_semantics(const Node& n, const GraphSlot& s) {
+  // Nodes of the default domain outside functions all see the model's opset: their
+  // semantics depend on the op alone, so each op is looked up once.
+  const bool common = s.function == nullptr && n.domain.empty();
+  if (common) {
+    if (const OpSemantics* const* known = default_domain_sem.find(n.op_type)) return **known;
+  }
+  const OpSemantics* found = find_op_semantics(n.domain, n.op_type, opset_of(n));
+  const OpSemantics& sem = found != nullptr ? *found : unknown_op_semantics();
+  if (common) default_domain_sem.try_emplace(n.op_type, &sem);
+  return sem;
+}
+
 const OpSemantics& Provenance::Impl::semantics_of(const Node& n) const {
   auto it = slot_of.find(n.graph);
   if (it != slot_of.end()) {
@@ -473,8 +486,7 @@ void Provenance::Impl::transfer(const Node& n, const GraphSlot& s) {
       return;
     }
   }
-  const OpSemantics* found = find_op_semantics(n.domain, n.op_type, opset_of(n));
-  const OpSemantics& sem = found != nullptr ? *found : unknown_op_semantics();
+  const OpSemantics& sem = node_semantics(n, s);
   node_sem[s.node_base + n.index] = &sem;
   if (sem.shape == ShapeBehavior::ControlFlow && is_standard(n.domain)) {
     if (n.op_type == "If" && graph_attr(n, "then_branch") && graph_attr(n, "else_branch")) {

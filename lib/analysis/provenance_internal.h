@@ -121,6 +121,9 @@ struct Provenance::Impl {
   uint32_t id_of(const ValueDef& d) const;
   uint32_t resolve(const GraphSlot& s, std::string_view name) const;
   uint32_t out_id(const GraphSlot& s, const Node& n, size_t k) const;
+  /// The semantics of a node's op at its opset, remembered per op for the default domain.
+  const OpSemantics& node_semantics(const Node& n, const GraphSlot& s);
+  NameMap<const OpSemantics*> default_domain_sem;
   uint32_t node_id(const Node& n) const { return slot(*n.graph).node_base + n.index; }
   const GraphSlot* slot_of_value(uint32_t v) const;
   std::string_view name(uint32_t v) const;

@@ -1,6 +1,7 @@
 #include "rules/opset/op_resolution.h"
 
 #include <fmt/format.h>
+#include <onnxlint/name_map.h>
 
 #include <algorithm>
 #include <optional>
@@ -246,15 +247,26 @@ struct HashResolution {
 OpResolutionIndex::OpResolutionIndex(const Model& model, AnalysisCache&) {
   Resolver resolver(model, issues_);
   std::unordered_map<OpResolution, uint32_t, HashResolution, SameResolution> index_of;
+  // A node of the default domain outside functions without attributes resolves by its op
+  // alone (a missing required attribute is the same issue for each): resolved once per op.
+  NameMap<uint32_t> plain_nodes;
   for (const Graph* g : model.all_graphs()) {
     const Function* scope = enclosing_function(g);
     std::vector<uint32_t>& ids = by_graph_[g];
     ids.reserve(g->nodes.size());
     for (const Node& n : g->nodes) {
+      const bool plain = scope == nullptr && n.domain.empty() && n.attributes.empty();
+      if (plain) {
+        if (const uint32_t* known = plain_nodes.find(n.op_type)) {
+          ids.push_back(*known);
+          continue;
+        }
+      }
       OpResolution r = resolver.resolve(n, scope);
       auto [it, added] = index_of.try_emplace(r, static_cast<uint32_t>(distinct_.size()));
       if (added) distinct_.push_back(r);
       ids.push_back(it->second);
+      if (plain) plain_nodes.try_emplace(n.op_type, it->second);
     }
   }
   main_graph_ = &model.graph;
