@@ -13,6 +13,7 @@ MIB = 1024 * 1024
 # rule on. A workload made with other arguments (--smoke) gets no verdict.
 TARGETS = {
     "weights-1gib": ("weights --matrices 64 --dim 2048", 0.1, 64),
+    "chain-200k-plain": ("chain --nodes 200000 --plain", 0.2, 150),
     "chain-200k": ("chain --nodes 200000", 0.2, 150),
     "testdata-j1": ("", 1.0, None),
     "testdata-j2": ("", 1.0, None),
@@ -36,7 +37,8 @@ def describe(r):
                 f"({fmt_size(m * d * d * 4)} raw_data){dynamic}")
     if words[:1] == ["chain"]:
         n = int(opt.get("--nodes", r["nodes"]))
-        return f"`{r['workload']}`: {n:,}-node chain".replace(",", " ") + dynamic
+        kind = " of plain Relu nodes" if "--plain" in words else ""
+        return f"`{r['workload']}`: {n:,}-node chain{kind}".replace(",", " ") + dynamic
     return r["workload"]
 
 

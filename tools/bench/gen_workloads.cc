@@ -9,6 +9,9 @@
 //       Transpose, Sigmoid and a gating Mul. With --dynamic the batch dim is symbolic and each
 //       block computes its Reshape target at runtime (Shape→Gather→Unsqueeze→Concat), the
 //       pattern PyTorch emits for dynamic_axes.
+//   onnxlint-bench-gen chain OUT.onnx --nodes N --plain
+//       N Relu nodes in a line, named as PyTorch names them (/layers.7/Relu), no weights: the
+//       lighter chain whose peer figures match the design's reference (DESIGN §9).
 //
 // The file is streamed: the graph is emitted twice, once to measure its length (protobuf
 // needs it before the graph's bytes) and once to write it, so memory stays flat however large
@@ -225,6 +228,7 @@ struct Options {
   int64_t matrices = 64;
   int64_t dim = 2048;
   bool dynamic = false;
+  bool plain = false;  // chain: Relu nodes only
 };
 
 std::string batch_param(const Options& o) { return o.dynamic ? "batch" : ""; }
@@ -276,7 +280,10 @@ std::string block_output(uint64_t k) { return block_prefix(k) + "Mul_1_output_0"
 
 std::string tail_output(uint64_t i) { return "/tail/Relu_" + std::to_string(i) + "_output_0"; }
 
+std::string plain_output(uint64_t i) { return "/layers." + std::to_string(i) + "/Relu_output_0"; }
+
 std::string chain_last_output(const Options& o) {
+  if (o.plain) return o.nodes > 0 ? plain_output(o.nodes - 1) : "input";
   const ChainLayout l = chain_layout(o);
   if (l.tail > 0) return tail_output(l.tail - 1);
   if (l.blocks > 0) return block_output(l.blocks - 1);
@@ -344,7 +351,27 @@ void chain_block_initializers(Sink& out, const Options& o, uint64_t k) {
   }
 }
 
+void plain_chain_graph(Sink& out, const Options& o) {
+  std::string x = "input";
+  for (uint64_t i = 0; i < o.nodes; ++i) {
+    NodeSpec n;
+    n.op = "Relu";
+    n.name = "/layers." + std::to_string(i) + "/Relu";
+    n.inputs = {x};
+    n.output = plain_output(i);
+    emit_node(out, n);
+    x = n.output;
+  }
+  out.string_field(2, "bench_chain");
+  out.message(11, value_info("input", batch_param(o), {1, kChannels}));
+  out.message(12, value_info(chain_last_output(o), batch_param(o), {1, kChannels}));
+}
+
 void chain_graph(Sink& out, const Options& o) {
+  if (o.plain) {
+    plain_chain_graph(out, o);
+    return;
+  }
   const ChainLayout l = chain_layout(o);
   std::string x = "input";
   for (uint64_t k = 0; k < l.blocks; ++k) {
@@ -408,7 +435,7 @@ void write_model(const Options& o) {
 [[noreturn]] void usage() {
   std::fprintf(stderr,
                "usage: onnxlint-bench-gen weights OUT.onnx [--matrices M] [--dim D] [--dynamic]\n"
-               "       onnxlint-bench-gen chain OUT.onnx [--nodes N] [--dynamic]\n");
+               "       onnxlint-bench-gen chain OUT.onnx [--nodes N] [--dynamic] [--plain]\n");
   std::exit(2);
 }
 
@@ -439,6 +466,8 @@ int main(int argc, char** argv) {
     };
     if (a == "--dynamic") {
       o.dynamic = true;
+    } else if (a == "--plain" && o.kind == "chain") {
+      o.plain = true;
     } else if (a == "--nodes" && o.kind == "chain") {
       o.nodes = parse_count(value(), 1, 100'000'000);
     } else if (a == "--matrices" && o.kind == "weights") {

@@ -110,6 +110,7 @@ rm -f "$WORK"/out/*.time "$WORK"/out/*.hf.json "$WORK"/out/*.stdout "$WORK"/out/
 WORKLOADS=(
   "tiny|chain --nodes 8|8"
   "weights-1gib|weights --matrices 64 --dim 2048|64"
+  "chain-200k-plain|chain --nodes 200000 --plain|200000"
   "chain-200k|chain --nodes 200000|200000"
   "chain-200k-dynamic|chain --nodes 200000 --dynamic|200000"
 )
@@ -121,6 +122,7 @@ if ((SMOKE)); then
   WORKLOADS=(
     "tiny|chain --nodes 8|8"
     "weights-1gib|weights --matrices 4 --dim 256|4"
+    "chain-200k-plain|chain --nodes 2000 --plain|2000"
     "chain-200k|chain --nodes 2000|2000"
     "chain-200k-dynamic|chain --nodes 2000 --dynamic|2000"
     "chain-1m|chain --nodes 10000|10000"
