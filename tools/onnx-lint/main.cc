@@ -111,6 +111,9 @@ void list_targets(std::ostream& out) {
 // here: the anonymous mapping that holds a fresh small block.
 void use_huge_pages_for_heap() {
   mi_option_enable(mi_option_large_os_pages);
+  // A thread's first segments are otherwise reserved uncommitted, and mimalloc gives large
+  // pages only to memory it commits up front: the --jobs workers would fault in 4 KiB pages.
+  mi_option_set(mi_option_eager_commit_delay, 0);
   void* probe = mi_malloc(16);
   const auto at = reinterpret_cast<uintptr_t>(probe);
   std::ifstream maps("/proc/self/maps");
