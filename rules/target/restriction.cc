@@ -529,8 +529,9 @@ class RestrictionRule final : public Rule {
       case Check::SameShapes: {
         const target::ValueFacts* first = nullptr;
         std::string_view first_name;
-        for (std::string_view in : n.inputs) {
-          const target::ValueFacts* f = known.find(g, in);
+        for (size_t k = 0; k < n.inputs.size(); ++k) {
+          const std::string_view in = n.inputs[k];
+          const target::ValueFacts* f = known.input(n, k);
           if (in.empty() || f == nullptr || !f->is_static_shape()) continue;
           if (first == nullptr) {
             first = f;
@@ -686,7 +687,7 @@ class RestrictionRule final : public Rule {
     if (t.max_rank <= 0 && t.max_dim <= 0) return;
     const auto& known = ctx.get<target::KnownValues>();
     for (size_t i = 0; i < n.inputs.size(); ++i) {
-      const target::ValueFacts* f = known.find(*n.graph, n.inputs[i]);
+      const target::ValueFacts* f = known.input(n, i);
       if (n.inputs[i].empty() || f == nullptr || !f->has_shape) continue;
       if (t.max_rank > 0 && static_cast<int>(f->dims.size()) > t.max_rank) {
         Diagnostic& d = ctx.report(

@@ -225,6 +225,16 @@ const ValueFacts* KnownValues::find(const Graph& g, std::string_view name) const
   return it->second.find(owner_id, name);
 }
 
+const ValueFacts* KnownValues::input(const Node& n, size_t k) const {
+  if (k >= n.inputs.size() || n.inputs[k].empty()) return nullptr;
+  const NameId id = n.input_ids()[k];
+  // A value from an enclosing graph: its facts live there, found by name.
+  const GraphInfo& info = index_.info(*n.graph);
+  if (info.local(id) == nullptr && info.parent != nullptr) return find(*n.graph, n.inputs[k]);
+  auto it = by_graph_.find(n.graph);
+  return it != by_graph_.end() ? it->second.find(id, n.inputs[k]) : nullptr;
+}
+
 int32_t KnownValues::elem_type(const Graph& g, std::string_view name) const {
   const ValueFacts* f = find(g, name);
   return f != nullptr ? f->elem_type : 0;
@@ -289,7 +299,7 @@ ConstantValues::ConstantValues(const Model& model, AnalysisCache& cache)
           // Static shapes fold even when the values do not (provenance tracks dims through
           // the graph; value_info and initializers state them directly).
           const ValueId v = prov.input(n, 0);
-          const ValueFacts* f = cache.get<KnownValues>().find(*g, n.inputs[0]);
+          const ValueFacts* f = cache.get<KnownValues>().input(n, 0);
           if ((v != kNoValue && prov.shape_class(v) == ShapeClass::Static) ||
               (f != nullptr && f->is_static_shape())) {
             st = State::Constant;

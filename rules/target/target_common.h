@@ -85,6 +85,8 @@ class KnownValues {
   KnownValues(const Model& model, AnalysisCache& cache);
   /// The facts of `name` as seen from graph `g`, or nullptr.
   const ValueFacts* find(const Graph& g, std::string_view name) const;
+  /// The facts of what input `k` of `n` reads: find(*n.graph, n.inputs[k]) by name id.
+  const ValueFacts* input(const Node& n, size_t k) const;
   int32_t elem_type(const Graph& g, std::string_view name) const;
   /// Rank when the shape is known.
   std::optional<size_t> rank(const Graph& g, std::string_view name) const;
