@@ -208,10 +208,18 @@ KnownValues::KnownValues(const Model& model, AnalysisCache& cache)
 
 const ValueFacts* KnownValues::find(const Graph& g, std::string_view name) const {
   if (name.empty()) return nullptr;
+  return find(g, g.name_id(name), name);
+}
+
+const ValueFacts* KnownValues::input(const Node& n, size_t k) const {
+  if (k >= n.inputs.size() || n.inputs[k].empty()) return nullptr;
+  return find(*n.graph, n.input_ids()[k], n.inputs[k]);
+}
+
+const ValueFacts* KnownValues::find(const Graph& g, NameId id, std::string_view name) const {
   // Facts live with the graph that defines the value (undefined names, graph-undefined-value's
   // business, may still have facts declared in `g`).
   const GraphInfo& info = index_.info(g);
-  const NameId id = g.name_id(name);
   const Graph* owner = &g;
   NameId owner_id = id;
   if (info.local(id) == nullptr && info.parent != nullptr) {
@@ -223,16 +231,6 @@ const ValueFacts* KnownValues::find(const Graph& g, std::string_view name) const
   auto it = by_graph_.find(owner);
   if (it == by_graph_.end()) return nullptr;
   return it->second.find(owner_id, name);
-}
-
-const ValueFacts* KnownValues::input(const Node& n, size_t k) const {
-  if (k >= n.inputs.size() || n.inputs[k].empty()) return nullptr;
-  const NameId id = n.input_ids()[k];
-  // A value from an enclosing graph: its facts live there, found by name.
-  const GraphInfo& info = index_.info(*n.graph);
-  if (info.local(id) == nullptr && info.parent != nullptr) return find(*n.graph, n.inputs[k]);
-  auto it = by_graph_.find(n.graph);
-  return it != by_graph_.end() ? it->second.find(id, n.inputs[k]) : nullptr;
 }
 
 int32_t KnownValues::elem_type(const Graph& g, std::string_view name) const {

@@ -101,6 +101,8 @@ class KnownValues {
     const ValueFacts* find(NameId id, std::string_view name) const;
     ValueFacts& put(NameId id, std::string_view name);
   };
+  // find() with the name's id in `g` already known (kNoNameId if `g` never mentions it).
+  const ValueFacts* find(const Graph& g, NameId id, std::string_view name) const;
   const GraphIndex& index_;
   std::unordered_map<const Graph*, GraphFacts> by_graph_;
 };
