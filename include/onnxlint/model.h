@@ -8,7 +8,10 @@
 #include <onnxlint/arena.h>
 #include <onnxlint/name_map.h>
 
+#include <compare>
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <span>
@@ -148,24 +151,117 @@ struct NodeExtras {
   std::span<const StringPair> metadata_props;
 };
 
+/// How the loader lays out a node's value names in the model's arena: this header, then the
+/// graph->name_ids of the inputs followed by those of the outputs (kNoNameId for "").
+struct NodeIo {
+  const Graph* graph = nullptr;
+  uint32_t input_count = 0;
+  uint32_t output_count = 0;
+  const NameId* ids() const { return reinterpret_cast<const NameId*>(this + 1); }
+  NameId* ids() { return reinterpret_cast<NameId*>(this + 1); }
+};
+
+/// A node's input or output names: a random-access range of std::string_view ("" = omitted
+/// optional value). The names are not stored per node but read from the graph's name table by
+/// id, so the range is 8 bytes and yields names by value (no std::span of them exists).
+class ValueNames {
+ public:
+  ValueNames() = default;
+  ValueNames(const NodeIo* io, bool outputs)
+      : bits_(reinterpret_cast<uintptr_t>(io) | static_cast<uintptr_t>(outputs)) {}
+
+  size_t size() const {
+    const NodeIo* h = io();
+    return h == nullptr ? 0 : (is_outputs() ? h->output_count : h->input_count);
+  }
+  bool empty() const { return size() == 0; }
+  /// The name ids (Graph::name_ids) in order.
+  std::span<const NameId> ids() const {
+    const NodeIo* h = io();
+    if (h == nullptr) return {};
+    return is_outputs() ? std::span<const NameId>(h->ids() + h->input_count, h->output_count)
+                        : std::span<const NameId>(h->ids(), h->input_count);
+  }
+  inline std::string_view operator[](size_t k) const;
+  std::string_view front() const { return (*this)[0]; }
+  std::string_view back() const { return (*this)[size() - 1]; }
+
+  class iterator {
+   public:
+    using iterator_concept = std::random_access_iterator_tag;
+    using iterator_category = std::input_iterator_tag;  // yields values, not references
+    using value_type = std::string_view;
+    using difference_type = std::ptrdiff_t;
+    using reference = std::string_view;
+    using pointer = void;
+    iterator() = default;
+    iterator(const ValueNames* names, size_t k) : names_(names), k_(k) {}
+    std::string_view operator*() const { return (*names_)[k_]; }
+    std::string_view operator[](difference_type d) const { return (*names_)[k_ + d]; }
+    iterator& operator++() {
+      ++k_;
+      return *this;
+    }
+    iterator operator++(int) {
+      iterator t = *this;
+      ++k_;
+      return t;
+    }
+    iterator& operator--() {
+      --k_;
+      return *this;
+    }
+    iterator operator--(int) {
+      iterator t = *this;
+      --k_;
+      return t;
+    }
+    iterator& operator+=(difference_type d) {
+      k_ += d;
+      return *this;
+    }
+    iterator& operator-=(difference_type d) {
+      k_ -= d;
+      return *this;
+    }
+    friend iterator operator+(iterator it, difference_type d) { return it += d; }
+    friend iterator operator+(difference_type d, iterator it) { return it += d; }
+    friend iterator operator-(iterator it, difference_type d) { return it -= d; }
+    friend difference_type operator-(const iterator& a, const iterator& b) {
+      return static_cast<difference_type>(a.k_) - static_cast<difference_type>(b.k_);
+    }
+    friend bool operator==(const iterator& a, const iterator& b) { return a.k_ == b.k_; }
+    friend auto operator<=>(const iterator& a, const iterator& b) { return a.k_ <=> b.k_; }
+
+   private:
+    const ValueNames* names_ = nullptr;
+    size_t k_ = 0;
+  };
+  iterator begin() const { return iterator(this, 0); }
+  iterator end() const { return iterator(this, size()); }
+
+ private:
+  const NodeIo* io() const { return reinterpret_cast<const NodeIo*>(bits_ & ~uintptr_t{1}); }
+  bool is_outputs() const { return (bits_ & 1) != 0; }
+  uintptr_t bits_ = 0;  // the NodeIo, with bit 0 set for the outputs
+};
+
 struct Node {
   std::string_view name;
   std::string_view op_type;
-  std::string_view domain;                    // as written ("" and "ai.onnx": default domain)
-  std::span<const std::string_view> inputs;   // "" = omitted optional input
-  std::span<const std::string_view> outputs;  // "" = omitted optional output
+  std::string_view domain;  // as written ("" and "ai.onnx": default domain)
+  ValueNames inputs;        // "" = omitted optional input
+  ValueNames outputs;       // "" = omitted optional output
   std::span<const Attribute> attributes;
   const Graph* graph = nullptr;  // the graph holding this node
   uint64_t offset = 0;           // byte offset of the NodeProto
   uint32_t index = 0;            // position in graph->nodes
-  /// Set by the loader: graph->name_ids of the inputs, then of the outputs (kNoNameId for "").
-  /// Read through input_ids() / output_ids().
-  const NameId* io_ids = nullptr;
   /// Set by the loader when the node has an overload or metadata_props; else nullptr.
   const NodeExtras* extras = nullptr;
 
-  std::span<const NameId> input_ids() const { return {io_ids, inputs.size()}; }
-  std::span<const NameId> output_ids() const { return {io_ids + inputs.size(), outputs.size()}; }
+  /// graph->name_ids of the inputs (resp. outputs), kNoNameId for "".
+  std::span<const NameId> input_ids() const { return inputs.ids(); }
+  std::span<const NameId> output_ids() const { return outputs.ids(); }
   std::string_view overload() const { return extras ? extras->overload : std::string_view(); }
   std::span<const StringPair> metadata_props() const {
     return extras ? extras->metadata_props : std::span<const StringPair>();
@@ -212,6 +308,12 @@ struct Graph {
   uint64_t offset = 0;
   int depth = 0;  // nesting depth (main = 0)
 };
+
+inline std::string_view ValueNames::operator[](size_t k) const {
+  const NodeIo* h = io();
+  const NameId id = h->ids()[is_outputs() ? h->input_count + k : k];
+  return id == kNoNameId ? std::string_view() : h->graph->value_name(id);
+}
 
 struct OpsetImport {
   std::string_view domain;

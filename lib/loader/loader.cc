@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <iostream>
 #include <iterator>
+#include <new>
 
 #include "loader/wire.h"
 
@@ -591,14 +592,18 @@ class Walker {
           break;
       }
     }
-    node.inputs = arena_.copy(scratch_inputs_);
-    node.outputs = arena_.copy(scratch_outputs_);
-    std::span<NameId> ids = arena_.make_array<NameId>(node.inputs.size() + node.outputs.size());
-    for (size_t k = 0; k < node.inputs.size(); ++k) intern(graph, node.inputs[k], &ids[k]);
-    for (size_t k = 0; k < node.outputs.size(); ++k) {
-      intern(graph, node.outputs[k], &ids[node.inputs.size() + k]);
-    }
-    node.io_ids = ids.data();
+    // The names themselves stay in the graph's name table: the node keeps their ids only.
+    const size_t n_in = scratch_inputs_.size(), n_out = scratch_outputs_.size();
+    if (n_in + n_out > UINT32_MAX) Reader::fail("NodeProto: too many inputs/outputs", f.tag_offset);
+    void* memory =
+        arena_.allocate(sizeof(NodeIo) + (n_in + n_out) * sizeof(NameId), alignof(NodeIo));
+    auto* io =
+        new (memory) NodeIo{&graph, static_cast<uint32_t>(n_in), static_cast<uint32_t>(n_out)};
+    NameId* ids = io->ids();
+    for (size_t k = 0; k < n_in; ++k) intern(graph, scratch_inputs_[k], &ids[k]);
+    for (size_t k = 0; k < n_out; ++k) intern(graph, scratch_outputs_[k], &ids[n_in + k]);
+    node.inputs = ValueNames(io, false);
+    node.outputs = ValueNames(io, true);
     if (!overload.empty() || !scratch_pairs_.empty()) {
       std::span<NodeExtras> extras = arena_.make_array<NodeExtras>(1);
       extras[0].overload = overload;

@@ -56,8 +56,8 @@ class InvalidArity final : public Rule {
   }
 
  private:
-  static void check(std::span<const std::string_view> actual, std::span<const ParamSchema> params,
-                    int lo, int hi, const char* what, const OpSchema& s, const Node& n,
+  static void check(const ValueNames& actual, std::span<const ParamSchema> params, int lo, int hi,
+                    const char* what, const OpSchema& s, const Node& n,
                     std::vector<std::string>& problems) {
     const int count = static_cast<int>(actual.size());
     if (count < lo || count > hi) {

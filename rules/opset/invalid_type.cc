@@ -76,7 +76,7 @@ class InvalidType final : public Rule {
   static void check(const Node& n, const OpSchema& s, const ElementTypes& types, RuleContext& ctx) {
     std::vector<std::string> problems;
     std::map<std::string_view, Binding> bound;
-    auto visit = [&](std::span<const std::string_view> args, std::span<const NameId> ids,
+    auto visit = [&](const ValueNames& args, std::span<const NameId> ids,
                      std::span<const ParamSchema> ps, const char* what) {
       for (size_t i = 0; i < args.size(); ++i) {
         if (args[i].empty()) continue;

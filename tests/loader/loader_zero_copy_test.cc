@@ -9,7 +9,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <ranges>
 
 #include "loader/temp_dir.h"
 #include "loader/wire_writer.h"
@@ -111,6 +113,47 @@ TEST(LoaderZeroCopy, PayloadSpanPointsAtTheRawBytes) {
   // Out-of-range spans give nothing rather than reading past the buffer.
   EXPECT_TRUE(r.model->span_bytes(ByteSpan{bytes.size() - 1, 2}).empty());
   EXPECT_TRUE(r.model->span_bytes(ByteSpan{~uint64_t{0}, 2}).empty());
+}
+
+TEST(LoaderZeroCopy, NodeValueNamesReadTheGraphNameTable) {
+  ModelBuilder m;
+  m.graph().input("x").input("w").output("y");
+  // An omitted optional input and output, a repeated input, and an outer name in a subgraph.
+  m.graph().node("Dropout", {"x", "", "w", "x"}, {"y", ""}, "drop");
+  const std::string bytes = m.bytes();
+  LoadResult r = load_model_from_bytes("m.onnx", bytes);
+  ASSERT_TRUE(r.model);
+  const Graph& g = r.model->graph;
+  const Node& n = g.nodes[0];
+
+  ASSERT_EQ(n.inputs.size(), 4u);
+  EXPECT_EQ(n.inputs[0], "x");
+  EXPECT_EQ(n.inputs[1], "");
+  EXPECT_EQ(n.inputs.back(), "x");
+  EXPECT_THAT(std::vector<std::string_view>(n.inputs.begin(), n.inputs.end()),
+              ElementsAre("x", "", "w", "x"));
+  EXPECT_THAT(std::vector<std::string_view>(n.outputs.begin(), n.outputs.end()),
+              ElementsAre("y", ""));
+  EXPECT_FALSE(n.outputs.empty());
+  // Ids are the graph's; the omitted values have none; both mentions of "x" share one id.
+  EXPECT_THAT(n.input_ids(),
+              ElementsAre(g.name_id("x"), kNoNameId, g.name_id("w"), g.name_id("x")));
+  EXPECT_THAT(n.output_ids(), ElementsAre(g.name_id("y"), kNoNameId));
+  // A name is a view into the file (its first mention), not a copy.
+  const auto* file = reinterpret_cast<const char*>(r.model->bytes().data());
+  EXPECT_GE(n.inputs[2].data(), file);
+  EXPECT_LT(n.inputs[2].data(), file + bytes.size());
+  // The range works with the standard algorithms and iterator arithmetic.
+  EXPECT_EQ(std::count(n.inputs.begin(), n.inputs.end(), "x"), 2);
+  EXPECT_EQ(n.inputs.end() - n.inputs.begin(), 4);
+  EXPECT_EQ(*(n.inputs.begin() + 2), "w");
+  EXPECT_EQ(n.inputs.begin()[3], "x");
+  static_assert(std::ranges::random_access_range<ValueNames>);
+  // A default-constructed range is empty.
+  ValueNames none;
+  EXPECT_TRUE(none.empty());
+  EXPECT_EQ(none.begin(), none.end());
+  EXPECT_TRUE(none.ids().empty());
 }
 
 // A TensorProto written by hand: name "t", data_type, dims, then `payload_fields`.
