@@ -14,22 +14,44 @@
 
 namespace onnxlint {
 
-/// How a value name is defined inside one graph.
+/// How a value name is defined inside one graph. 32 bytes: one per value name of each graph.
 struct ValueDef {
   enum class Kind : uint8_t { Input, Initializer, SparseInitializer, Node };
   Kind kind = Kind::Node;
-  uint32_t output_index = 0;  // Kind::Node (next to `kind`: 40 bytes, not 48, per value)
+  uint32_t output_index = 0;  // Kind::Node
   const Graph* graph = nullptr;
-  const Node* node = nullptr;          // Kind::Node
-  const TensorData* tensor = nullptr;  // Kind::Initializer
-  const ValueInfo* input = nullptr;    // Kind::Input
+  /// Which one is set depends on `kind`: read `node` only for Kind::Node and `input` only for
+  /// Kind::Input (they share storage).
+  union {
+    const Node* node = nullptr;  // Kind::Node
+    const ValueInfo* input;      // Kind::Input
+  };
+  /// Kind::Initializer and SparseInitializer; for Kind::Input, the initializer that gives the
+  /// input its default value, if any; else nullptr.
+  const TensorData* tensor = nullptr;
+
+  static ValueDef of_input(const Graph& g, const ValueInfo& in) {
+    ValueDef d{Kind::Input, 0, &g};
+    d.input = &in;
+    return d;
+  }
+  static ValueDef of_tensor(Kind kind, const Graph& g, const TensorData& t) {
+    ValueDef d{kind, 0, &g};
+    d.tensor = &t;
+    return d;
+  }
+  static ValueDef of_node(const Graph& g, const Node& n, uint32_t output_index) {
+    ValueDef d{Kind::Node, output_index, &g};
+    d.node = &n;
+    return d;
+  }
 };
 
-/// A consumer of a value: a node input slot, or a graph output. `via_subgraph` marks a node
-/// whose subgraph (at any depth) reads the value from the outer scope.
+/// A consumer of a value in the graph whose GraphInfo lists it: a node input slot, or a graph
+/// output. `via_subgraph` marks a node whose subgraph (at any depth) reads the value from the
+/// outer scope.
 struct ValueUse {
-  const Node* node = nullptr;  // nullptr: the value is a graph output of `graph`
-  const Graph* graph = nullptr;
+  const Node* node = nullptr;  // nullptr: the value is a graph output
   uint32_t input_index = 0;
   bool via_subgraph = false;
 };

@@ -49,7 +49,7 @@ void GraphIndex::build_defs(GraphInfo& info) {
     }
   };
   for (const ValueInfo& in : g.inputs) {
-    add(in.name_id, in.name, ValueDef{.kind = ValueDef::Kind::Input, .graph = &g, .input = &in});
+    add(in.name_id, in.name, ValueDef::of_input(g, in));
   }
   // An initializer that is also a graph input is a default value for that input (required
   // before IR 4), not a second definition. Only the first one attaches: once the input's
@@ -66,19 +66,17 @@ void GraphIndex::build_defs(GraphInfo& info) {
   for (const TensorData& t : g.initializers) {
     const NameId id = t.name_id;
     if (attach_to_input(id, t)) continue;
-    add(id, t.name, ValueDef{.kind = ValueDef::Kind::Initializer, .graph = &g, .tensor = &t});
+    add(id, t.name, ValueDef::of_tensor(ValueDef::Kind::Initializer, g, t));
   }
   for (const SparseTensorData& s : g.sparse_initializers) {
     // Like a dense initializer, a sparse one may also be listed as a graph input.
     const NameId id = s.values.name_id;
     if (attach_to_input(id, s.values)) continue;
-    add(id, s.values.name,
-        ValueDef{.kind = ValueDef::Kind::SparseInitializer, .graph = &g, .tensor = &s.values});
+    add(id, s.values.name, ValueDef::of_tensor(ValueDef::Kind::SparseInitializer, g, s.values));
   }
   for (const Node& n : g.nodes) {
     for (uint32_t i = 0; i < n.outputs.size(); ++i) {
-      add(n.output_ids()[i], n.outputs[i],
-          ValueDef{.kind = ValueDef::Kind::Node, .output_index = i, .graph = &g, .node = &n});
+      add(n.output_ids()[i], n.outputs[i], ValueDef::of_node(g, n, i));
     }
   }
 }
@@ -156,20 +154,22 @@ GraphIndex::GraphIndex(const Model& model, AnalysisCache&) {
     // Every use in graph order: node inputs, then the outer references of the node's
     // subgraphs, node by node; then the graph outputs. Walked twice (count, then fill), so
     // that each value's uses are one range of a flat array without a buffer of all uses.
+    // A node input's name is not passed (""): its id is local, g.value_name(id) gives it.
     auto for_each_use = [&](auto&& visit) {
       for (const Node& n : g.nodes) {
-        for (uint32_t i = 0; i < n.inputs.size(); ++i) {
-          visit(n.input_ids()[i], n.inputs[i], ValueUse{&n, &g, i, false});
+        const std::span<const NameId> ids = n.input_ids();
+        for (uint32_t i = 0; i < ids.size(); ++i) {
+          visit(ids[i], std::string_view(), ValueUse{&n, i, false});
         }
         if (n.attributes.empty()) continue;
         for (const Graph* sub : n.subgraphs()) {
           for (std::string_view name : infos_[sub].outer_refs) {
-            visit(id_of(name), name, ValueUse{&n, &g, 0, true});
+            visit(id_of(name), name, ValueUse{&n, 0, true});
           }
         }
       }
       for (const ValueInfo& out : g.outputs) {
-        visit(id_of(out.name), out.name, ValueUse{nullptr, &g, 0, false});
+        visit(id_of(out.name), out.name, ValueUse{nullptr, 0, false});
       }
     };
     // Pass 1: count uses per id; record producer edges and outer references.
@@ -184,7 +184,7 @@ GraphIndex::GraphIndex(const Model& model, AnalysisCache&) {
         if (id >= outer_seen.size()) outer_seen.resize(size_t{id} + 1, false);
         if (!outer_seen[id]) {
           outer_seen[id] = true;
-          info.outer_refs.push_back(name);
+          info.outer_refs.push_back(name.empty() ? g.value_name(id) : name);
         }
         return;
       }

@@ -40,7 +40,8 @@ class DuplicateValue final : public Rule {
     const GraphInfo& info = ctx.get<GraphIndex>().info(g);
     for (const auto& [name, dup] : info.duplicate_defs) {
       const ValueDef* first = info.local(name);
-      Location loc = dup.node ? ctx.at_node_value(*dup.node, name) : ctx.at_value(g, name);
+      Location loc = dup.kind == ValueDef::Kind::Node ? ctx.at_node_value(*dup.node, name)
+                                                      : ctx.at_value(g, name);
       Diagnostic& d = ctx.report(loc, fmt::format("'{}' is defined again by {}; it is already {}",
                                                   name, describe(dup), describe(*first)));
       d.key = fmt::format("{}", static_cast<int>(dup.kind));
