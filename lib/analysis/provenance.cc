@@ -130,10 +130,9 @@ Provenance::Impl::Impl(const Model& m, AnalysisCache& cache)
     s.node_base = next_node;
     next_node += static_cast<uint32_t>(g.nodes.size());
   }
-  nodes.resize(next_node);
+  node_total = next_node;
   node_sem.assign(next_node, nullptr);
   for (GraphSlot& s : slots) {
-    for (const Node& n : s.graph->nodes) nodes[s.node_base + n.index] = &n;
     const Graph* root = s.graph;
     while (root->parent != nullptr) root = root->parent;
     s.root_slot = slot_of.at(root);
@@ -143,7 +142,6 @@ Provenance::Impl::Impl(const Model& m, AnalysisCache& cache)
   value.assign(next, Fact{});
   dims.assign(next, ArenaRef{});
   svec.assign(next, ArenaRef{});
-  arena.reserve(next);  // most outputs share an input's dims; avoid regrowth copies
 
   for (const auto& f : model.functions) {
     auto it = slot_of.find(&f->body);
@@ -1116,6 +1114,17 @@ std::string_view Provenance::Impl::name(uint32_t v) const {
   return p->outputs[v - s->outs_base - s->out_off[p->index]];
 }
 
+const Node* Provenance::Impl::node_at(uint32_t id) const {
+  auto it = std::upper_bound(slots.begin(), slots.end(), id,
+                             [](uint32_t x, const GraphSlot& s) { return x < s.node_base; });
+  // Graphs without nodes share a node_base with the next graph: step back to one that holds id.
+  while (it != slots.begin()) {
+    --it;
+    if (id - it->node_base < it->graph->nodes.size()) return &it->graph->nodes[id - it->node_base];
+  }
+  return nullptr;
+}
+
 const Node* Provenance::Impl::producer_of(uint32_t v) const {
   const GraphSlot* s = slot_of_value(v);
   if (s == nullptr || v < s->outs_base) return nullptr;
@@ -1223,14 +1232,14 @@ const Node* Provenance::shape_origin(ValueId v) const {
   if (v >= impl_->shape.size()) return nullptr;
   const Fact& f = impl_->shape[v];
   if (f.level == kStatic || f.origin == kNoNode) return nullptr;
-  return impl_->nodes[f.origin];
+  return impl_->node_at(f.origin);
 }
 
 const Node* Provenance::value_origin(ValueId v) const {
   if (v >= impl_->value.size()) return nullptr;
   const Fact& f = impl_->value[v];
   if (f.level == kStatic || f.origin == kNoNode) return nullptr;
-  return impl_->nodes[f.origin];
+  return impl_->node_at(f.origin);
 }
 
 bool Provenance::from_shape(ValueId v) const {
@@ -1364,6 +1373,6 @@ std::vector<const Node*> Provenance::data_dependent_origins() const {
   return out;
 }
 
-size_t Provenance::node_count() const { return impl_->nodes.size(); }
+size_t Provenance::node_count() const { return impl_->node_total; }
 
 }  // namespace onnxlint

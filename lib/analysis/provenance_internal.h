@@ -82,7 +82,7 @@ struct Provenance::Impl {
 
   std::vector<GraphSlot> slots;
   std::unordered_map<const Graph*, uint32_t> slot_of;
-  std::vector<const Node*> nodes;            // by global node id
+  uint32_t node_total = 0;                   // nodes in all graphs (global ids 0..node_total)
   std::vector<const OpSemantics*> node_sem;  // by global node id (null: a function call)
 
   std::vector<Fact> shape, value;
@@ -128,6 +128,7 @@ struct Provenance::Impl {
   const GraphSlot* slot_of_value(uint32_t v) const;
   std::string_view name(uint32_t v) const;
   const Node* producer_of(uint32_t v) const;
+  const Node* node_at(uint32_t id) const;  // by global node id
 
   // --- sets
   uint32_t name_id(const std::string& name);

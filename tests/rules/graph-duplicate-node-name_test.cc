@@ -1,3 +1,4 @@
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -37,6 +38,31 @@ TEST(GraphDuplicateNodeName, NearMissUniqueAndEmptyNames) {
   m.graph().node("Relu", {"a"}, {"b"}, "b").clear_name();
   m.graph().node("Neg", {"b"}, {"y"}, "unique");
   EXPECT_THAT(findings(kRule, m.bytes()), IsEmpty());
+}
+
+// The set is sized for the first graph (here the small main graph); a Loop body of 300 names
+// then grows it several times. Every duplicate is found against its first node, and only those
+// are.
+TEST(GraphDuplicateNodeName, ManyNamesAcrossGrowth) {
+  ModelBuilder m;
+  m.graph().input("x").output("y");
+  std::string prev = "x";
+  for (int i = 0; i < 300; ++i) {
+    const std::string out = "v" + std::to_string(i);
+    // Nodes 100 and 250 reuse the names of nodes 7 and 99.
+    const std::string name = i == 100 ? "n7" : i == 250 ? "n99" : "n" + std::to_string(i);
+    m.graph().node("Relu", {prev}, {out}, name);
+    prev = out;
+  }
+  m.graph().node("Neg", {prev}, {"y"}, "last");
+  auto d = diagnostics(kRule, nest_in_loop(m.proto()));
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_EQ(d[0].location.node_index, 100u);
+  EXPECT_EQ(d[0].message,
+            fmt::format("node name 'n7' is already used by node 7 of graph '{}'", kNestedPath));
+  EXPECT_EQ(d[1].location.node_index, 250u);
+  EXPECT_EQ(d[1].message,
+            fmt::format("node name 'n99' is already used by node 99 of graph '{}'", kNestedPath));
 }
 
 TEST(GraphDuplicateNodeName, NestedInLoopBody) {
