@@ -131,7 +131,6 @@ Provenance::Impl::Impl(const Model& m, AnalysisCache& cache)
     next_node += static_cast<uint32_t>(g.nodes.size());
   }
   node_total = next_node;
-  node_sem.assign(next_node, nullptr);
   for (GraphSlot& s : slots) {
     const Graph* root = s.graph;
     while (root->parent != nullptr) root = root->parent;
@@ -334,10 +333,10 @@ const OpSemantics& Provenance::Impl::node_semantics(const Node& n, const GraphSl
 }
 
 const OpSemantics& Provenance::Impl::semantics_of(const Node& n) const {
+  // The pass remembered the semantics of each default-domain op outside functions.
   auto it = slot_of.find(n.graph);
-  if (it != slot_of.end()) {
-    const uint32_t id = slots[it->second].node_base + n.index;
-    if (id < node_sem.size() && node_sem[id] != nullptr) return *node_sem[id];
+  if (it != slot_of.end() && slots[it->second].function == nullptr && n.domain.empty()) {
+    if (const OpSemantics* const* known = default_domain_sem.find(n.op_type)) return **known;
   }
   const OpSemantics* s = find_op_semantics(n.domain, n.op_type, opset_of(n));
   return s != nullptr ? *s : unknown_op_semantics();
@@ -485,7 +484,6 @@ void Provenance::Impl::transfer(const Node& n, const GraphSlot& s) {
     }
   }
   const OpSemantics& sem = node_semantics(n, s);
-  node_sem[s.node_base + n.index] = &sem;
   if (sem.shape == ShapeBehavior::ControlFlow && is_standard(n.domain)) {
     if (n.op_type == "If" && graph_attr(n, "then_branch") && graph_attr(n, "else_branch")) {
       do_if(n, s, ins);

@@ -82,8 +82,7 @@ struct Provenance::Impl {
 
   std::vector<GraphSlot> slots;
   std::unordered_map<const Graph*, uint32_t> slot_of;
-  uint32_t node_total = 0;                   // nodes in all graphs (global ids 0..node_total)
-  std::vector<const OpSemantics*> node_sem;  // by global node id (null: a function call)
+  uint32_t node_total = 0;  // nodes in all graphs (global ids 0..node_total)
 
   std::vector<Fact> shape, value;
   std::vector<ArenaRef> dims, svec;
