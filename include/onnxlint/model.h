@@ -293,13 +293,13 @@ struct Graph {
   /// densely in order of first mention: analyses index flat arrays by these ids instead of
   /// hashing names. Names defined in an enclosing graph get a local id too. (Not to be
   /// confused with Provenance's ValueId, which numbers values across the whole model.)
-  NameMap<NameId> name_ids;
+  NameIndex name_ids;
   /// The id of a value name in this graph, or kNoNameId if the graph never mentions it.
   NameId name_id(std::string_view value_name) const {
-    const NameId* id = name_ids.find(value_name);
-    return id != nullptr ? *id : kNoNameId;
+    static_assert(NameIndex::kNone == kNoNameId);
+    return name_ids.find(value_name);
   }
-  std::string_view value_name(NameId id) const { return name_ids.entry(id).first; }
+  std::string_view value_name(NameId id) const { return name_ids.key(id); }
   size_t name_count() const { return name_ids.size(); }
   const Graph* parent = nullptr;       // enclosing graph for subgraphs
   const Node* owner = nullptr;         // node holding this subgraph

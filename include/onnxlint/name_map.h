@@ -41,12 +41,14 @@ inline uint64_t hash_name(std::string_view s) {
   return h;
 }
 
-template <class V>
-class NameMap {
- public:
-  using value_type = std::pair<std::string_view, V>;
+namespace detail {
 
-  NameMap() = default;
+/// The open-addressing index shared by NameMap and NameIndex: entries (`Entry`, whose name
+/// `key_of` gives) stored densely in insertion order, found through 8-byte slots.
+template <class Entry>
+class NameTable {
+ public:
+  static constexpr uint32_t kAbsent = UINT32_MAX;
 
   void reserve(size_t n) {
     entries_.reserve(n);
@@ -59,38 +61,51 @@ class NameMap {
     slots_.clear();
   }
 
-  /// Inserts (key, value) unless the key is present; returns the entry and whether it was added.
-  std::pair<V*, bool> try_emplace(std::string_view key, V value = V()) {
-    return try_emplace_hashed(key, hash_name(key), std::move(value));
+  /// Entries in insertion order.
+  auto begin() const { return entries_.begin(); }
+  auto end() const { return entries_.end(); }
+  auto begin() { return entries_.begin(); }
+  auto end() { return entries_.end(); }
+
+ protected:
+  /// The position of `key` (whose hash is `h`) in the entries, or kAbsent.
+  uint32_t find_index(std::string_view key, uint64_t h) const {
+    if (slots_.empty()) return kAbsent;
+    const uint32_t tag = static_cast<uint32_t>(h >> 32);
+    const size_t mask = slots_.size() - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+      const Slot& s = slots_[i];
+      if (s.index == 0) return kAbsent;
+      if (s.tag == tag && key_of(entries_[s.index - 1]) == key) return s.index - 1;
+    }
   }
-  /// try_emplace with `h == hash_name(key)` computed by the caller.
-  std::pair<V*, bool> try_emplace_hashed(std::string_view key, uint64_t h, V value = V()) {
+  /// The position of `key`, appending `make()` as its entry if absent; and whether it was.
+  template <class Make>
+  std::pair<uint32_t, bool> insert_index(std::string_view key, uint64_t h, Make&& make) {
     if (over_load(entries_.size() + 1)) rehash(std::max<size_t>(16, slots_.size() * 2));
     const uint32_t tag = static_cast<uint32_t>(h >> 32);
-    size_t mask = slots_.size() - 1;
+    const size_t mask = slots_.size() - 1;
     for (size_t i = h & mask;; i = (i + 1) & mask) {
       Slot& s = slots_[i];
       if (s.index == 0) {
-        entries_.emplace_back(key, std::move(value));
+        entries_.push_back(make());
         s.tag = tag;
         s.index = static_cast<uint32_t>(entries_.size());
-        return {&entries_.back().second, true};
+        return {s.index - 1, true};
       }
-      if (s.tag == tag && entries_[s.index - 1].first == key) {
-        return {&entries_[s.index - 1].second, false};
-      }
+      if (s.tag == tag && key_of(entries_[s.index - 1]) == key) return {s.index - 1, false};
     }
   }
-  /// Bulk try_emplace of `key_of(0) .. key_of(n - 1)` in that order (empty keys skipped), with
-  /// `done(i, value&, added)` called after each. Same result as n calls of try_emplace, but a
-  /// table larger than the cache misses on nearly every probe: this hashes keys a few steps
-  /// ahead and prefetches their slots so that the misses overlap.
-  template <class KeyOf, class Done>
-  void try_emplace_all(size_t n, KeyOf&& key_of, Done&& done) {
+  /// insert_index of `key_of(0) .. key_of(n - 1)` in that order (empty keys skipped), with
+  /// `done(i, position, added)` after each. A table larger than the cache misses on nearly
+  /// every probe: this hashes keys a few steps ahead and prefetches their slots so that the
+  /// misses overlap.
+  template <class KeyOf, class Make, class Done>
+  void insert_all(size_t n, KeyOf&& key_at, Make&& make, Done&& done) {
     constexpr size_t kAhead = 16;
     uint64_t ahead[kAhead];
     auto start = [&](size_t i) {
-      const uint64_t h = hash_name(key_of(i));
+      const uint64_t h = hash_name(key_at(i));
       ahead[i % kAhead] = h;
       if (!slots_.empty()) __builtin_prefetch(&slots_[h & (slots_.size() - 1)]);
     };
@@ -98,34 +113,20 @@ class NameMap {
     for (size_t i = 0; i < n; ++i) {
       const uint64_t h = ahead[i % kAhead];
       if (i + kAhead < n) start(i + kAhead);
-      const std::string_view key = key_of(i);
+      const std::string_view key = key_at(i);
       if (key.empty()) continue;
-      auto [value, added] = try_emplace_hashed(key, h);
-      done(i, *value, added);
+      auto [index, added] = insert_index(key, h, [&] { return make(key); });
+      done(i, index, added);
     }
   }
-  V& operator[](std::string_view key) { return *try_emplace(key).first; }
 
-  const V* find(std::string_view key) const { return const_cast<NameMap*>(this)->find(key); }
-  V* find(std::string_view key) {
-    if (slots_.empty()) return nullptr;
-    const uint64_t h = hash_name(key);
-    const uint32_t tag = static_cast<uint32_t>(h >> 32);
-    const size_t mask = slots_.size() - 1;
-    for (size_t i = h & mask;; i = (i + 1) & mask) {
-      const Slot& s = slots_[i];
-      if (s.index == 0) return nullptr;
-      if (s.tag == tag && entries_[s.index - 1].first == key) return &entries_[s.index - 1].second;
-    }
+  static std::string_view key_of(std::string_view e) { return e; }
+  template <class V>
+  static std::string_view key_of(const std::pair<std::string_view, V>& e) {
+    return e.first;
   }
-  bool contains(std::string_view key) const { return find(key) != nullptr; }
 
-  /// Entries in insertion order.
-  auto begin() const { return entries_.begin(); }
-  auto end() const { return entries_.end(); }
-  auto begin() { return entries_.begin(); }
-  auto end() { return entries_.end(); }
-  const value_type& entry(size_t i) const { return entries_[i]; }
+  std::vector<Entry> entries_;
 
  private:
   struct Slot {
@@ -143,7 +144,7 @@ class NameMap {
     slots_.assign(n, Slot{});
     const size_t mask = n - 1;
     for (size_t e = 0; e < entries_.size(); ++e) {
-      const uint64_t h = hash_name(entries_[e].first);
+      const uint64_t h = hash_name(key_of(entries_[e]));
       size_t i = h & mask;
       while (slots_[i].index != 0) i = (i + 1) & mask;
       slots_[i] = Slot{static_cast<uint32_t>(h >> 32), static_cast<uint32_t>(e + 1)};
@@ -151,7 +152,61 @@ class NameMap {
   }
 
   std::vector<Slot> slots_;
-  std::vector<value_type> entries_;
+};
+
+}  // namespace detail
+
+/// A map from names to small values, entries in insertion order.
+template <class V>
+class NameMap : public detail::NameTable<std::pair<std::string_view, V>> {
+  using Base = detail::NameTable<std::pair<std::string_view, V>>;
+
+ public:
+  using value_type = std::pair<std::string_view, V>;
+
+  /// Inserts (key, value) unless the key is present; returns the entry and whether it was added.
+  std::pair<V*, bool> try_emplace(std::string_view key, V value = V()) {
+    return try_emplace_hashed(key, hash_name(key), std::move(value));
+  }
+  /// try_emplace with `h == hash_name(key)` computed by the caller.
+  std::pair<V*, bool> try_emplace_hashed(std::string_view key, uint64_t h, V value = V()) {
+    auto [index, added] =
+        this->insert_index(key, h, [&] { return value_type(key, std::move(value)); });
+    return {&this->entries_[index].second, added};
+  }
+  V& operator[](std::string_view key) { return *try_emplace(key).first; }
+
+  const V* find(std::string_view key) const { return const_cast<NameMap*>(this)->find(key); }
+  V* find(std::string_view key) {
+    const uint32_t index = this->find_index(key, hash_name(key));
+    return index == Base::kAbsent ? nullptr : &this->entries_[index].second;
+  }
+  bool contains(std::string_view key) const { return find(key) != nullptr; }
+
+  const value_type& entry(size_t i) const { return this->entries_[i]; }
+};
+
+/// Names numbered densely in insertion order: a name's id is its position. Like a
+/// NameMap<uint32_t> whose values are the positions, without storing them.
+class NameIndex : public detail::NameTable<std::string_view> {
+ public:
+  static constexpr uint32_t kNone = kAbsent;
+
+  /// The id of `key`, or kNone.
+  uint32_t find(std::string_view key) const { return find_index(key, hash_name(key)); }
+  /// The id of `key`, added if absent; and whether it was.
+  std::pair<uint32_t, bool> insert(std::string_view key) {
+    return insert_index(key, hash_name(key), [&] { return key; });
+  }
+  /// insert of `key_of(0) .. key_of(n - 1)` in that order (empty keys skipped), with
+  /// `done(i, id, added)` after each; the cache misses of a large table overlapped.
+  template <class KeyOf, class Done>
+  void insert_all(size_t n, KeyOf&& key_of, Done&& done) {
+    NameTable::insert_all(
+        n, key_of, [](std::string_view key) { return key; }, done);
+  }
+  /// The name with id `id`.
+  std::string_view key(uint32_t id) const { return entries_[id]; }
 };
 
 }  // namespace onnxlint

@@ -516,7 +516,7 @@ class Walker {
 
   // Sets `*id` to the graph-local id of a value name (kNoNameId for ""). Ids are given in
   // order of first mention, but in batches: the name table of a big graph is far larger than
-  // the cache, and NameMap::try_emplace_all overlaps the misses of a batch's probes. `*id` is
+  // the cache, and NameIndex::insert_all overlaps the misses of a batch's probes. `*id` is
   // valid once flush_names() has run (at the latest at the end of the graph's walk).
   void intern(Graph& graph, std::string_view name, NameId* id) {
     *id = kNoNameId;
@@ -531,13 +531,9 @@ class Walker {
 
   void flush_names() {
     if (pending_names_.empty()) return;
-    NameMap<NameId>& ids = pending_graph_->name_ids;
-    ids.try_emplace_all(
+    pending_graph_->name_ids.insert_all(
         pending_names_.size(), [&](size_t i) { return pending_names_[i].name; },
-        [&](size_t i, NameId& id, bool added) {
-          if (added) id = static_cast<NameId>(ids.size() - 1);
-          *pending_names_[i].id = id;
-        });
+        [&](size_t i, NameId id, bool) { *pending_names_[i].id = id; });
     pending_names_.clear();
   }
 

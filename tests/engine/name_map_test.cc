@@ -1,7 +1,9 @@
-// NameMap: the open-addressing name index behind GraphIndex and the rule analyses.
+// NameMap and NameIndex: the open-addressing name tables behind Graph::name_ids, GraphIndex and
+// the rule analyses.
 #include <gtest/gtest.h>
 #include <onnxlint/name_map.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -42,6 +44,50 @@ TEST(NameMap, SurvivesGrowthAndIteratesInInsertionOrder) {
     EXPECT_EQ(value, expected);
     ++expected;
   }
+}
+
+TEST(NameIndex, NumbersNamesInInsertionOrder) {
+  NameIndex ix;
+  EXPECT_EQ(ix.find("a"), NameIndex::kNone);  // empty: no slots yet
+  EXPECT_EQ(ix.insert("a"), std::make_pair(0u, true));
+  EXPECT_EQ(ix.insert("b"), std::make_pair(1u, true));
+  EXPECT_EQ(ix.insert("a"), std::make_pair(0u, false));
+  EXPECT_EQ(ix.find("b"), 1u);
+  EXPECT_EQ(ix.find("c"), NameIndex::kNone);
+  EXPECT_EQ(ix.key(1), "b");
+  EXPECT_EQ(ix.size(), 2u);
+}
+
+// insert_all gives the ids that one insert after another would, across growth, with repeated
+// and empty keys (skipped: `done` is not called for them).
+TEST(NameIndex, InsertAllMatchesInsertOneByOne) {
+  std::vector<std::string> keys;
+  for (int i = 0; i < 3000; ++i) {
+    keys.push_back(i % 7 == 3 ? "" : "/layers." + std::to_string(i % 1000) + "/out");
+  }
+  NameIndex one, all;
+  std::vector<uint32_t> expected(keys.size(), NameIndex::kNone), got(keys.size(), NameIndex::kNone);
+  std::vector<bool> expected_added(keys.size()), got_added(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (keys[i].empty()) continue;
+    const auto [id, added] = one.insert(keys[i]);
+    expected[i] = id;
+    expected_added[i] = added;
+  }
+  // In batches, as the loader does, so that later batches meet names of earlier ones.
+  for (size_t begin = 0; begin < keys.size(); begin += 1024) {
+    const size_t n = std::min<size_t>(1024, keys.size() - begin);
+    all.insert_all(
+        n, [&](size_t i) { return std::string_view(keys[begin + i]); },
+        [&](size_t i, uint32_t id, bool added) {
+          got[begin + i] = id;
+          got_added[begin + i] = added;
+        });
+  }
+  EXPECT_EQ(got, expected);
+  EXPECT_EQ(got_added, expected_added);
+  ASSERT_EQ(all.size(), one.size());
+  for (uint32_t id = 0; id < all.size(); ++id) EXPECT_EQ(all.key(id), one.key(id));
 }
 
 TEST(NameMap, HashDependsOnEveryByte) {
