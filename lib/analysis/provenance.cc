@@ -83,7 +83,7 @@ bool same_class(const Fact& a, const Fact& b) { return a.level == b.level && a.d
 // set of input dims, or static when all are fixed. Only for classes that are at most
 // input-dim-dependent: data and unknown classes are never refined away.
 void refine(Provenance::Impl& a, Fact& f, ArenaRef r) {
-  if (f.level > kDims || r.n < 0) return;
+  if (f.level > kDims || a.n_of(r) < 0) return;
   uint32_t set = 0;
   for (const Sym& s : a.view(r)) {
     if (s.kind == Sym::kUnknown) return;
@@ -260,17 +260,18 @@ ArenaRef Provenance::Impl::push(std::span<const Sym> syms) {
     std::span<const Sym> old = view(it->second);
     if (std::equal(old.begin(), old.end(), syms.begin(), syms.end(), identical)) return it->second;
   }
-  ArenaRef r;
-  r.off = static_cast<uint32_t>(arena.size());
-  r.n = static_cast<int32_t>(syms.size());
+  ArenaRef r{static_cast<uint32_t>(spans.size())};
+  spans.push_back(
+      ArenaSpan{static_cast<uint32_t>(arena.size()), static_cast<int32_t>(syms.size())});
   arena.insert(arena.end(), syms.begin(), syms.end());
   if (added) it->second = r;  // on a hash collision the first vector keeps the slot
   return r;
 }
 
 bool Provenance::Impl::same(ArenaRef x, ArenaRef y) const {
-  if (x.n != y.n) return false;
-  if (x.n < 0 || x.off == y.off) return true;
+  if (x.id == y.id) return true;
+  if (n_of(x) != n_of(y)) return false;
+  if (n_of(x) < 0) return true;
   auto a = view(x), b = view(y);
   return std::equal(a.begin(), a.end(), b.begin());
 }
@@ -283,15 +284,16 @@ Sym Provenance::Impl::derive(const Sym& x, const Sym& y) {
 }
 
 ArenaRef Provenance::Impl::merge(ArenaRef x, ArenaRef y, bool& varies) {
-  if (x.n < 0 || y.n < 0) return ArenaRef{};
-  if (x.n != y.n) {
+  const int32_t n = n_of(x);
+  if (n < 0 || n_of(y) < 0) return ArenaRef{};
+  if (n != n_of(y)) {
     varies = true;
     return ArenaRef{};
   }
   if (same(x, y)) return x;
-  std::vector<Sym> out(static_cast<size_t>(x.n));
-  for (int32_t i = 0; i < x.n; ++i) {
-    Sym p = arena[x.off + i], q = arena[y.off + i];
+  std::vector<Sym> out(static_cast<size_t>(n));
+  for (int32_t i = 0; i < n; ++i) {
+    Sym p = view(x)[i], q = view(y)[i];
     if (p == q) {
       out[i] = p;
     } else if (p.is_fixed() && q.is_fixed()) {
@@ -718,7 +720,7 @@ void Provenance::Impl::do_loop(const Node& n, const GraphSlot& s, std::span<cons
       if (o == kNoValue) sh.raise(kUnknownLevel, here);
       Fact sf = sh.done();
       ArenaRef d;
-      if (o != kNoValue && dims[o].n >= 0 && length.kind != Sym::kUnknown) {
+      if (o != kNoValue && n_of(dims[o]) >= 0 && length.kind != Sym::kUnknown) {
         std::vector<Sym> ds{length};
         auto inner = view(dims[o]);
         ds.insert(ds.end(), inner.begin(), inner.end());
@@ -774,7 +776,7 @@ void Provenance::Impl::do_scan(const Node& n, const GraphSlot& s, std::span<cons
     dims[f] = ArenaRef{};
     if (k < ns) {
       dims[f] = dims[a];
-    } else if (opset >= 9 && dims[a].n > 0) {
+    } else if (opset >= 9 && n_of(dims[a]) > 0) {
       // A slice: the scanned axis removed.
       auto ds = view(dims[a]);
       int64_t ax = axis_of(in_axes, k - ns, static_cast<int64_t>(ds.size()));
@@ -801,7 +803,7 @@ void Provenance::Impl::do_scan(const Node& n, const GraphSlot& s, std::span<cons
   // The scan length: the scanned axis of the first scan input.
   const uint32_t first_scan = num_scan > 0 ? ins[off + ns] : kNoValue;
   Sym length = Sym::unknown();
-  if (first_scan != kNoValue && opset >= 9 && dims[first_scan].n > 0) {
+  if (first_scan != kNoValue && opset >= 9 && n_of(dims[first_scan]) > 0) {
     auto ds = view(dims[first_scan]);
     int64_t ax = axis_of(in_axes, 0, static_cast<int64_t>(ds.size()));
     if (ax >= 0 && ax < static_cast<int64_t>(ds.size())) length = ds[ax];
@@ -829,7 +831,7 @@ void Provenance::Impl::do_scan(const Node& n, const GraphSlot& s, std::span<cons
     if (o == kNoValue) sh.raise(kUnknownLevel, s.node_base + n.index);
     Fact sf = sh.done();
     ArenaRef d;
-    if (o != kNoValue && dims[o].n >= 0 && length.kind != Sym::kUnknown) {
+    if (o != kNoValue && n_of(dims[o]) >= 0 && length.kind != Sym::kUnknown) {
       auto inner = view(dims[o]);
       std::vector<Sym> ds(inner.begin(), inner.end());
       int64_t ax = axis_of(out_axes, k - ns, static_cast<int64_t>(ds.size()) + 1);
@@ -935,7 +937,7 @@ void Provenance::Impl::call_function(const Node& n, const GraphSlot& s, FnState&
     }
     key.insert(key.end(), {shape[a].level, shape[a].dims, value[a].level, value[a].dims});
     for (ArenaRef r : {dims[a], svec[a]}) {
-      key.push_back(r.n);
+      key.push_back(n_of(r));
       for (const Sym& x : view(r)) key.insert(key.end(), {x.kind, x.v, x.set});
     }
   }
@@ -1245,7 +1247,7 @@ bool Provenance::from_shape(ValueId v) const {
 }
 
 std::optional<std::vector<DimFact>> Provenance::dims(ValueId v) const {
-  if (v >= impl_->dims.size() || impl_->dims[v].n < 0) return std::nullopt;
+  if (v >= impl_->dims.size() || impl_->n_of(impl_->dims[v]) < 0) return std::nullopt;
   std::vector<DimFact> out;
   for (const Sym& s : impl_->view(impl_->dims[v])) {
     DimFact d;
@@ -1262,7 +1264,7 @@ std::optional<std::vector<DimFact>> Provenance::dims(ValueId v) const {
 }
 
 std::optional<std::vector<int64_t>> Provenance::known_ints(ValueId v) const {
-  if (v >= impl_->svec.size() || impl_->svec[v].n < 0) return std::nullopt;
+  if (v >= impl_->svec.size() || impl_->n_of(impl_->svec[v]) < 0) return std::nullopt;
   if (impl_->value[v].level != kStatic) return std::nullopt;
   std::vector<int64_t> out;
   for (const Sym& s : impl_->view(impl_->svec[v])) {

@@ -206,13 +206,13 @@ struct Infer {
   // Dims of input i; nullopt when the rank is unknown (or the input is absent).
   std::optional<std::vector<Sym>> dims(size_t i) const {
     uint32_t v = in(i);
-    if (v == kNoValue || a.dims[v].n < 0) return std::nullopt;
+    if (v == kNoValue || a.n_of(a.dims[v]) < 0) return std::nullopt;
     auto d = a.view(a.dims[v]);
     return std::vector<Sym>(d.begin(), d.end());
   }
   std::optional<std::vector<Sym>> elems(size_t i) const {
     uint32_t v = in(i);
-    if (v == kNoValue || a.svec[v].n < 0) return std::nullopt;
+    if (v == kNoValue || a.n_of(a.svec[v]) < 0) return std::nullopt;
     auto d = a.view(a.svec[v]);
     return std::vector<Sym>(d.begin(), d.end());
   }
@@ -235,7 +235,7 @@ struct Infer {
     if (id == kNoValue) return;
     // Most outputs have the dims of an input (Add(x, bias), Relu...): share its range.
     for (uint32_t v : ins) {
-      if (v == kNoValue || a.dims[v].n != static_cast<int32_t>(d.size())) continue;
+      if (v == kNoValue || a.n_of(a.dims[v]) != static_cast<int32_t>(d.size())) continue;
       auto have = a.view(a.dims[v]);
       if (std::equal(have.begin(), have.end(), d.begin())) {
         a.dims[id] = a.dims[v];

@@ -51,9 +51,16 @@ struct Sym {
 };
 
 /// A range of the Sym arena; n < 0 means "not known".
+// A vector of Syms in Provenance::Impl::arena, by the index of its span in Impl::spans
+// (0: none, i.e. unknown). Vectors are interned, so there are few spans; each value keeps two
+// 4-byte refs (its dims and its known elements) instead of two spans.
 struct ArenaRef {
+  uint32_t id = 0;
+};
+
+struct ArenaSpan {
   uint32_t off = 0;
-  int32_t n = -1;
+  int32_t n = -1;  // -1: none
 };
 
 struct GraphSlot {
@@ -87,6 +94,7 @@ struct Provenance::Impl {
   std::vector<Fact> shape, value;
   std::vector<ArenaRef> dims, svec;
   std::vector<Sym> arena;
+  std::vector<ArenaSpan> spans{ArenaSpan{}};
   // Content hash -> the first copy of a Sym vector in `arena`. Most values of a graph share a
   // handful of shapes, so pushing each value's dims anew would grow the arena by the graph.
   std::unordered_map<uint64_t, ArenaRef> interned;
@@ -137,8 +145,11 @@ struct Provenance::Impl {
   // --- arena
   ArenaRef push(std::span<const Sym> syms);
   std::span<const Sym> view(ArenaRef r) const {
-    return r.n < 0 ? std::span<const Sym>() : std::span<const Sym>(arena.data() + r.off, r.n);
+    const ArenaSpan& s = spans[r.id];
+    return s.n < 0 ? std::span<const Sym>() : std::span<const Sym>(arena.data() + s.off, s.n);
   }
+  /// The length of a vector, -1 for none.
+  int32_t n_of(ArenaRef r) const { return spans[r.id].n; }
   bool same(ArenaRef a, ArenaRef b) const;
   /// Per-position merge of two dim vectors; `varies` is set when they definitely differ.
   ArenaRef merge(ArenaRef a, ArenaRef b, bool& varies);
