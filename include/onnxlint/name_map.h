@@ -41,6 +41,25 @@ inline uint64_t hash_name(std::string_view s) {
   return h;
 }
 
+/// Calls `visit(i, hash_name(key_at(i)))` for i = 0 .. n-1 in order, hashing 16 keys ahead
+/// and calling `prefetch(hash)` as each is hashed. A hash table far larger than the cache misses
+/// on nearly every probe; hashing and prefetching ahead lets the misses of a batch overlap.
+template <class KeyAt, class Prefetch, class Visit>
+void for_each_hashed_ahead(size_t n, KeyAt&& key_at, Prefetch&& prefetch, Visit&& visit) {
+  constexpr size_t kAhead = 16;
+  uint64_t ahead[kAhead];
+  auto start = [&](size_t i) {
+    ahead[i % kAhead] = hash_name(key_at(i));
+    prefetch(ahead[i % kAhead]);
+  };
+  for (size_t i = 0; i < std::min(n, kAhead); ++i) start(i);
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t h = ahead[i % kAhead];
+    if (i + kAhead < n) start(i + kAhead);
+    visit(i, h);
+  }
+}
+
 namespace detail {
 
 /// The open-addressing index shared by NameMap and NameIndex: entries (`Entry`, whose name
@@ -96,28 +115,9 @@ class NameTable {
       if (s.tag == tag && key_of(entries_[s.index - 1]) == key) return {s.index - 1, false};
     }
   }
-  /// insert_index of `key_of(0) .. key_of(n - 1)` in that order (empty keys skipped), with
-  /// `done(i, position, added)` after each. A table larger than the cache misses on nearly
-  /// every probe: this hashes keys a few steps ahead and prefetches their slots so that the
-  /// misses overlap.
-  template <class KeyOf, class Make, class Done>
-  void insert_all(size_t n, KeyOf&& key_at, Make&& make, Done&& done) {
-    constexpr size_t kAhead = 16;
-    uint64_t ahead[kAhead];
-    auto start = [&](size_t i) {
-      const uint64_t h = hash_name(key_at(i));
-      ahead[i % kAhead] = h;
-      if (!slots_.empty()) __builtin_prefetch(&slots_[h & (slots_.size() - 1)]);
-    };
-    for (size_t i = 0; i < std::min(n, kAhead); ++i) start(i);
-    for (size_t i = 0; i < n; ++i) {
-      const uint64_t h = ahead[i % kAhead];
-      if (i + kAhead < n) start(i + kAhead);
-      const std::string_view key = key_at(i);
-      if (key.empty()) continue;
-      auto [index, added] = insert_index(key, h, [&] { return make(key); });
-      done(i, index, added);
-    }
+  /// Starts loading the slot where a probe for hash `h` begins.
+  void prefetch(uint64_t h) const {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[h & (slots_.size() - 1)]);
   }
 
   static std::string_view key_of(std::string_view e) { return e; }
@@ -198,12 +198,19 @@ class NameIndex : public detail::NameTable<std::string_view> {
   std::pair<uint32_t, bool> insert(std::string_view key) {
     return insert_index(key, hash_name(key), [&] { return key; });
   }
-  /// insert of `key_of(0) .. key_of(n - 1)` in that order (empty keys skipped), with
-  /// `done(i, id, added)` after each; the cache misses of a large table overlapped.
-  template <class KeyOf, class Done>
-  void insert_all(size_t n, KeyOf&& key_of, Done&& done) {
-    NameTable::insert_all(
-        n, key_of, [](std::string_view key) { return key; }, done);
+  /// insert of `key_at(0) .. key_at(n - 1)` in that order (empty keys skipped), with
+  /// `done(i, id, added)` after each; the cache misses of a large table overlapped (see
+  /// for_each_hashed_ahead).
+  template <class KeyAt, class Done>
+  void insert_all(size_t n, KeyAt&& key_at, Done&& done) {
+    for_each_hashed_ahead(
+        n, key_at, [&](uint64_t h) { prefetch(h); },
+        [&](size_t i, uint64_t h) {
+          const std::string_view key = key_at(i);
+          if (key.empty()) return;
+          auto [id, added] = insert_index(key, h, [&] { return key; });
+          done(i, id, added);
+        });
   }
   /// The name with id `id`.
   std::string_view key(uint32_t id) const { return entries_[id]; }

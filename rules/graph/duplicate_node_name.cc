@@ -85,28 +85,21 @@ class DuplicateNodeName final : public Rule {
     // Sized once for the first (largest, usually) graph of a namespace: growing a map of 10^5
     // names step by step touches twice the memory. Later graphs grow it as needed.
     if (seen.empty()) seen.reserve(g.nodes.size());
-    // Hashed a few nodes ahead, their slots prefetched: a set of 10^5 names is far larger
-    // than the cache, and overlapping the misses is most of the cost.
-    constexpr size_t kAhead = 16;
-    uint64_t ahead[kAhead];
-    auto start = [&](size_t i) {
-      ahead[i % kAhead] = hash_name(g.nodes[i].name);
-      seen.prefetch(ahead[i % kAhead]);
-    };
-    const size_t count = g.nodes.size();
-    for (size_t i = 0; i < std::min(count, kAhead); ++i) start(i);
-    for (size_t i = 0; i < count; ++i) {
-      const uint64_t h = ahead[i % kAhead];
-      if (i + kAhead < count) start(i + kAhead);
-      const Node& n = g.nodes[i];
-      if (n.name.empty()) continue;
-      const Node* first = seen.insert(n, h);
-      if (first == nullptr) continue;
-      Diagnostic& d = ctx.report(
-          ctx.at_node(n), fmt::format("node name '{}' is already used by node {} of graph '{}'",
-                                      n.name, first->index, first->graph->path));
-      d.help = "give nodes unique names; runtimes and profilers identify layers by node name";
-    }
+    // Hashed ahead with their slots prefetched: a set of 10^5 names is far larger than the
+    // cache, and overlapping the misses is most of the cost.
+    for_each_hashed_ahead(
+        g.nodes.size(), [&](size_t i) { return g.nodes[i].name; },
+        [&](uint64_t h) { seen.prefetch(h); },
+        [&](size_t i, uint64_t h) {
+          const Node& n = g.nodes[i];
+          if (n.name.empty()) return;
+          const Node* first = seen.insert(n, h);
+          if (first == nullptr) return;
+          Diagnostic& d = ctx.report(
+              ctx.at_node(n), fmt::format("node name '{}' is already used by node {} of graph '{}'",
+                                          n.name, first->index, first->graph->path));
+          d.help = "give nodes unique names; runtimes and profilers identify layers by node name";
+        });
   }
 
  private:
