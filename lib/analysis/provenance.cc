@@ -197,18 +197,24 @@ uint32_t Provenance::Impl::out_id(const GraphSlot& s, const Node& n, size_t k) c
   return s.outs_base + s.out_off[n.index] + static_cast<uint32_t>(k);
 }
 
-const GraphSlot* Provenance::Impl::slot_of_value(uint32_t v) const {
-  if (v == kNoValue || slots.empty()) return nullptr;
-  auto it = std::upper_bound(slots.begin(), slots.end(), v,
-                             [](uint32_t x, const GraphSlot& s) { return x < s.base; });
-  if (it == slots.begin()) return nullptr;
-  --it;
-  // Graphs without values share a base with the next graph: step back to one that holds v.
-  while (v >= it->end) {
-    if (it == slots.begin()) return nullptr;
+template <class Begin, class Size>
+const GraphSlot* Provenance::Impl::slot_holding(uint32_t id, Begin begin, Size size) const {
+  auto it = std::upper_bound(slots.begin(), slots.end(), id,
+                             [&](uint32_t x, const GraphSlot& s) { return x < begin(s); });
+  // A graph with an empty range starts where the next one does: step back to the slot that
+  // holds id.
+  while (it != slots.begin()) {
     --it;
+    if (id - begin(*it) < size(*it)) return &*it;
   }
-  return &*it;
+  return nullptr;
+}
+
+const GraphSlot* Provenance::Impl::slot_of_value(uint32_t v) const {
+  if (v == kNoValue) return nullptr;
+  return slot_holding(
+      v, [](const GraphSlot& s) { return s.base; },
+      [](const GraphSlot& s) { return s.end - s.base; });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -291,9 +297,10 @@ ArenaRef Provenance::Impl::merge(ArenaRef x, ArenaRef y, bool& varies) {
     return ArenaRef{};
   }
   if (same(x, y)) return x;
+  const std::span<const Sym> xs = view(x), ys = view(y);
   std::vector<Sym> out(static_cast<size_t>(n));
   for (int32_t i = 0; i < n; ++i) {
-    Sym p = view(x)[i], q = view(y)[i];
+    Sym p = xs[i], q = ys[i];
     if (p == q) {
       out[i] = p;
     } else if (p.is_fixed() && q.is_fixed()) {
@@ -321,27 +328,31 @@ int64_t Provenance::Impl::opset_of(const Node& n) const {
   return model.opset_for(d).value_or(1000);
 }
 
-const OpSemantics& Provenance::Impl::node_semantics(const Node& n, const GraphSlot& s) {
-  // Nodes of the default domain outside functions all see the model's opset: their
-  // semantics depend on the op alone, so each op is looked up once.
-  const bool common = s.function == nullptr && n.domain.empty();
-  if (common) {
-    if (const OpSemantics* const* known = default_domain_sem.find(n.op_type)) return **known;
-  }
+// Nodes of the default domain outside functions all see the model's opset: their semantics
+// depend on the op alone, so the pass looks each op up once (default_domain_sem).
+bool Provenance::Impl::by_op_alone(const Node& n, const GraphSlot& s) {
+  return s.function == nullptr && n.domain.empty();
+}
+
+const OpSemantics& Provenance::Impl::lookup_semantics(const Node& n) const {
   const OpSemantics* found = find_op_semantics(n.domain, n.op_type, opset_of(n));
-  const OpSemantics& sem = found != nullptr ? *found : unknown_op_semantics();
-  if (common) default_domain_sem.try_emplace(n.op_type, &sem);
+  return found != nullptr ? *found : unknown_op_semantics();
+}
+
+const OpSemantics& Provenance::Impl::node_semantics(const Node& n, const GraphSlot& s) {
+  if (!by_op_alone(n, s)) return lookup_semantics(n);
+  if (const OpSemantics* const* known = default_domain_sem.find(n.op_type)) return **known;
+  const OpSemantics& sem = lookup_semantics(n);
+  default_domain_sem.try_emplace(n.op_type, &sem);
   return sem;
 }
 
 const OpSemantics& Provenance::Impl::semantics_of(const Node& n) const {
-  // The pass remembered the semantics of each default-domain op outside functions.
   auto it = slot_of.find(n.graph);
-  if (it != slot_of.end() && slots[it->second].function == nullptr && n.domain.empty()) {
+  if (it != slot_of.end() && by_op_alone(n, slots[it->second])) {
     if (const OpSemantics* const* known = default_domain_sem.find(n.op_type)) return **known;
   }
-  const OpSemantics* s = find_op_semantics(n.domain, n.op_type, opset_of(n));
-  return s != nullptr ? *s : unknown_op_semantics();
+  return lookup_semantics(n);
 }
 
 const Function* Provenance::Impl::function_for(const Node& n) const {
@@ -1115,14 +1126,10 @@ std::string_view Provenance::Impl::name(uint32_t v) const {
 }
 
 const Node* Provenance::Impl::node_at(uint32_t id) const {
-  auto it = std::upper_bound(slots.begin(), slots.end(), id,
-                             [](uint32_t x, const GraphSlot& s) { return x < s.node_base; });
-  // Graphs without nodes share a node_base with the next graph: step back to one that holds id.
-  while (it != slots.begin()) {
-    --it;
-    if (id - it->node_base < it->graph->nodes.size()) return &it->graph->nodes[id - it->node_base];
-  }
-  return nullptr;
+  const GraphSlot* s = slot_holding(
+      id, [](const GraphSlot& g) { return g.node_base; },
+      [](const GraphSlot& g) { return g.graph->nodes.size(); });
+  return s != nullptr ? &s->graph->nodes[id - s->node_base] : nullptr;
 }
 
 const Node* Provenance::Impl::producer_of(uint32_t v) const {

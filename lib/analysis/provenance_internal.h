@@ -50,7 +50,6 @@ struct Sym {
   }
 };
 
-/// A range of the Sym arena; n < 0 means "not known".
 // A vector of Syms in Provenance::Impl::arena, by the index of its span in Impl::spans
 // (0: none, i.e. unknown). Vectors are interned, so there are few spans; each value keeps two
 // 4-byte refs (its dims and its known elements) instead of two spans.
@@ -130,9 +129,15 @@ struct Provenance::Impl {
   uint32_t out_id(const GraphSlot& s, const Node& n, size_t k) const;
   /// The semantics of a node's op at its opset, remembered per op for the default domain.
   const OpSemantics& node_semantics(const Node& n, const GraphSlot& s);
+  static bool by_op_alone(const Node& n, const GraphSlot& s);
+  const OpSemantics& lookup_semantics(const Node& n) const;
   NameMap<const OpSemantics*> default_domain_sem;
   uint32_t node_id(const Node& n) const { return slot(*n.graph).node_base + n.index; }
   const GraphSlot* slot_of_value(uint32_t v) const;
+  /// The slot whose range [begin(s), begin(s) + size(s)) holds `id`; slots are ordered by
+  /// begin. Nullptr if none does.
+  template <class Begin, class Size>
+  const GraphSlot* slot_holding(uint32_t id, Begin begin, Size size) const;
   std::string_view name(uint32_t v) const;
   const Node* producer_of(uint32_t v) const;
   const Node* node_at(uint32_t id) const;  // by global node id
