@@ -96,12 +96,22 @@ const OpSemantics& unknown_op_semantics();
 using ValueId = uint32_t;
 inline constexpr ValueId kNoValue = 0xffffffffu;
 
-/// One dimension as far as the analysis knows it.
+/// One dimension (or one element of an integer vector) as far as the analysis knows it.
+/// Nothing is Fixed unless proven for every run of the model; what the analysis does not
+/// follow is Unknown.
 struct DimFact {
-  enum class Kind : uint8_t { Fixed, Symbolic, Unknown };
+  enum class Kind : uint8_t {
+    Fixed,     ///< the same number for every input: `value`
+    Symbolic,  ///< a function of graph-input dims only: `names`, rendered in `expr`
+    Data,      ///< set by tensor values computed at run time; `bound` when one is known
+    Unknown,   ///< not followed by the analysis
+  };
   Kind kind = Kind::Unknown;
   int64_t value = 0;                    ///< Fixed: the size (or element value)
   std::vector<std::string_view> names;  ///< Symbolic: the input dims it derives from
+  std::string expr;                     ///< Symbolic: "N", or "f(N, H)"; Data: its origin node
+  int64_t bound = -1;                   ///< Data: a static upper bound, -1 if none is known
+  const Node* origin = nullptr;         ///< Data: the node where the value arose
 };
 
 /// One step of a reason chain, from the value a rule asked about back towards the origin.
@@ -152,6 +162,9 @@ class Provenance {
   /// The elements of a small integer value known statically (initializer, Constant, or shape
   /// arithmetic on static dims), or nullopt.
   std::optional<std::vector<int64_t>> known_ints(ValueId v) const;
+  /// The elements of a small integer vector (at most 16) as far as they are known, whether
+  /// fixed or not (`Shape(x)` of `x[N, 3]` is `[N, 3]`), or nullopt when not followed.
+  std::optional<std::vector<DimFact>> elements(ValueId v) const;
 
   /// Reason chains (at most `max_steps` steps; the first step is `v` itself).
   std::vector<ReasonStep> shape_reason(ValueId v, size_t max_steps = 12) const;
@@ -191,5 +204,13 @@ class Provenance {
   std::vector<ReasonStep> reason(ValueId v, bool via_value, size_t max_steps) const;
   std::unique_ptr<Impl> impl_;
 };
+
+/// Every value of every graph with its dims and known elements, as one JSON document:
+/// {"file", "graphs": [{"key", "path", "values": {name: {"dims", "elems"?}}}]}. A dim is a
+/// number (fixed), a string (symbolic: its expression), {"data": origin, "max"?} or null
+/// (unknown); `dims` is null when not even the rank is known. `key` names a graph by node
+/// index and attribute ("main/3:body"), independent of node names. Used by the shape oracle
+/// test (ONNX's own inference as the reference) and by `onnx-lint --dump-shapes`.
+std::string dump_shape_facts(const Model& model, const Provenance& p);
 
 }  // namespace onnxlint

@@ -79,18 +79,39 @@ Fact static_fact() {
 
 bool same_class(const Fact& a, const Fact& b) { return a.level == b.level && a.dims == b.dims; }
 
-// Lowers a class using the per-dimension view: dims known (no unknown entry) give the exact
-// set of input dims, or static when all are fixed. Only for classes that are at most
-// input-dim-dependent: data and unknown classes are never refined away.
+// Sets a class from the per-dimension view when every dim (or element) is known: static when
+// all are fixed, input-dim-dependent with the exact names when some are symbolic, data-dependent
+// when some are set by data. This is what keeps one dynamic dim from tainting its neighbours:
+// `Shape(t)[1]` of `t[K, 1]` is constant even though K comes from NonZero. A vector with an
+// unknown entry leaves the class as the op-level rules made it.
 void refine(Provenance::Impl& a, Fact& f, ArenaRef r) {
-  if (f.level > kDims || a.n_of(r) < 0) return;
+  if (a.n_of(r) < 0) return;
   uint32_t set = 0;
+  uint8_t level = kStatic;
+  uint32_t data_origin = kNoNode;
   for (const Sym& s : a.view(r)) {
     if (s.kind == Sym::kUnknown) return;
-    if (s.kind == Sym::kSymbolic) set = a.join_sets(set, s.set);
+    if (s.kind == Sym::kSymbolic) {
+      set = a.join_sets(set, s.set);
+      level = std::max<uint8_t>(level, kDims);
+    } else if (s.kind == Sym::kData) {
+      level = kData;
+      if (data_origin == kNoNode) data_origin = s.set;
+    }
+  }
+  if (level == kData) {
+    if (f.level != kData) {
+      // Raised by a dim the op-level rules did not see: its origin is where the data arose.
+      f.pred = kNoValue;
+      f.via_value = 0;
+      f.origin = data_origin;
+    }
+    f.level = kData;
+    f.dims = 0;
+    return;
   }
   f.dims = set;
-  f.level = set != 0 ? kDims : kStatic;
+  f.level = level;
 }
 
 constexpr size_t kMaxFunctionInstances = 16;
@@ -282,11 +303,159 @@ bool Provenance::Impl::same(ArenaRef x, ArenaRef y) const {
   return std::equal(a.begin(), a.end(), b.begin());
 }
 
-Sym Provenance::Impl::derive(const Sym& x, const Sym& y) {
+namespace {
+uint64_t sym_key(const Sym& s) {
+  return (static_cast<uint64_t>(s.v) * 0x9E3779B97F4A7C15ull) ^ (uint64_t{s.set} << 8 | s.kind);
+}
+
+std::optional<int64_t> apply(SymOp op, int64_t p, int64_t q) {
+  switch (op) {
+    case SymOp::kAdd:
+      return p + q;
+    case SymOp::kSub:
+      return p - q;
+    case SymOp::kMul:
+      return p * q;
+    case SymOp::kDiv:
+      if (q == 0) return std::nullopt;
+      return p / q - ((p % q != 0) && ((p < 0) != (q < 0)) ? 1 : 0);
+    case SymOp::kCeilDiv:
+      if (q == 0) return std::nullopt;
+      return -(-p / q - ((-p % q != 0) && ((-p < 0) != (q < 0)) ? 1 : 0));
+    case SymOp::kMod:
+      if (q == 0) return std::nullopt;
+      return p - q * (p / q - ((p % q != 0) && ((p < 0) != (q < 0)) ? 1 : 0));
+    case SymOp::kMax:
+      return std::max(p, q);
+    case SymOp::kMin:
+      return std::min(p, q);
+    case SymOp::kF:
+      break;
+  }
+  return std::nullopt;
+}
+}  // namespace
+
+Sym Provenance::Impl::derive(const Sym& x, const Sym& y, SymOp op) {
   if (x.kind == Sym::kUnknown || y.kind == Sym::kUnknown) return Sym::unknown();
+  // A value computed from data is data; the origin that comes first stays.
+  if (x.kind == Sym::kData) return Sym::data(x.set);
+  if (y.kind == Sym::kData) return Sym::data(y.set);
+  if (x.is_fixed() && y.is_fixed()) {
+    auto r = apply(op, x.v, y.v);
+    return r ? Sym::fixed(*r) : Sym::unknown();
+  }
   uint32_t set =
       join_sets(x.kind == Sym::kSymbolic ? x.set : 0, y.kind == Sym::kSymbolic ? y.set : 0);
-  return set != 0 ? Sym::symbolic(set) : Sym::unknown();
+  if (set == 0) return Sym::unknown();
+  Sym a = x, b = y;
+  const bool commutative = op == SymOp::kF || op == SymOp::kAdd || op == SymOp::kMul ||
+                           op == SymOp::kMax || op == SymOp::kMin;
+  // Canonical form: a constant operand of a commutative op goes right (x+1, 2*x), and
+  // constants fold into it: (x+1)+2 = x+3, 2*(3*x) = 6*x, (6*x)/3 = 2*x, x*1 = x, x+0 = x.
+  if (commutative && a.is_fixed()) std::swap(a, b);
+  if (commutative && !b.is_fixed() && sym_key(b) < sym_key(a)) std::swap(a, b);
+  if (b.is_fixed()) {
+    if ((op == SymOp::kAdd || op == SymOp::kSub) && b.v == 0) return a;
+    if ((op == SymOp::kMul || op == SymOp::kDiv || op == SymOp::kCeilDiv) && b.v == 1) return a;
+    if (op == SymOp::kSub) return derive(a, Sym::fixed(-b.v), SymOp::kAdd);
+    const SymExpr* inner =
+        a.kind == Sym::kSymbolic && a.v != 0 ? &exprs[static_cast<size_t>(a.v)] : nullptr;
+    if (inner != nullptr && inner->b.is_fixed() && !inner->a.is_fixed()) {
+      const Sym base = inner->a;
+      const int64_t c = inner->b.v;
+      if (op == SymOp::kAdd && inner->op == SymOp::kAdd) {
+        return derive(base, Sym::fixed(c + b.v), SymOp::kAdd);
+      }
+      if (op == SymOp::kMul && inner->op == SymOp::kMul) {
+        return derive(base, Sym::fixed(c * b.v), SymOp::kMul);
+      }
+      if (op == SymOp::kDiv && inner->op == SymOp::kMul && b.v > 0 && c % b.v == 0) {
+        return derive(base, Sym::fixed(c / b.v), SymOp::kMul);
+      }
+    }
+  }
+  uint64_t h = (sym_key(a) * 31 + sym_key(b)) * 0x100000001B3ull + static_cast<uint8_t>(op);
+  for (;; ++h) {  // open addressing over the 64-bit key space on a (rare) collision
+    auto [it, added] = expr_ids.try_emplace(h, static_cast<uint32_t>(exprs.size()));
+    if (added) {
+      exprs.push_back(SymExpr{op, a, b});
+      break;
+    }
+    const SymExpr& e = exprs[it->second];
+    if (e.op == op && e.a == a && e.b == b && e.a.v == a.v && e.b.v == b.v) break;
+  }
+  return Sym{static_cast<int64_t>(expr_ids[h]), set, Sym::kSymbolic};
+}
+
+namespace {
+// Binding strength of an operator in rendered expressions: a child binding less tightly than
+// its parent is parenthesised.
+int precedence(SymOp op) {
+  switch (op) {
+    case SymOp::kAdd:
+    case SymOp::kSub:
+      return 1;
+    case SymOp::kMul:
+    case SymOp::kDiv:
+    case SymOp::kMod:
+      return 2;
+    default:
+      return 3;  // function-call forms: max(..), ceil(..), f(..)
+  }
+}
+}  // namespace
+
+std::string Provenance::Impl::render_sym(const Sym& s) const {
+  switch (s.kind) {
+    case Sym::kFixed:
+      return std::to_string(s.v);
+    case Sym::kUnknown:
+      return "?";
+    case Sym::kData:
+      return "data";
+    case Sym::kSymbolic:
+      break;
+  }
+  if (s.v == 0) {
+    const auto& members = sets[s.set];
+    return members.size() == 1 ? names[members[0]] : "?";
+  }
+  const SymExpr& e = exprs[static_cast<size_t>(s.v)];
+  const int prec = precedence(e.op);
+  // `right`: the right operand of a non-associative operator (a-(b+c), a/(b*c)).
+  auto operand = [&](const Sym& x, bool right) {
+    std::string r = render_sym(x);
+    if (x.kind != Sym::kSymbolic || x.v == 0) return r;
+    const int child = precedence(exprs[static_cast<size_t>(x.v)].op);
+    return child < prec || (right && child == prec) ? "(" + r + ")" : r;
+  };
+  switch (e.op) {
+    case SymOp::kAdd:
+      if (e.b.is_fixed() && e.b.v < 0) return operand(e.a, false) + "-" + std::to_string(-e.b.v);
+      return operand(e.a, false) + "+" + operand(e.b, false);
+    case SymOp::kSub:
+      return operand(e.a, false) + "-" + operand(e.b, true);
+    case SymOp::kMul:
+      if (e.b.is_fixed()) return std::to_string(e.b.v) + "*" + operand(e.a, false);
+      return operand(e.a, false) + "*" + operand(e.b, false);
+    case SymOp::kDiv:
+      return operand(e.a, false) + "/" + operand(e.b, true);
+    case SymOp::kMod:
+      return operand(e.a, false) + "%" + operand(e.b, true);
+    case SymOp::kCeilDiv:
+      return "ceil(" + render_sym(e.a) + "/" + render_sym(e.b) + ")";
+    case SymOp::kMax:
+      return "max(" + render_sym(e.a) + ", " + render_sym(e.b) + ")";
+    case SymOp::kMin:
+      return "min(" + render_sym(e.a) + ", " + render_sym(e.b) + ")";
+    case SymOp::kF:
+      break;
+  }
+  std::vector<std::string_view> ns;
+  for (uint32_t id : sets[s.set]) ns.push_back(names[id]);
+  std::sort(ns.begin(), ns.end());
+  return fmt::format("f({})", fmt::join(ns, ", "));
 }
 
 ArenaRef Provenance::Impl::merge(ArenaRef x, ArenaRef y, bool& varies) {
@@ -303,11 +472,10 @@ ArenaRef Provenance::Impl::merge(ArenaRef x, ArenaRef y, bool& varies) {
     Sym p = xs[i], q = ys[i];
     if (p == q) {
       out[i] = p;
-    } else if (p.is_fixed() && q.is_fixed()) {
-      varies = true;
-      out[i] = Sym::unknown();
     } else {
-      out[i] = derive(p, q);
+      // Not provably the same dim: it may differ between branches or iterations.
+      if (p.kind != Sym::kUnknown && q.kind != Sym::kUnknown) varies = true;
+      out[i] = Sym::unknown();
     }
   }
   return push(out);
@@ -611,6 +779,29 @@ void Provenance::Impl::do_if(const Node& n, const GraphSlot& s, std::span<const 
   }
 }
 
+void Provenance::Impl::iterate_body(const Graph& body, std::span<const uint32_t> carried,
+                                    std::vector<uint8_t>& varies,
+                                    const std::function<bool()>& join) {
+  for (int pass = 0; pass < kMaxLoopPasses; ++pass) {
+    run_graph(body);
+    if (!join()) return;  // stable
+    if (over_budget()) break;
+  }
+  // Not stable after the passes allowed: what is carried is not followed any further (dims
+  // and elements unknown, so nothing in the body is claimed fixed from them), and the body is
+  // run once more on that.
+  for (size_t k = 0; k < carried.size(); ++k) {
+    if (carried[k] == kNoValue) continue;
+    dims[carried[k]] = svec[carried[k]] = ArenaRef{};
+    varies[k] = 1;
+  }
+  run_graph(body);
+  join();
+  for (size_t k = 0; k < carried.size(); ++k) {
+    if (carried[k] != kNoValue) dims[carried[k]] = svec[carried[k]] = ArenaRef{};
+  }
+}
+
 void Provenance::Impl::do_loop(const Node& n, const GraphSlot& s, std::span<const uint32_t> ins) {
   const Graph& body = *graph_attr(n, "body");
   const GraphSlot& bs = slot(body);
@@ -657,8 +848,9 @@ void Provenance::Impl::do_loop(const Node& n, const GraphSlot& s, std::span<cons
   // is re-run while that changes (the lattice is shallow, so this stops quickly).
   std::vector<uint8_t> varies(nc, 0);
   uint32_t cond_out = kNoValue;
-  for (int pass = 0; pass < kMaxLoopPasses; ++pass) {
-    run_graph(body);
+  std::vector<uint32_t> carried(nc);
+  for (size_t k = 0; k < nc; ++k) carried[k] = formal(2 + k);
+  iterate_body(body, carried, varies, [&] {
     bool changed = false;
     cond_out = body_out(0);
     if (uint32_t c = formal(1); c != kNoValue && cond_out != kNoValue) {
@@ -668,14 +860,19 @@ void Provenance::Impl::do_loop(const Node& n, const GraphSlot& s, std::span<cons
       Fact vf = va.done();
       if (!same_class(vf, value[c])) changed = true;
       value[c] = vf;
+      // The condition read in later passes is the body's: known only when it is the same.
+      if (C == kNoValue || !same(svec[C], svec[cond_out])) {
+        if (n_of(svec[c]) >= 0) changed = true;
+        svec[c] = ArenaRef{};
+      }
     }
     for (size_t k = 0; k < nc; ++k) {
       uint32_t f = formal(2 + k), o = body_out(1 + k), a = ins[2 + k];
       if (f == kNoValue || o == kNoValue || a == kNoValue) continue;
       if (join_carried(f, a, o, varies[k])) changed = true;
     }
-    if (!changed || over_budget()) break;
-  }
+    return changed;
+  });
 
   // The trip count: M, the initial condition and the body's condition together.
   Acc trip(*this);
@@ -685,14 +882,17 @@ void Provenance::Impl::do_loop(const Node& n, const GraphSlot& s, std::span<cons
   const Fact tf = trip.done();
   const uint32_t tsrc = tf.pred;
   // The number of iterations as a dim, when it is known (M fixed or symbolic, no data exit).
+  // Exactly M iterations only when neither condition can stop the loop early: each is absent
+  // or proven true (a condition that is false, or not known, may end it after any pass).
+  auto always_true = [&](uint32_t c) {
+    if (c == kNoValue) return true;
+    auto e = view(svec[c]);
+    return e.size() == 1 && e[0].is_fixed() && e[0].v != 0;
+  };
   Sym length = Sym::unknown();
-  if (M != kNoValue && tf.level <= kDims) {
+  if (M != kNoValue && always_true(C) && (cond_out == kNoValue || always_true(cond_out))) {
     auto m = view(svec[M]);
-    if (m.size() == 1 && m[0].kind != Sym::kUnknown) {
-      length = m[0];
-      // The condition may stop the loop early when it is not a constant.
-      if (tf.level == kDims && (tf.pred != M)) length = Sym::unknown();
-    }
+    if (m.size() == 1 && (m[0].is_fixed() || m[0].kind == Sym::kSymbolic)) length = m[0];
   }
 
   for (size_t k = 0; k < n.outputs.size(); ++k) {
@@ -800,16 +1000,17 @@ void Provenance::Impl::do_scan(const Node& n, const GraphSlot& s, std::span<cons
   }
 
   std::vector<uint8_t> varies(ns, 0);
-  for (int pass = 0; pass < kMaxLoopPasses; ++pass) {
-    run_graph(body);
+  std::vector<uint32_t> carried(ns);
+  for (size_t k = 0; k < ns; ++k) carried[k] = formal(k);
+  iterate_body(body, carried, varies, [&] {
     bool changed = false;
     for (size_t k = 0; k < ns; ++k) {
       uint32_t f = formal(k), o = body_out(k), a = ins[off + k];
       if (f == kNoValue || o == kNoValue || a == kNoValue) continue;
       if (join_carried(f, a, o, varies[k])) changed = true;
     }
-    if (!changed || over_budget()) break;
-  }
+    return changed;
+  });
 
   // The scan length: the scanned axis of the first scan input.
   const uint32_t first_scan = num_scan > 0 ? ins[off + ns] : kNoValue;
@@ -1253,21 +1454,39 @@ bool Provenance::from_shape(ValueId v) const {
   return v < impl_->value.size() && impl_->value[v].from_shape != 0;
 }
 
-std::optional<std::vector<DimFact>> Provenance::dims(ValueId v) const {
-  if (v >= impl_->dims.size() || impl_->n_of(impl_->dims[v]) < 0) return std::nullopt;
+namespace {
+std::optional<std::vector<DimFact>> facts_of(const Provenance::Impl& a, ArenaRef r) {
+  if (a.n_of(r) < 0) return std::nullopt;
   std::vector<DimFact> out;
-  for (const Sym& s : impl_->view(impl_->dims[v])) {
+  for (const Sym& s : a.view(r)) {
     DimFact d;
     if (s.kind == Sym::kFixed) {
       d.kind = DimFact::Kind::Fixed;
       d.value = s.v;
     } else if (s.kind == Sym::kSymbolic) {
       d.kind = DimFact::Kind::Symbolic;
-      d.names = set_names(*impl_, s.set);
+      d.names = set_names(a, s.set);
+      d.expr = a.render_sym(s);
+    } else if (s.kind == Sym::kData) {
+      d.kind = DimFact::Kind::Data;
+      d.bound = s.v;
+      d.origin = s.set == kNoNode ? nullptr : a.node_at(s.set);
+      if (d.origin != nullptr) d.expr = d.origin->display_name();
     }
     out.push_back(std::move(d));
   }
   return out;
+}
+}  // namespace
+
+std::optional<std::vector<DimFact>> Provenance::dims(ValueId v) const {
+  if (v >= impl_->dims.size()) return std::nullopt;
+  return facts_of(*impl_, impl_->dims[v]);
+}
+
+std::optional<std::vector<DimFact>> Provenance::elements(ValueId v) const {
+  if (v >= impl_->svec.size()) return std::nullopt;
+  return facts_of(*impl_, impl_->svec[v]);
 }
 
 std::optional<std::vector<int64_t>> Provenance::known_ints(ValueId v) const {

@@ -50,6 +50,31 @@ enum class K : uint8_t {
   Pad,
   Resize,
   Upsample,
+  Compare,  // Equal, Less, Greater, ...: broadcasting, and element comparison of fixed ints
+  Logic,    // And, Or, Xor, Not on fixed elements
+  Where,
+  NonZero,
+  Compress,
+  Unique,
+  Nms,
+  SequenceEmpty,
+  SequenceConstruct,
+  SequenceInsert,
+  SequenceErase,
+  SequenceLength,
+  SplitToSequence,
+  GatherND,
+  DepthToSpace,
+  SpaceToDepth,
+  BatchNorm,
+  LayerNorm,
+  Loss,  // SoftmaxCrossEntropyLoss, NegativeLogLikelihoodLoss
+  ConvTranspose,
+  GridSample,
+  RoiAlign,
+  Det,
+  DynamicQuantize,
+  MaxUnpool,
 };
 
 const std::unordered_map<std::string_view, K>& kinds() {
@@ -87,7 +112,6 @@ const std::unordered_map<std::string_view, K>& kinds() {
                                 "LRN",
                                 "MeanVarianceNormalization",
                                 "Mish",
-                                "Not",
                                 "Reciprocal",
                                 "Relu",
                                 "Round",
@@ -107,9 +131,7 @@ const std::unordered_map<std::string_view, K>& kinds() {
                                 "ThresholdedRelu",
                                 "Trilu",
                                 "Dropout",
-                                "BatchNormalization",
                                 "InstanceNormalization",
-                                "LayerNormalization",
                                 "GroupNormalization",
                                 "RMSNormalization",
                                 "QuantizeLinear",
@@ -127,11 +149,40 @@ const std::unordered_map<std::string_view, K>& kinds() {
     }
     for (std::string_view op : {"Identity", "Cast", "CastLike"}) t.emplace(op, K::Passthru);
     t.emplace("Neg", K::Neg);
+    t.emplace("Not", K::Logic);
+    t.emplace("PRelu", K::Unary);  // the slope broadcasts to X: Y has X's dims
     for (std::string_view op :
-         {"Pow", "And", "Or", "Xor", "Equal", "Greater", "GreaterOrEqual", "Less", "LessOrEqual",
-          "BitShift", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Mean", "Sum", "Where", "PRelu"}) {
+         {"Pow", "BitShift", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Mean", "Sum"}) {
       t.emplace(op, K::Broadcast);
     }
+    for (std::string_view op : {"Equal", "Greater", "GreaterOrEqual", "Less", "LessOrEqual"}) {
+      t.emplace(op, K::Compare);
+    }
+    for (std::string_view op : {"And", "Or", "Xor"}) t.emplace(op, K::Logic);
+    t.emplace("Where", K::Where);
+    t.emplace("NonZero", K::NonZero);
+    t.emplace("Compress", K::Compress);
+    t.emplace("Unique", K::Unique);
+    t.emplace("NonMaxSuppression", K::Nms);
+    t.emplace("SequenceEmpty", K::SequenceEmpty);
+    t.emplace("SequenceConstruct", K::SequenceConstruct);
+    t.emplace("SequenceInsert", K::SequenceInsert);
+    t.emplace("SequenceErase", K::SequenceErase);
+    t.emplace("SequenceLength", K::SequenceLength);
+    t.emplace("SplitToSequence", K::SplitToSequence);
+    t.emplace("GatherND", K::GatherND);
+    t.emplace("DepthToSpace", K::DepthToSpace);
+    t.emplace("BatchNormalization", K::BatchNorm);
+    t.emplace("LayerNormalization", K::LayerNorm);
+    t.emplace("SoftmaxCrossEntropyLoss", K::Loss);
+    t.emplace("NegativeLogLikelihoodLoss", K::Loss);
+    t.emplace("ConvTranspose", K::ConvTranspose);
+    t.emplace("GridSample", K::GridSample);
+    t.emplace("RoiAlign", K::RoiAlign);
+    t.emplace("Det", K::Det);
+    t.emplace("DynamicQuantizeLinear", K::DynamicQuantize);
+    t.emplace("MaxUnpool", K::MaxUnpool);
+    t.emplace("SpaceToDepth", K::SpaceToDepth);
     for (std::string_view op : {"Add", "Sub", "Mul", "Div", "Mod", "Max", "Min"}) {
       t.emplace(op, K::Arith);
     }
@@ -249,7 +300,7 @@ struct Infer {
     uint32_t id = a.out_id(s, n, k);
     if (id != kNoValue) a.svec[id] = a.push(e);
   }
-  Sym derive(const Sym& x, const Sym& y) { return a.derive(x, y); }
+  Sym derive(const Sym& x, const Sym& y, SymOp op = SymOp::kF) { return a.derive(x, y, op); }
 
   // Product of dims: fixed when all are fixed, else derived from the symbolic ones.
   Sym product(std::span<const Sym> ds) {
@@ -262,10 +313,11 @@ struct Infer {
         p *= d.v;
       } else {
         fixed = false;
-        sym = derive(sym, d);
+        sym = sym.is_fixed() ? d : derive(sym, d, SymOp::kMul);
       }
     }
-    return fixed ? Sym::fixed(p) : sym;
+    if (fixed) return Sym::fixed(p);
+    return p == 1 ? sym : derive(Sym::fixed(p), sym, SymOp::kMul);
   }
 
   Sym broadcast(const Sym& x, const Sym& y) {
@@ -327,6 +379,41 @@ struct Infer {
   void pad();
   void resize(bool upsample);
   std::optional<std::vector<double>> floats_of(size_t i);
+  void elementwise(std::string_view op);
+  void where();
+  void non_zero();
+  void compress();
+  void unique();
+  void nms();
+  void sequence(K kind);
+  void split_to_sequence();
+  void gather_nd();
+  void space_depth(bool to_space);
+  void conv_transpose();
+  void max_unpool();
+  uint32_t here() const { return s.node_base + n.index; }
+  /// True when the value of input i is the same for every run (constant class): the count of a
+  /// NonZero over it is then a fixed number, even if not one the analysis knows.
+  bool constant_value(size_t i) const { return has(i) && a.value[in(i)].level == kStatic; }
+  /// A dim set by the values of `inputs`: data unless they are all constant, then unknown (a
+  /// fixed number the analysis does not compute).
+  Sym count_of(std::initializer_list<size_t> inputs, int64_t bound) const {
+    for (size_t i : inputs) {
+      if (has(i) && !constant_value(i)) return Sym::data(here(), bound);
+    }
+    return Sym::unknown();
+  }
+  /// Number of elements of input i when every dim is fixed, else -1.
+  int64_t fixed_numel(size_t i) const {
+    auto d = dims(i);
+    if (!d) return -1;
+    int64_t p = 1;
+    for (const Sym& x : *d) {
+      if (!x.is_fixed() || x.v < 0) return -1;
+      p *= x.v;
+    }
+    return p;
+  }
 };
 
 void Infer::run(K kind) {
@@ -449,6 +536,412 @@ void Infer::run(K kind) {
     case K::Upsample:
       resize(true);
       break;
+    case K::Compare:
+    case K::Logic: {
+      std::vector<size_t> all(ins.size());
+      for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+      if (auto d = broadcast_all(all)) set_dims(0, *d);
+      elementwise(n.op_type);
+      break;
+    }
+    case K::Where:
+      where();
+      break;
+    case K::NonZero:
+      non_zero();
+      break;
+    case K::Compress:
+      compress();
+      break;
+    case K::Unique:
+      unique();
+      break;
+    case K::Nms:
+      nms();
+      break;
+    case K::SequenceEmpty:
+    case K::SequenceConstruct:
+    case K::SequenceInsert:
+    case K::SequenceErase:
+    case K::SequenceLength:
+      sequence(kind);
+      break;
+    case K::SplitToSequence:
+      split_to_sequence();
+      break;
+    case K::GatherND:
+      gather_nd();
+      break;
+    case K::DepthToSpace:
+    case K::SpaceToDepth:
+      space_depth(kind == K::DepthToSpace);
+      break;
+    case K::BatchNorm:
+      unary();
+      // Training mode (opset 14+: running mean and var; older: mean, var, saved mean/var).
+      if (auto d = dims(0); d && d->size() >= 2) {
+        for (size_t k = 1; k < n.outputs.size(); ++k) set_dims(k, {(*d)[1]});
+      }
+      break;
+    case K::LayerNorm:
+      unary();
+      if (auto d = dims(0); d && n.outputs.size() > 1) {
+        int64_t axis = attr("axis", -1);
+        if (!norm_axis(axis, static_cast<int64_t>(d->size()))) return;
+        std::vector<Sym> reduced = *d;
+        for (size_t i = static_cast<size_t>(axis); i < reduced.size(); ++i) {
+          reduced[i] = Sym::fixed(1);
+        }
+        for (size_t k = 1; k < n.outputs.size(); ++k) set_dims(k, reduced);
+      }
+      break;
+    case K::Loss: {
+      const std::string_view reduction = n.attr_string("reduction").value_or("mean");
+      if (reduction == "none") {
+        if (auto t = dims(1)) set_dims(0, *t);
+      } else {
+        set_dims(0, {});
+      }
+      if (n.outputs.size() > 1) {
+        if (auto d = dims(0)) set_dims(1, *d);
+      }
+      break;
+    }
+    case K::ConvTranspose:
+      conv_transpose();
+      break;
+    case K::GridSample: {
+      auto x = dims(0), g = dims(1);
+      if (!x || !g || x->size() < 3 || g->size() != x->size()) return;
+      std::vector<Sym> out{(*x)[0], (*x)[1]};
+      out.insert(out.end(), g->begin() + 1, g->end() - 1);
+      set_dims(0, out);
+      break;
+    }
+    case K::RoiAlign: {
+      auto x = dims(0), rois = dims(1);
+      if (!x || !rois || x->size() != 4 || rois->size() != 2) return;
+      set_dims(0, {(*rois)[0], (*x)[1], Sym::fixed(attr("output_height", 1)),
+                   Sym::fixed(attr("output_width", 1))});
+      break;
+    }
+    case K::Det:
+      if (auto d = dims(0); d && d->size() >= 2) {
+        set_dims(0, std::vector<Sym>(d->begin(), d->end() - 2));
+      }
+      break;
+    case K::DynamicQuantize:
+      unary();
+      for (size_t k = 1; k < n.outputs.size(); ++k) set_dims(k, {});
+      break;
+    case K::MaxUnpool:
+      max_unpool();
+      break;
+  }
+}
+
+void Infer::conv_transpose() {
+  auto x = dims(0), w = dims(1);
+  if (!x || !w || x->size() < 3 || w->size() != x->size()) return;
+  const size_t sp = x->size() - 2;
+  std::vector<int64_t> kernel;
+  if (const auto* ks = ints_attr(n, "kernel_shape")) {
+    kernel.assign(ks->begin(), ks->end());
+  } else {
+    for (size_t i = 2; i < w->size(); ++i) {
+      if (!(*w)[i].is_fixed()) return;
+      kernel.push_back((*w)[i].v);
+    }
+  }
+  if (kernel.size() != sp) return;
+  const int64_t group = attr("group", 1);
+  std::vector<Sym> out{(*x)[0], derive((*w)[1], Sym::fixed(group), SymOp::kMul)};
+  if (const auto* os = ints_attr(n, "output_shape")) {
+    if (os->size() != sp) return;
+    for (int64_t v : *os) out.push_back(Sym::fixed(v));
+    set_dims(0, out);
+    return;
+  }
+  const auto* strides = ints_attr(n, "strides");
+  const auto* dil = ints_attr(n, "dilations");
+  const auto* pads = ints_attr(n, "pads");
+  const auto* opad = ints_attr(n, "output_padding");
+  const std::string_view auto_pad = n.attr_string("auto_pad").value_or("NOTSET");
+  for (size_t i = 0; i < sp; ++i) {
+    const int64_t stride = strides && i < strides->size() ? (*strides)[i] : 1;
+    const int64_t dl = dil && i < dil->size() ? (*dil)[i] : 1;
+    const int64_t op = opad && i < opad->size() ? (*opad)[i] : 0;
+    if (stride <= 0 || dl <= 0) return;
+    const Sym& in = (*x)[2 + i];
+    if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
+      out.push_back(derive(in, Sym::fixed(stride), SymOp::kMul));
+      continue;
+    }
+    int64_t pb =
+        auto_pad != "VALID" && pads && pads->size() == 2 * sp ? (*pads)[i] + (*pads)[i + sp] : 0;
+    // stride * (in - 1) + output_padding + (kernel - 1) * dilation + 1 - pads
+    const int64_t tail = op + (kernel[i] - 1) * dl + 1 - pb - stride;
+    out.push_back(
+        derive(derive(in, Sym::fixed(stride), SymOp::kMul), Sym::fixed(tail), SymOp::kAdd));
+  }
+  set_dims(0, out);
+}
+
+void Infer::max_unpool() {
+  auto x = dims(0);
+  if (!x || x->size() < 3) return;
+  if (has(2)) {
+    if (auto e = elems(2); e && e->size() == x->size()) set_dims(0, *e);
+    return;
+  }
+  const size_t sp = x->size() - 2;
+  const auto* ks = ints_attr(n, "kernel_shape");
+  if (ks == nullptr || ks->size() != sp) return;
+  const auto* strides = ints_attr(n, "strides");
+  const auto* pads = ints_attr(n, "pads");
+  std::vector<Sym> out{(*x)[0], (*x)[1]};
+  for (size_t i = 0; i < sp; ++i) {
+    const int64_t stride = strides && i < strides->size() ? (*strides)[i] : 1;
+    const int64_t pb = pads && pads->size() == 2 * sp ? (*pads)[i] + (*pads)[i + sp] : 0;
+    // (in - 1) * stride + kernel - pads
+    out.push_back(derive(derive((*x)[2 + i], Sym::fixed(stride), SymOp::kMul),
+                         Sym::fixed((*ks)[i] - pb - stride), SymOp::kAdd));
+  }
+  set_dims(0, out);
+}
+
+void Infer::gather_nd() {
+  // indices.shape[:-1] + data.shape[batch_dims + indices.shape[-1]:]
+  auto d = dims(0), idx = dims(1);
+  if (!d || !idx || idx->empty() || !idx->back().is_fixed()) return;
+  const int64_t b = attr("batch_dims", 0), last = idx->back().v;
+  const int64_t r = static_cast<int64_t>(d->size());
+  if (b < 0 || last < 0 || b + last > r) return;
+  std::vector<Sym> out(idx->begin(), idx->end() - 1);
+  out.insert(out.end(), d->begin() + b + last, d->end());
+  set_dims(0, out);
+}
+
+void Infer::space_depth(bool to_space) {
+  auto d = dims(0);
+  auto bs = n.attr_int("blocksize");
+  if (!d || d->size() != 4 || !bs || *bs <= 0) return;
+  const Sym b = Sym::fixed(*bs), b2 = Sym::fixed(*bs * *bs);
+  if (to_space) {
+    set_dims(0, {(*d)[0], derive((*d)[1], b2, SymOp::kDiv), derive((*d)[2], b, SymOp::kMul),
+                 derive((*d)[3], b, SymOp::kMul)});
+  } else {
+    set_dims(0, {(*d)[0], derive((*d)[1], b2, SymOp::kMul), derive((*d)[2], b, SymOp::kDiv),
+                 derive((*d)[3], b, SymOp::kDiv)});
+  }
+}
+
+// Comparisons and logic on small integer vectors: only fixed elements are compared. Two
+// symbolic or data elements are never assumed equal (in a loop body the same name can hold
+// values of different iterations), so the result is unknown there.
+void Infer::elementwise(std::string_view op) {
+  std::vector<std::vector<Sym>> es;
+  size_t len = 1;
+  for (size_t i = 0; i < ins.size(); ++i) {
+    auto e = elems(i);
+    if (!e || e->empty()) return;
+    if (e->size() != 1) {
+      if (len != 1 && len != e->size()) return;
+      len = e->size();
+    }
+    es.push_back(std::move(*e));
+  }
+  if (es.empty() || (op == "Not") != (es.size() == 1)) return;
+  std::vector<Sym> out(len);
+  for (size_t j = 0; j < len; ++j) {
+    const Sym& x = es[0][es[0].size() == 1 ? 0 : j];
+    if (op == "Not") {
+      out[j] = x.is_fixed()           ? Sym::fixed(x.v == 0 ? 1 : 0)
+               : x.kind == Sym::kData ? Sym::data(x.set)
+                                      : Sym::unknown();
+      continue;
+    }
+    const Sym& y = es[1][es[1].size() == 1 ? 0 : j];
+    if (!x.is_fixed() || !y.is_fixed()) {
+      out[j] = derive(x, y);
+      if (out[j].kind == Sym::kSymbolic) out[j] = Sym::unknown();  // a bool is no dim
+      continue;
+    }
+    const int64_t p = x.v, q = y.v;
+    bool r = false;
+    if (op == "Equal") {
+      r = p == q;
+    } else if (op == "Greater") {
+      r = p > q;
+    } else if (op == "GreaterOrEqual") {
+      r = p >= q;
+    } else if (op == "Less") {
+      r = p < q;
+    } else if (op == "LessOrEqual") {
+      r = p <= q;
+    } else if (op == "And") {
+      r = p != 0 && q != 0;
+    } else if (op == "Or") {
+      r = p != 0 || q != 0;
+    } else {
+      r = (p != 0) != (q != 0);
+    }
+    out[j] = Sym::fixed(r ? 1 : 0);
+  }
+  set_elems(0, out);
+}
+
+void Infer::where() {
+  std::vector<size_t> all(ins.size());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+  if (auto d = broadcast_all(all)) set_dims(0, *d);
+  auto c = elems(0), x = elems(1), y = elems(2);
+  if (!c || !x || !y) return;
+  size_t len = std::max({c->size(), x->size(), y->size()});
+  for (const auto* e : {&*c, &*x, &*y}) {
+    if (e->size() != 1 && e->size() != len) return;
+  }
+  std::vector<Sym> out(len);
+  for (size_t j = 0; j < len; ++j) {
+    const Sym& cj = (*c)[c->size() == 1 ? 0 : j];
+    const Sym& xj = (*x)[x->size() == 1 ? 0 : j];
+    const Sym& yj = (*y)[y->size() == 1 ? 0 : j];
+    if (cj.is_fixed()) {
+      out[j] = cj.v != 0 ? xj : yj;
+    } else if (xj == yj && xj.kind != Sym::kData) {
+      out[j] = xj;
+    } else {
+      out[j] = derive(cj, derive(xj, yj));
+    }
+  }
+  set_elems(0, out);
+}
+
+// Ops whose output length is set by the values of their input. The dim is data, bounded by
+// what the input can hold at most.
+void Infer::non_zero() {
+  auto d = dims(0);
+  if (!d) return;
+  Sym count = count_of({0}, fixed_numel(0));
+  if (auto v = ints(0); v && constant_value(0)) {
+    count = Sym::fixed(static_cast<int64_t>(
+        std::count_if(v->begin(), v->end(), [](int64_t x) { return x != 0; })));
+  }
+  set_dims(0, {Sym::fixed(static_cast<int64_t>(d->size())), count});
+}
+
+void Infer::compress() {
+  auto d = dims(0);
+  auto c = dims(1);
+  int64_t cond_len = c && c->size() == 1 && (*c)[0].is_fixed() ? (*c)[0].v : -1;
+  if (auto axis = n.attr_int("axis")) {
+    if (!d) return;
+    int64_t ax = *axis;
+    if (!norm_axis(ax, static_cast<int64_t>(d->size()))) return;
+    std::vector<Sym> out = *d;
+    int64_t bound = (*d)[ax].is_fixed() ? (*d)[ax].v : -1;
+    if (cond_len >= 0 && (bound < 0 || cond_len < bound)) bound = cond_len;
+    out[ax] = count_of({1}, bound);
+    set_dims(0, out);
+    return;
+  }
+  int64_t bound = fixed_numel(0);
+  if (cond_len >= 0 && (bound < 0 || cond_len < bound)) bound = cond_len;
+  set_dims(0, {count_of({1}, bound)});
+}
+
+void Infer::unique() {
+  auto d = dims(0);
+  if (!d) return;
+  const int64_t numel = fixed_numel(0);
+  auto axis = n.attr_int("axis");
+  if (!axis) {
+    const Sym count = count_of({0}, numel);
+    set_dims(0, {count});
+    set_dims(1, {count});
+    Sym all = product(*d);
+    set_dims(2, {all});
+    set_dims(3, {count});
+    return;
+  }
+  int64_t ax = *axis;
+  if (!norm_axis(ax, static_cast<int64_t>(d->size()))) return;
+  const Sym count = count_of({0}, (*d)[ax].is_fixed() ? (*d)[ax].v : -1);
+  std::vector<Sym> y = *d;
+  y[ax] = count;
+  set_dims(0, y);
+  set_dims(1, {count});
+  set_dims(2, {(*d)[ax]});
+  set_dims(3, {count});
+}
+
+void Infer::nms() {
+  // selected_indices [num_selected, 3]; at most batch * classes * max_output_boxes_per_class.
+  int64_t bound = -1;
+  auto boxes = dims(0), scores = dims(1);
+  auto max_out = elems(2);
+  if (boxes && scores && boxes->size() == 3 && scores->size() == 3 && (*scores)[0].is_fixed() &&
+      (*scores)[1].is_fixed()) {
+    if (!has(2)) {
+      bound = 0;
+    } else if (max_out && max_out->size() == 1 && (*max_out)[0].is_fixed()) {
+      const int64_t m = std::max<int64_t>(0, (*max_out)[0].v);
+      const int64_t bc = (*scores)[0].v * (*scores)[1].v;
+      if (bc == 0 || m <= std::numeric_limits<int64_t>::max() / bc) bound = bc * m;
+    }
+  }
+  set_dims(0, {count_of({0, 1, 2, 3, 4}, bound), Sym::fixed(3)});
+}
+
+// Sequences: their length is kept as a one-element "dims" vector, so that a loop that grows a
+// sequence is seen to vary and SequenceLength reads a proven length or none.
+void Infer::sequence(K kind) {
+  switch (kind) {
+    case K::SequenceEmpty:
+      set_dims(0, {Sym::fixed(0)});
+      break;
+    case K::SequenceConstruct:
+      set_dims(0, {Sym::fixed(static_cast<int64_t>(ins.size()))});
+      break;
+    case K::SequenceInsert:
+    case K::SequenceErase: {
+      auto len = dims(0);
+      if (!len || len->size() != 1) return;
+      const Sym& l = (*len)[0];
+      const int64_t step = kind == K::SequenceInsert ? 1 : -1;
+      set_dims(0, {derive(l, Sym::fixed(step), SymOp::kAdd)});
+      break;
+    }
+    case K::SequenceLength: {
+      set_dims(0, {});
+      auto len = dims(0);
+      if (len && len->size() == 1) set_elems(0, {(*len)[0]});
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+void Infer::split_to_sequence() {
+  auto d = dims(0);
+  if (!d) return;
+  int64_t ax = attr("axis", 0);
+  if (!norm_axis(ax, static_cast<int64_t>(d->size()))) return;
+  const Sym& dim = (*d)[ax];
+  if (!has(1)) {
+    set_dims(0, {dim});  // one element per index along the axis
+    return;
+  }
+  auto split_dims = dims(1);
+  if (!split_dims) return;
+  if (split_dims->size() == 1) {
+    set_dims(0, {(*split_dims)[0]});  // one element per listed size
+    return;
+  }
+  auto chunk = ints(1);
+  if (split_dims->empty() && chunk && chunk->size() == 1 && (*chunk)[0] > 0) {
+    set_dims(0, {derive(dim, Sym::fixed((*chunk)[0]), SymOp::kCeilDiv)});
   }
 }
 
@@ -508,7 +1001,11 @@ void Infer::arith() {
       } else if ((op == "Add" || op == "Sub") && y.is_fixed() && y.v == 0) {
         // x + 0: unchanged
       } else {
-        acc = derive(acc, y);
+        static const std::unordered_map<std::string_view, SymOp> ops = {
+            {"Add", SymOp::kAdd}, {"Sub", SymOp::kSub}, {"Mul", SymOp::kMul}, {"Div", SymOp::kDiv},
+            {"Mod", SymOp::kMod}, {"Max", SymOp::kMax}, {"Min", SymOp::kMin}};
+        auto it = ops.find(op);
+        acc = derive(acc, y, it == ops.end() ? SymOp::kF : it->second);
       }
     }
     out[j] = acc;
@@ -675,7 +1172,7 @@ void Infer::reshape() {
     if (total.is_fixed() && rest.is_fixed()) {
       out[infer_at] = rest.v != 0 ? Sym::fixed(total.v / rest.v) : Sym::unknown();
     } else {
-      out[infer_at] = derive(total, rest);
+      out[infer_at] = derive(total, rest, SymOp::kDiv);
       // The symbolic parts may cancel ([batch, 16] to [batch, -1]): still a correct superset.
     }
   }
@@ -685,6 +1182,14 @@ void Infer::reshape() {
 void Infer::expand() {
   auto d = dims(0);
   auto t = elems(1);
+  if (!t) {
+    // A target not known element by element, of known length: its entries are unknown, but
+    // a dim of the input other than 1 survives broadcasting.
+    auto len = dims(1);
+    if (len && len->size() == 1 && (*len)[0].is_fixed() && (*len)[0].v >= 0 && (*len)[0].v <= 64) {
+      t.emplace(static_cast<size_t>((*len)[0].v), Sym::unknown());
+    }
+  }
   if (!d || !t) return;
   std::vector<Sym> out = *t;
   if (d->size() > out.size()) out.insert(out.begin(), d->size() - out.size(), Sym::fixed(1));
@@ -706,7 +1211,7 @@ void Infer::tile() {
     } else if (y.is_fixed() && y.v == 1) {
       out.push_back(x);
     } else {
-      out.push_back(derive(x, y));
+      out.push_back(derive(x, y, SymOp::kMul));
     }
   }
   set_dims(0, out);
@@ -745,7 +1250,7 @@ void Infer::concat() {
     for (int64_t j = 0; j < r; ++j) {
       const Sym &x = out[j], &y = (*d)[j];
       if (j == axis) {
-        out[j] = (x.is_fixed() && y.is_fixed()) ? Sym::fixed(x.v + y.v) : derive(x, y);
+        out[j] = derive(x, y, SymOp::kAdd);
       } else if (!(x == y)) {
         out[j] = x.is_fixed() ? x : y.is_fixed() ? y : derive(x, y);
       }
@@ -907,8 +1412,10 @@ void Infer::split() {
         if (dim.v % parts != 0) return;
         out[axis] = Sym::fixed(dim.v / parts);
       }
+    } else if (n.attr_int("num_outputs")) {
+      out[axis] = derive(dim, Sym::fixed(static_cast<int64_t>(m)), SymOp::kF);  // uneven chunks
     } else {
-      out[axis] = dim.kind == Sym::kSymbolic ? dim : Sym::unknown();
+      out[axis] = derive(dim, Sym::fixed(static_cast<int64_t>(m)), SymOp::kDiv);
     }
     set_dims(k, out);
   }
@@ -1014,14 +1521,29 @@ void Infer::conv(bool pool) {
   std::vector<Sym> out{(*x)[0], channels};
   for (size_t i = 0; i < sp; ++i) {
     const Sym& in = (*x)[2 + i];
-    if (!in.is_fixed()) {
-      out.push_back(in.kind == Sym::kSymbolic ? in : Sym::unknown());
-      continue;
-    }
     int64_t stride = strides && i < strides->size() ? (*strides)[i] : 1;
     int64_t dl = dil && i < dil->size() ? (*dil)[i] : 1;
     if (stride <= 0 || dl <= 0) return;
     int64_t ek = dl * (kernel[i] - 1) + 1;
+    if (!in.is_fixed()) {
+      // The same formula on a symbolic size: (H + pads - ek) / stride + 1.
+      const Sym st = Sym::fixed(stride);
+      if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
+        out.push_back(derive(in, st, SymOp::kCeilDiv));
+      } else if (ceil_mode) {
+        out.push_back(in.kind == Sym::kData ? Sym::data(in.set) : Sym::unknown());
+      } else {
+        int64_t pb = auto_pad != "VALID" && pads && pads->size() == 2 * sp
+                         ? (*pads)[i] + (*pads)[i + sp]
+                         : 0;
+        Sym num = derive(in, Sym::fixed(pb - ek), SymOp::kAdd);
+        if (pb - ek == 0) num = in;
+        Sym q = stride == 1 ? num : derive(num, st, SymOp::kDiv);
+        out.push_back(pb - ek + stride == 0 && stride == 1 ? in
+                                                           : derive(q, Sym::fixed(1), SymOp::kAdd));
+      }
+      continue;
+    }
     int64_t o;
     if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
       o = ceil_div(in.v, stride);
@@ -1128,13 +1650,13 @@ void Infer::topk() {
 
 void Infer::one_hot() {
   auto d = dims(0);
+  if (!d) return;
   auto depth = elems(1);
-  if (!d || !depth || depth->size() != 1) return;
   const int64_t r = static_cast<int64_t>(d->size()) + 1;
   int64_t axis = attr("axis", -1);
   if (!norm_axis(axis, r)) return;
   std::vector<Sym> out = *d;
-  out.insert(out.begin() + axis, (*depth)[0]);
+  out.insert(out.begin() + axis, depth && depth->size() == 1 ? (*depth)[0] : Sym::unknown());
   set_dims(0, out);
 }
 
@@ -1170,7 +1692,7 @@ void Infer::pad() {
     if (x.is_fixed() && b.is_fixed() && e.is_fixed()) {
       out[ax] = Sym::fixed(x.v + b.v + e.v);
     } else {
-      out[ax] = derive(derive(x, b), e);
+      out[ax] = derive(derive(x, b, SymOp::kAdd), e, SymOp::kAdd);
     }
   }
   set_dims(0, out);
@@ -1208,8 +1730,14 @@ void Infer::resize(bool upsample) {
     double sc = (*scales)[i];
     if (x.is_fixed()) {
       out.push_back(Sym::fixed(static_cast<int64_t>(std::floor(static_cast<double>(x.v) * sc))));
+    } else if (sc == 1.0) {
+      out.push_back(x);
+    } else if (sc > 1.0 && sc == std::floor(sc)) {
+      out.push_back(derive(x, Sym::fixed(static_cast<int64_t>(sc)), SymOp::kMul));
+    } else if (sc > 0.0 && sc < 1.0 && 1.0 / sc == std::floor(1.0 / sc)) {
+      out.push_back(derive(x, Sym::fixed(static_cast<int64_t>(1.0 / sc)), SymOp::kDiv));
     } else {
-      out.push_back(x);  // derived from the same input dim (same names)
+      out.push_back(Sym::unknown());
     }
   }
   set_dims(0, out);

@@ -6,6 +6,7 @@
 #include <onnxlint/provenance.h>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <span>
@@ -35,24 +36,40 @@ struct Fact {
   uint8_t pad = 0;
 };
 
-/// A dimension, or an element of a small integer vector.
+/// A dimension, or an element of a small integer vector. Nothing is kFixed unless it holds for
+/// every run of the model; what is not followed is kUnknown.
 struct Sym {
-  enum Kind : uint8_t { kFixed = 0, kSymbolic = 1, kUnknown = 2 };
-  int64_t v = 0;     // kFixed
-  uint32_t set = 0;  // kSymbolic: interned set of input-dim names it derives from
+  enum Kind : uint8_t { kFixed = 0, kSymbolic = 1, kUnknown = 2, kData = 3 };
+  int64_t v = 0;     // kFixed: the number; kData: a static upper bound, -1 if none;
+                     // kSymbolic: expression id in Impl::exprs (0: the input dim itself)
+  uint32_t set = 0;  // kSymbolic: interned set of input-dim names it derives from;
+                     // kData: global id of the node where the value arose (kNoNode: unknown)
   uint8_t kind = kUnknown;
   static Sym fixed(int64_t v) { return Sym{v, 0, kFixed}; }
   static Sym symbolic(uint32_t set) { return Sym{0, set, kSymbolic}; }
   static Sym unknown() { return Sym{}; }
+  /// Set by tensor values at run time: the NonZero count, a Reshape target read from data.
+  static Sym data(uint32_t origin, int64_t bound = -1) { return Sym{bound, origin, kData}; }
   bool is_fixed() const { return kind == kFixed; }
   bool operator==(const Sym& o) const {
-    return kind == o.kind && (kind != kFixed || v == o.v) && (kind != kSymbolic || set == o.set);
+    return kind == o.kind && (kind != kFixed || v == o.v) &&
+           (kind != kSymbolic || (set == o.set && v == o.v)) && (kind != kData || set == o.set);
   }
 };
 
 // A vector of Syms in Provenance::Impl::arena, by the index of its span in Impl::spans
 // (0: none, i.e. unknown). Vectors are interned, so there are few spans; each value keeps two
 // 4-byte refs (its dims and its known elements) instead of two spans.
+/// How a symbolic dim was computed from others: the operation of an expression node.
+enum class SymOp : uint8_t { kF = 0, kAdd, kSub, kMul, kDiv, kMod, kMax, kMin, kCeilDiv };
+
+/// One interned expression: `op(a, b)`. Structurally equal expressions share an id, so
+/// `N + 1` computed twice is the same dim while `N` and `N + 1` differ.
+struct SymExpr {
+  SymOp op = SymOp::kF;
+  Sym a, b;
+};
+
 struct ArenaRef {
   uint32_t id = 0;
 };
@@ -158,7 +175,13 @@ struct Provenance::Impl {
   bool same(ArenaRef a, ArenaRef b) const;
   /// Per-position merge of two dim vectors; `varies` is set when they definitely differ.
   ArenaRef merge(ArenaRef a, ArenaRef b, bool& varies);
-  Sym derive(const Sym& a, const Sym& b);  // symbolic combination (union of the name sets)
+  /// A dim computed by `op` from two others: fixed when both are and `op` is arithmetic, data
+  /// when either is data, unknown when either is unknown, else a symbolic expression.
+  Sym derive(const Sym& a, const Sym& b, SymOp op = SymOp::kF);
+  std::vector<SymExpr> exprs{SymExpr{}};  // [0]: unused (id 0 means "the input dim itself")
+  std::unordered_map<uint64_t, uint32_t> expr_ids;
+  /// "N", "N+1", "2*S", "H/2", "f(H, W)".
+  std::string render_sym(const Sym& s) const;
 
   // --- the pass
   uint64_t visits = 0, budget = 0;  // node transfers so far, and the cap for optional re-runs
@@ -177,6 +200,11 @@ struct Provenance::Impl {
   /// input joins the initial value and the body's output. Sets `varies` when their dims
   /// definitely differ; returns whether the formal's facts changed.
   bool join_carried(uint32_t formal, uint32_t initial, uint32_t body_out, uint8_t& varies);
+  /// Runs a loop body until the carried values (`carried`, formal inputs of the body) are
+  /// stable under `join`, which returns whether they changed. After kMaxLoopPasses, or over
+  /// budget, carried dims and elements become unknown and the body is run once more.
+  void iterate_body(const Graph& body, std::span<const uint32_t> carried,
+                    std::vector<uint8_t>& varies, const std::function<bool()>& join);
   void do_loop(const Node& n, const GraphSlot& s, std::span<const uint32_t> ins);
   void do_scan(const Node& n, const GraphSlot& s, std::span<const uint32_t> ins);
   void do_other_subgraphs(const Node& n, const GraphSlot& s, const OpSemantics& sem,

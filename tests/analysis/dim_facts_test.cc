@@ -1,0 +1,281 @@
+// Per-dimension facts: one dynamic dim does not taint its neighbours, shape vectors are
+// followed element by element, sequences carry a length, data-set dims carry bounds, and
+// symbolic dims are expressions. Each test is one pattern seen in real exports.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <onnxlint/loader.h>
+#include <onnxlint/provenance.h>
+
+#include <limits>
+
+#include "support/model_builder.h"
+
+namespace onnxlint::testing {
+namespace {
+
+struct Facts {
+  std::unique_ptr<Model> model;
+  std::unique_ptr<AnalysisCache> cache;
+  const Provenance* p = nullptr;
+
+  const Graph& graph(const std::string& path) const {
+    for (const Graph* g : model->all_graphs()) {
+      if (g->path == path) return *g;
+    }
+    throw std::runtime_error("no graph " + path);
+  }
+  ValueId v(const std::string& name, const std::string& path = "main") const {
+    ValueId id = p->find(graph(path), name);
+    if (id == kNoValue) throw std::runtime_error("no value " + name);
+    return id;
+  }
+  static std::string render(const std::optional<std::vector<DimFact>>& ds) {
+    if (!ds) return "rank?";
+    std::string out;
+    for (const DimFact& d : *ds) {
+      if (!out.empty()) out += ",";
+      switch (d.kind) {
+        case DimFact::Kind::Fixed:
+          out += std::to_string(d.value);
+          break;
+        case DimFact::Kind::Symbolic:
+          out += d.expr;
+          break;
+        case DimFact::Kind::Data:
+          out += "data";
+          if (d.bound >= 0) out += "<=" + std::to_string(d.bound);
+          break;
+        case DimFact::Kind::Unknown:
+          out += "?";
+          break;
+      }
+    }
+    return out;
+  }
+  std::string dims(const std::string& name, const std::string& path = "main") const {
+    return render(p->dims(v(name, path)));
+  }
+  std::string elems(const std::string& name, const std::string& path = "main") const {
+    return render(p->elements(v(name, path)));
+  }
+  ShapeClass shape(const std::string& name, const std::string& path = "main") const {
+    return p->shape_class(v(name, path));
+  }
+  ValueClass value(const std::string& name, const std::string& path = "main") const {
+    return p->value_class(v(name, path));
+  }
+};
+
+Facts analyse(const std::string& bytes) {
+  Facts f;
+  LoadResult r = load_model_from_bytes("t.onnx", bytes);
+  if (!r.model) throw std::runtime_error("load failed: " + r.error->message);
+  f.model = std::move(r.model);
+  f.cache = std::make_unique<AnalysisCache>(*f.model);
+  f.p = &f.cache->get<Provenance>();
+  return f;
+}
+
+// boxes[n, 5] -> mask -> NonZero -> GatherND: kept[K, 5] with K set by data.
+void masked_rows(GraphBuilder& g) {
+  g.input("boxes", kFloat, {std::string("n"), 5});
+  g.initializer(make_tensor_f32("half", {}, {0.5f}));
+  g.constant_i64("col", {4}, {});
+  attr_int(g.node("Gather", {"boxes", "col"}, {"score"}, "Gather_score"), "axis", 1);
+  g.node("Greater", {"score", "half"}, {"mask"}, "Greater_mask");
+  g.node("NonZero", {"mask"}, {"nz"}, "NonZero_mask");
+  attr_ints(g.node("Transpose", {"nz"}, {"idx"}, "Transpose_idx"), "perm", {1, 0});
+  g.node("GatherND", {"boxes", "idx"}, {"kept"}, "GatherND_kept");
+}
+
+TEST(DimFacts, DataDimKeepsItsFixedNeighbour) {
+  // t = kept[:, [0]] is [K, 1]; torch's opset-11 squeeze tests Shape(t)[1] == 1.
+  ModelBuilder m(11);
+  auto& g = m.graph();
+  masked_rows(g);
+  g.output("cond", kBool, {});
+  g.constant_i64("first", {0}, {1});
+  attr_int(g.node("Gather", {"kept", "first"}, {"t"}, "Gather_t"), "axis", 1);
+  g.node("Shape", {"t"}, {"st"});
+  g.constant_i64("one_idx", {1}, {});
+  g.node("Gather", {"st", "one_idx"}, {"d1"});
+  g.constant_i64("one", {1}, {});
+  g.node("Equal", {"d1", "one"}, {"cond"});
+  Facts f = analyse(m.bytes());
+  EXPECT_EQ(f.dims("nz"), "1,data");
+  EXPECT_EQ(f.dims("kept"), "data,5");
+  EXPECT_EQ(f.dims("t"), "data,1");
+  EXPECT_EQ(f.shape("t"), ShapeClass::DataDependent);
+  EXPECT_EQ(f.elems("st"), "data,1");
+  EXPECT_EQ(f.value("d1"), ValueClass::Constant);
+  EXPECT_EQ(f.value("cond"), ValueClass::Constant);
+  EXPECT_EQ(f.p->known_ints(f.v("cond")), std::vector<int64_t>{1});
+}
+
+TEST(DimFacts, RangeOverAWeightFixedDimIsStatic) {
+  // arange(y.shape[1]) where y = Linear(x[mask]) is [K, 10]: 10 comes from the weight.
+  ModelBuilder m(13);
+  auto& g = m.graph();
+  masked_rows(g);
+  g.output("r", kInt64, {10});
+  g.initializer(make_tensor_f32("w", {10, 5}, std::vector<float>(50, 0.f)));
+  attr_int(g.node("Gemm", {"kept", "w"}, {"y"}, "Gemm_fc"), "transB", 1);
+  g.node("Shape", {"y"}, {"sy"});
+  g.constant_i64("one_idx", {1}, {});
+  g.node("Gather", {"sy", "one_idx"}, {"classes"});
+  g.constant_i64("zero", {0}, {});
+  g.constant_i64("step", {1}, {});
+  g.node("Range", {"zero", "classes", "step"}, {"r"}, "Range_classes");
+  Facts f = analyse(m.bytes());
+  EXPECT_EQ(f.dims("y"), "data,10");
+  EXPECT_EQ(f.value("classes"), ValueClass::Constant);
+  EXPECT_EQ(f.dims("r"), "10");
+  EXPECT_EQ(f.shape("r"), ShapeClass::Static);
+}
+
+TEST(DimFacts, ReshapeTargetFromAFixedBatchDimIsConstant) {
+  // x.reshape(x.shape[0], -1, x.shape[1]) with x [1, 3, height, width].
+  ModelBuilder m(13);
+  auto& g = m.graph();
+  g.input("x", kFloat, {1, 3, std::string("height"), std::string("width")});
+  g.output("y", kFloat, {1, int64_t{-1}, 3});
+  g.node("Shape", {"x"}, {"s"});
+  g.constant_i64("i0", {0}, {});
+  g.node("Gather", {"s", "i0"}, {"n"});
+  g.constant_i64("i1", {1}, {});
+  g.node("Gather", {"s", "i1"}, {"c"});
+  g.constant_i64("ax", {0});
+  g.node("Unsqueeze", {"n", "ax"}, {"n1"});
+  g.node("Unsqueeze", {"c", "ax"}, {"c1"});
+  g.constant_i64("minus1", {-1});
+  attr_int(g.node("Concat", {"n1", "minus1", "c1"}, {"target"}), "axis", 0);
+  g.node("Reshape", {"x", "target"}, {"y"}, "Reshape_y");
+  // flatten(): Reshape(x, Concat(Slice(Shape(x), 0, 0), [-1])), an empty slice.
+  g.output("flat", kFloat, {int64_t{-1}});
+  g.node("Shape", {"x"}, {"s2"});
+  g.constant_i64("z0", {0});
+  g.constant_i64("z1", {0});
+  g.constant_i64("axes0", {0});
+  g.node("Slice", {"s2", "z0", "z1", "axes0"}, {"lead"});
+  attr_int(g.node("Concat", {"lead", "minus1"}, {"flat_target"}), "axis", 0);
+  g.node("Reshape", {"x", "flat_target"}, {"flat"}, "Reshape_flat");
+  Facts f = analyse(m.bytes());
+  EXPECT_EQ(f.value("target"), ValueClass::Constant);
+  EXPECT_EQ(f.p->known_ints(f.v("target")), (std::vector<int64_t>{1, -1, 3}));
+  EXPECT_EQ(f.dims("y"), "1,height*width,3");
+  EXPECT_EQ(f.value("flat_target"), ValueClass::Constant);
+  EXPECT_EQ(f.p->known_ints(f.v("flat_target")), std::vector<int64_t>{-1});
+  EXPECT_EQ(f.dims("flat"), "3*height*width");
+}
+
+// A Loop whose condition the body computes from data, growing a sequence by one per pass.
+ModelBuilder sequence_grown_by_data_loop() {
+  ModelBuilder m(13);
+  auto& g = m.graph();
+  g.input("x", kFloat, {4});
+  g.output("n", kInt64, {});
+  g.output("all", kFloat, {int64_t{-1}});
+  g.node("SequenceEmpty", {}, {"empty"});
+  g.initializer(make_tensor_bool("go", true));
+  onnx::GraphProto body;
+  GraphBuilder b(&body);
+  b.input("i", kInt64, {}).input("c_in", kBool, {}).input("seq_in", kFloat, {}, false);
+  b.output("c_out", kBool, {}).output("seq_out", kFloat, {}, false);
+  b.node("SequenceInsert", {"seq_in", "x"}, {"seq_out"});
+  b.node("ReduceSum", {"x"}, {"total"});
+  b.initializer(make_tensor_f32("lim", {}, {1.f}));
+  b.node("Greater", {"total", "lim"}, {"c_out"});
+  auto& loop = g.node("Loop", {"", "go", "empty"}, {"seq"}, "Loop_grow");
+  attr_graph(loop, "body", body);
+  g.node("SequenceLength", {"seq"}, {"n"}, "SequenceLength_n");
+  attr_int(g.node("ConcatFromSequence", {"seq"}, {"all"}, "ConcatFromSequence_all"), "axis", 0);
+  return m;
+}
+
+TEST(DimFacts, SequenceGrownByADataLoopHasNoConstantLength) {
+  Facts f = analyse(sequence_grown_by_data_loop().bytes());
+  EXPECT_EQ(f.dims("empty"), "0");
+  EXPECT_EQ(f.dims("seq"), "rank?");  // its length varies per iteration
+  EXPECT_EQ(f.value("n"), ValueClass::Data);
+  EXPECT_FALSE(f.p->known_ints(f.v("n")));
+  EXPECT_EQ(f.shape("all"), ShapeClass::DataDependent);
+}
+
+TEST(DimFacts, SequenceOfKnownLength) {
+  ModelBuilder m(13);
+  auto& g = m.graph();
+  g.input("a", kFloat, {2}).input("b", kFloat, {3});
+  g.output("n", kInt64, {});
+  g.node("SequenceConstruct", {"a", "b"}, {"s2"});
+  g.node("SequenceInsert", {"s2", "a"}, {"s3"});
+  g.node("SequenceLength", {"s3"}, {"n"});
+  Facts f = analyse(m.bytes());
+  EXPECT_EQ(f.value("n"), ValueClass::Constant);
+  EXPECT_EQ(f.p->known_ints(f.v("n")), std::vector<int64_t>{3});
+}
+
+TEST(DimFacts, DataSetDimsCarryStaticBounds) {
+  ModelBuilder m(13);
+  auto& g = m.graph();
+  g.input("x", kFloat, {4, 5});
+  g.output("nz", kInt64, {2, int64_t{-1}});
+  g.node("NonZero", {"x"}, {"nz"});
+  g.node("Unique", {"x"}, {"u", "ui", "inv", "cnt"});
+  g.input("boxes", kFloat, {1, 100, 4}).input("scores", kFloat, {1, 3, 100});
+  g.constant_i64("max_out", {20}, {1});
+  g.node("NonMaxSuppression", {"boxes", "scores", "max_out"}, {"sel"});
+  g.initializer(make_tensor_bool("keep", true));
+  g.constant_i64("k", {2}, {1});
+  g.node("TopK", {"x", "k"}, {"top", "top_i"});
+  Facts f = analyse(m.bytes());
+  EXPECT_EQ(f.dims("nz"), "2,data<=20");
+  EXPECT_EQ(f.dims("u"), "data<=20");
+  EXPECT_EQ(f.dims("inv"), "20");
+  EXPECT_EQ(f.dims("sel"), "data<=60,3");
+  EXPECT_EQ(f.dims("top"), "4,2");
+  EXPECT_EQ(f.shape("top"), ShapeClass::Static);
+  EXPECT_EQ(f.shape("nz"), ShapeClass::DataDependent);
+}
+
+TEST(DimFacts, SymbolicDimsAreExpressions) {
+  ModelBuilder m(13);
+  auto& g = m.graph();
+  g.input("x", kFloat, {std::string("N"), 8}).input("img", kFloat, {1, 3, std::string("H"), 32});
+  g.output("y", kFloat, {int64_t{-1}, 8});
+  g.initializer(make_tensor_f32("one_row", {1, 8}, std::vector<float>(8, 0.f)));
+  attr_int(g.node("Concat", {"x", "one_row"}, {"y"}), "axis", 0);
+  attr_int(g.node("Concat", {"x", "x"}, {"xx"}), "axis", 0);
+  g.initializer(make_tensor_f32("w", {4, 3, 3, 3}, std::vector<float>(108, 0.f)));
+  auto& conv = g.node("Conv", {"img", "w"}, {"c"});
+  attr_ints(conv, "pads", {1, 1, 1, 1});
+  attr_ints(conv, "strides", {2, 2});
+  auto& same = g.node("Conv", {"img", "w"}, {"c_same"});
+  attr_ints(same, "pads", {1, 1, 1, 1});
+  Facts f = analyse(m.bytes());
+  EXPECT_EQ(f.dims("y"), "N+1,8");
+  EXPECT_EQ(f.dims("xx"), "N+N,8");
+  EXPECT_EQ(f.dims("c"), "1,4,(H-1)/2+1,16");
+  EXPECT_EQ(f.dims("c_same"), "1,4,H,32");
+}
+
+TEST(DimFacts, LoopCarriedGrowthIsNotTheInitialDim) {
+  // y = x; for _ in range(k): y = cat(y, row): after the loop y is not [N, 8].
+  ModelBuilder m(13);
+  auto& g = m.graph();
+  g.input("x", kFloat, {std::string("N"), 8}).input("k", kInt64, {});
+  g.output("y", kFloat, {int64_t{-1}, 8});
+  onnx::GraphProto body;
+  GraphBuilder b(&body);
+  b.input("i", kInt64, {}).input("c_in", kBool, {}).input("y_in", kFloat, {}, false);
+  b.output("c_out", kBool, {}).output("y_out", kFloat, {}, false);
+  b.node("Identity", {"c_in"}, {"c_out"});
+  b.initializer(make_tensor_f32("row", {1, 8}, std::vector<float>(8, 0.f)));
+  attr_int(b.node("Concat", {"y_in", "row"}, {"y_out"}), "axis", 0);
+  attr_graph(g.node("Loop", {"k", "", "x"}, {"y"}, "Loop_grow"), "body", body);
+  Facts f = analyse(m.bytes());
+  EXPECT_EQ(f.dims("y"), "rank?");
+  EXPECT_EQ(f.shape("y"), ShapeClass::DataDependent);
+}
+
+}  // namespace
+}  // namespace onnxlint::testing
