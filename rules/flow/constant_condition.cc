@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <onnxlint/provenance.h>
 
+#include <limits>
+
 #include "rules/categories.h"
 #include "rules/flow/loop_facts.h"
 #include "rules/shape/provenance_text.h"
@@ -15,6 +17,8 @@ using namespace prov;  // NOLINT(google-build-using-namespace)
 std::string value_text(const Provenance& p, ValueId v) {
   auto ints = p.known_ints(v);
   if (!ints || ints->size() != 1) return "";
+  // TorchScript exports `while` loops with INT64_MAX as M: the count sets no limit.
+  if ((*ints)[0] == std::numeric_limits<int64_t>::max()) return " (no limit)";
   return fmt::format(" ({})", (*ints)[0]);
 }
 

@@ -63,10 +63,21 @@ class DataDependent final : public Rule {
     std::string message;
     const bool standard = n.domain.empty() || n.domain == "ai.onnx";
     if (standard && n.op_type == "Loop") {
-      message = fmt::format(
-          "{} stacks one slice per iteration into its scan outputs, and its trip count depends "
-          "on runtime data",
-          node_label(n));
+      // Output k < N carried values (N = inputs - 2): one that changes shape per pass (a
+      // growing tensor or sequence); the rest are scan outputs, one slice per iteration.
+      const size_t carried = n.inputs.size() > 2 ? n.inputs.size() - 2 : 0;
+      size_t k = 0;
+      while (k < n.outputs.size() && p.output(n, k) != out) ++k;
+      message =
+          k < carried
+              ? fmt::format(
+                    "{} changes the shape of its loop-carried '{}' on every pass (it grows or "
+                    "shrinks), and its trip count depends on runtime data",
+                    node_label(n), n.outputs[k])
+              : fmt::format(
+                    "{} stacks one slice per iteration into its scan outputs, and its trip "
+                    "count depends on runtime data",
+                    node_label(n));
     } else if (standard && n.op_type == "If") {
       message = fmt::format(
           "the branches of {} return outputs of different shapes, picked by a runtime condition",

@@ -1,6 +1,8 @@
 // Every model of the real-model corpus (tests/data/corpus, exported by PyTorch) satisfies its
 // manifest entries for the shape-*, flow-* and export-unrolled-loop rules: `expect` entries are
-// reported, `forbid` entries are not, and `clean` models get no warning or error from them.
+// reported, `forbid` entries are not, and `clean` models get no warning or error from them. An
+// entry with `at` (node or value names) holds at those places only: an expected finding must be
+// reported there, a forbidden one must not be (elsewhere it may).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <onnxlint/linter.h>
@@ -44,19 +46,44 @@ TEST(CorpusShapeFlow, ManifestExpectationsHold) {
     FileReport r = linter.lint_file(path);
     ASSERT_EQ(r.status, FileReport::Status::Ok);
     std::set<std::string> ids;
+    // (rule id, node or value name) of every finding: `at` entries name where it must be.
+    std::set<std::pair<std::string, std::string>> places;
     for (const Diagnostic& d : r.diagnostics) {
       EXPECT_NE(d.rule_id, "internal-error") << d.message;
       ids.insert(d.rule_id);
+      places.emplace(d.rule_id, d.location.node_name);
+      places.emplace(d.rule_id, d.location.value_name);
     }
+    auto at_any = [&](const nlohmann::json& any_of, const std::string& where) {
+      for (const std::string id : any_of) {
+        if (places.count({id, where})) return true;
+      }
+      return false;
+    };
     for (const auto& e : entry.value("expect", nlohmann::json::array())) {
       bool relevant = false, found = false;
       for (const std::string id : e["any_of"]) {
         relevant |= in_family(id);
         found |= ids.count(id) > 0;
       }
-      if (relevant) EXPECT_TRUE(found) << "expected one of " << e["any_of"] << ": " << e["why"];
+      if (!relevant) continue;
+      if (!e.contains("at")) {
+        EXPECT_TRUE(found) << "expected one of " << e["any_of"] << ": " << e["why"];
+        continue;
+      }
+      for (const std::string where : e["at"]) {
+        EXPECT_TRUE(at_any(e["any_of"], where))
+            << "expected one of " << e["any_of"] << " at '" << where << "': " << e["why"];
+      }
     }
     for (const auto& e : entry.value("forbid", nlohmann::json::array())) {
+      if (e.contains("at")) {
+        for (const std::string where : e["at"]) {
+          EXPECT_FALSE(at_any(e["any_of"], where))
+              << "forbidden " << e["any_of"] << " at '" << where << "': " << e["why"];
+        }
+        continue;
+      }
       for (const std::string id : e["any_of"]) {
         if (in_family(id)) EXPECT_EQ(ids.count(id), 0u) << "forbidden " << id << ": " << e["why"];
       }
@@ -116,6 +143,30 @@ TEST(CorpusShapeFlow, ScriptedLoops) {
               ::testing::ElementsAre("flow-constant-condition main//Loop"));
   EXPECT_THAT(lint_ids("torch_script_if_data_op13.onnx", "flow-data-dependent-if"),
               ::testing::ElementsAre("flow-data-dependent-if main//If"));
+}
+
+// Per-dimension facts on real exports: the place and the cause.
+std::string read_corpus(const std::string& file) {
+  std::ifstream in(data_path("corpus/" + file), std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+TEST(CorpusShapeFlow, SqueezeOfAFixedDimNextToADataDimIsAConstantCondition) {
+  auto d =
+      diagnostics("flow-constant-condition", read_corpus("torch_squeeze_if_after_mask_op11.onnx"));
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].location.node_name, "/If");
+  EXPECT_THAT(d[0].message, ::testing::HasSubstr("is a constant (1): only then_branch"));
+}
+
+TEST(CorpusShapeFlow, GreedyDecodeNamesTheArgMaxAndTheGrowingTokens) {
+  const std::string bytes = read_corpus("torch_script_greedy_decode_op13.onnx");
+  auto loop = diagnostics("flow-data-dependent-loop", bytes);
+  ASSERT_EQ(loop.size(), 1u);
+  EXPECT_THAT(loop[0].notes[0], ::testing::HasSubstr("/Equal \u2190 /Gather \u2190 /ArgMax"));
+  auto shape = diagnostics("shape-data-dependent", bytes);
+  ASSERT_EQ(shape.size(), 1u);
+  EXPECT_THAT(shape[0].message, ::testing::HasSubstr("changes the shape of its loop-carried"));
 }
 
 TEST(CorpusShapeFlow, RepeatedLayersAreNotAnUnrolledLoop) {
