@@ -1,6 +1,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "support/lint_harness.h"
 #include "support/model_builder.h"
 #include "tests/rules/shape_flow_models.h"
@@ -31,6 +33,18 @@ TEST(FlowConstantCondition, LoopWithConstantTripCountAndCondition) {
             "Loop 'Loop_9' has a constant trip count (5) and a condition that never depends on "
             "data: it can be unrolled or folded");
   EXPECT_THAT(d[0].help, HasSubstr("unrolls"));
+}
+
+TEST(FlowConstantCondition, Int64MaxTripCountIsNoLimit) {
+  // TorchScript exports `while` loops with M = INT64_MAX: print what it means, not the number.
+  ModelBuilder m = shape_flow::loop_model("const", false);
+  for (auto& t : *m.graph().proto().mutable_initializer()) {
+    if (t.name() == "n") t = make_tensor_i64("n", {}, {std::numeric_limits<int64_t>::max()});
+  }
+  auto d = diagnostics(kRule, m.bytes());
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_THAT(d[0].message, HasSubstr("a constant trip count (no limit)"));
+  EXPECT_THAT(d[0].message, ::testing::Not(HasSubstr("9223372036854775807")));
 }
 
 TEST(FlowConstantCondition, NearMisses) {
