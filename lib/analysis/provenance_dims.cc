@@ -263,7 +263,18 @@ struct Infer {
   }
   std::optional<std::vector<Sym>> elems(size_t i) const {
     uint32_t v = in(i);
-    if (v == kNoValue || a.n_of(a.svec[v]) < 0) return std::nullopt;
+    if (v == kNoValue) return std::nullopt;
+    if (a.n_of(a.svec[v]) < 0) {
+      // Contents not followed, but computed from runtime data and of known small length (a
+      // Slice start from ArgMax, a Reshape target from a graph input): every element is data,
+      // so the dims it sets are data and the others stay known.
+      if (a.value[v].level != kData) return std::nullopt;
+      auto d = a.view(a.dims[v]);
+      if (a.n_of(a.dims[v]) < 0 || d.size() > 1) return std::nullopt;
+      int64_t len = d.empty() ? 1 : (d[0].is_fixed() ? d[0].v : -1);
+      if (len < 0 || len > static_cast<int64_t>(Provenance::Impl::kMaxSvec)) return std::nullopt;
+      return std::vector<Sym>(static_cast<size_t>(len), Sym::data(a.value[v].origin));
+    }
     auto d = a.view(a.svec[v]);
     return std::vector<Sym>(d.begin(), d.end());
   }

@@ -224,7 +224,6 @@ TEST(DimFacts, DataSetDimsCarryStaticBounds) {
   g.input("boxes", kFloat, {1, 100, 4}).input("scores", kFloat, {1, 3, 100});
   g.constant_i64("max_out", {20}, {1});
   g.node("NonMaxSuppression", {"boxes", "scores", "max_out"}, {"sel"});
-  g.initializer(make_tensor_bool("keep", true));
   g.constant_i64("k", {2}, {1});
   g.node("TopK", {"x", "k"}, {"top", "top_i"});
   Facts f = analyse(m.bytes());
@@ -275,6 +274,28 @@ TEST(DimFacts, LoopCarriedGrowthIsNotTheInitialDim) {
   Facts f = analyse(m.bytes());
   EXPECT_EQ(f.dims("y"), "rank?");
   EXPECT_EQ(f.shape("y"), ShapeClass::DataDependent);
+}
+
+TEST(DimFacts, ADataDimRemovedByAReductionLeavesAStaticShape) {
+  // s = x[:, i:i+3] with i = argmax(...): [4, data]; s.sum(1) is [4] whatever i is.
+  ModelBuilder m(13);
+  auto& g = m.graph();
+  g.input("x", kFloat, {4, 10});
+  g.output("r", kFloat, {4});
+  g.constant_i64("ax0", {0});
+  attr_int(g.node("ReduceSum", {"x", "ax0"}, {"col"}), "keepdims", 0);
+  g.node("ArgMax", {"col"}, {"i"}, "ArgMax_i");
+  g.constant_i64("three", {3});
+  g.node("Add", {"i", "three"}, {"j"});
+  g.constant_i64("ax1", {1});
+  g.node("Slice", {"x", "i", "j", "ax1"}, {"s"}, "Slice_s");
+  attr_int(g.node("ReduceSum", {"s", "ax1"}, {"r"}, "ReduceSum_r"), "keepdims", 0);
+  Facts f = analyse(m.bytes());
+  EXPECT_EQ(f.value("i"), ValueClass::Data);
+  EXPECT_EQ(f.dims("s"), "4,data");
+  EXPECT_EQ(f.shape("s"), ShapeClass::DataDependent);
+  EXPECT_EQ(f.dims("r"), "4");
+  EXPECT_EQ(f.shape("r"), ShapeClass::Static);
 }
 
 }  // namespace
