@@ -622,7 +622,16 @@ bool Provenance::Impl::join_carried(uint32_t formal, uint32_t initial, uint32_t 
   value[formal] = vf;
   dims[formal] = d;
   svec[formal] = same(svec[initial], svec[body_out]) ? svec[initial] : ArenaRef{};
-  return changed;
+  // A sequence whose length is not provably the same after the body grows or shrinks.
+  auto li = seq_len_of(initial), lo = seq_len_of(body_out), lf = seq_len_of(formal);
+  std::optional<Sym> len;
+  if (li && lo && *li == *lo) {
+    len = li;
+  } else if (li || lo) {
+    varies = 1;
+  }
+  set_seq_len(formal, len);
+  return changed || (len.has_value() != lf.has_value()) || (len && !(*len == *lf));
 }
 
 void Provenance::Impl::run_graph(const Graph& g) {
@@ -765,6 +774,10 @@ void Provenance::Impl::do_if(const Node& n, const GraphSlot& s, std::span<const 
     refine(*this, sf, d);
     shape[id] = sf;
     dims[id] = d;
+    std::optional<Sym> lt, le;
+    if (t != kNoValue) lt = seq_len_of(t);
+    if (e != kNoValue) le = seq_len_of(e);
+    set_seq_len(id, lt && le && *lt == *le ? lt : std::nullopt);
 
     Acc va(*this);
     if (t != kNoValue) va.take(value[t], t, true);
@@ -790,16 +803,18 @@ void Provenance::Impl::iterate_body(const Graph& body, std::span<const uint32_t>
   // Not stable after the passes allowed: what is carried is not followed any further (dims
   // and elements unknown, so nothing in the body is claimed fixed from them), and the body is
   // run once more on that.
-  for (size_t k = 0; k < carried.size(); ++k) {
-    if (carried[k] == kNoValue) continue;
-    dims[carried[k]] = svec[carried[k]] = ArenaRef{};
-    varies[k] = 1;
-  }
+  auto forget = [&] {
+    for (size_t k = 0; k < carried.size(); ++k) {
+      if (carried[k] == kNoValue) continue;
+      dims[carried[k]] = svec[carried[k]] = ArenaRef{};
+      seq_len.erase(carried[k]);
+      varies[k] = 1;
+    }
+  };
+  forget();
   run_graph(body);
   join();
-  for (size_t k = 0; k < carried.size(); ++k) {
-    if (carried[k] != kNoValue) dims[carried[k]] = svec[carried[k]] = ArenaRef{};
-  }
+  forget();
 }
 
 void Provenance::Impl::do_loop(const Node& n, const GraphSlot& s, std::span<const uint32_t> ins) {
@@ -914,6 +929,7 @@ void Provenance::Impl::do_loop(const Node& n, const GraphSlot& s, std::span<cons
       refine(*this, sf, d);
       shape[id] = sf;
       dims[id] = d;
+      set_seq_len(id, varies[k] ? std::nullopt : seq_len_of(f));
       Acc va(*this);
       va.take(value[f], f, true);
       if (tsrc != kNoValue) va.take(value[tsrc], tsrc, true, here);

@@ -437,6 +437,7 @@ void Infer::run(K kind) {
       if (uint32_t id = a.out_id(s, n, 0); id != kNoValue && has(0)) {
         a.dims[id] = a.dims[in(0)];
         a.svec[id] = a.svec[in(0)];
+        a.set_seq_len(id, a.seq_len_of(in(0)));
       }
       break;
     case K::Neg:
@@ -904,55 +905,53 @@ void Infer::nms() {
   set_dims(0, {count_of({0, 1, 2, 3, 4}, bound), Sym::fixed(3)});
 }
 
-// Sequences: their length is kept as a one-element "dims" vector, so that a loop that grows a
+// Sequences: their length is kept apart from dims (Impl::seq_len), so that a loop that grows a
 // sequence is seen to vary and SequenceLength reads a proven length or none.
 void Infer::sequence(K kind) {
+  const uint32_t out = a.out_id(s, n, 0);
+  if (out == kNoValue) return;
   switch (kind) {
     case K::SequenceEmpty:
-      set_dims(0, {Sym::fixed(0)});
+      a.set_seq_len(out, Sym::fixed(0));
       break;
     case K::SequenceConstruct:
-      set_dims(0, {Sym::fixed(static_cast<int64_t>(ins.size()))});
+      a.set_seq_len(out, Sym::fixed(static_cast<int64_t>(ins.size())));
       break;
     case K::SequenceInsert:
-    case K::SequenceErase: {
-      auto len = dims(0);
-      if (!len || len->size() != 1) return;
-      const Sym& l = (*len)[0];
-      const int64_t step = kind == K::SequenceInsert ? 1 : -1;
-      set_dims(0, {derive(l, Sym::fixed(step), SymOp::kAdd)});
+    case K::SequenceErase:
+      if (auto l = has(0) ? a.seq_len_of(in(0)) : std::nullopt) {
+        a.set_seq_len(out, derive(*l, Sym::fixed(kind == K::SequenceInsert ? 1 : -1), SymOp::kAdd));
+      }
       break;
-    }
-    case K::SequenceLength: {
+    case K::SequenceLength:
       set_dims(0, {});
-      auto len = dims(0);
-      if (len && len->size() == 1) set_elems(0, {(*len)[0]});
+      if (auto l = has(0) ? a.seq_len_of(in(0)) : std::nullopt) set_elems(0, {*l});
       break;
-    }
     default:
       break;
   }
 }
 
 void Infer::split_to_sequence() {
+  const uint32_t out = a.out_id(s, n, 0);
   auto d = dims(0);
-  if (!d) return;
+  if (out == kNoValue || !d) return;
   int64_t ax = attr("axis", 0);
   if (!norm_axis(ax, static_cast<int64_t>(d->size()))) return;
   const Sym& dim = (*d)[ax];
   if (!has(1)) {
-    set_dims(0, {dim});  // one element per index along the axis
+    a.set_seq_len(out, dim);  // one element per index along the axis
     return;
   }
   auto split_dims = dims(1);
   if (!split_dims) return;
   if (split_dims->size() == 1) {
-    set_dims(0, {(*split_dims)[0]});  // one element per listed size
+    a.set_seq_len(out, (*split_dims)[0]);  // one element per listed size
     return;
   }
   auto chunk = ints(1);
   if (split_dims->empty() && chunk && chunk->size() == 1 && (*chunk)[0] > 0) {
-    set_dims(0, {derive(dim, Sym::fixed((*chunk)[0]), SymOp::kCeilDiv)});
+    a.set_seq_len(out, derive(dim, Sym::fixed((*chunk)[0]), SymOp::kCeilDiv));
   }
 }
 
@@ -1770,7 +1769,10 @@ void Provenance::Impl::infer(const Node& n, const GraphSlot& s, std::span<const 
                              int64_t opset) {
   for (size_t k = 0; k < n.outputs.size(); ++k) {
     uint32_t id = out_id(s, n, k);
-    if (id != kNoValue) dims[id] = svec[id] = ArenaRef{};
+    if (id != kNoValue) {
+      dims[id] = svec[id] = ArenaRef{};
+      if (!seq_len.empty()) seq_len.erase(id);
+    }
   }
   if (!(n.domain.empty() || n.domain == "ai.onnx")) return;
   // Inside a function body an attribute may refer to the caller's: not known here.

@@ -109,6 +109,20 @@ struct Provenance::Impl {
 
   std::vector<Fact> shape, value;
   std::vector<ArenaRef> dims, svec;
+  // The length of sequence values, where known. Kept apart from `dims`: a sequence of fixed
+  // length can hold tensors of any shape, so its length says nothing about its shape class.
+  std::unordered_map<uint32_t, Sym> seq_len;
+  void set_seq_len(uint32_t v, std::optional<Sym> len) {
+    if (len && len->kind != Sym::kUnknown) {
+      seq_len[v] = *len;
+    } else {
+      seq_len.erase(v);
+    }
+  }
+  std::optional<Sym> seq_len_of(uint32_t v) const {
+    auto it = seq_len.find(v);
+    return it == seq_len.end() ? std::nullopt : std::optional<Sym>(it->second);
+  }
   std::vector<Sym> arena;
   std::vector<ArenaSpan> spans{ArenaSpan{}};
   // Content hash -> the first copy of a Sym vector in `arena`. Most values of a graph share a

@@ -194,8 +194,8 @@ ModelBuilder sequence_grown_by_data_loop() {
 
 TEST(DimFacts, SequenceGrownByADataLoopHasNoConstantLength) {
   Facts f = analyse(sequence_grown_by_data_loop().bytes());
-  EXPECT_EQ(f.dims("empty"), "0");
-  EXPECT_EQ(f.dims("seq"), "rank?");  // its length varies per iteration
+  EXPECT_EQ(f.dims("empty"), "rank?");  // a sequence has a length, not dims
+  EXPECT_EQ(f.dims("seq"), "rank?");
   EXPECT_EQ(f.value("n"), ValueClass::Data);
   EXPECT_FALSE(f.p->known_ints(f.v("n")));
   EXPECT_EQ(f.shape("all"), ShapeClass::DataDependent);
@@ -212,6 +212,22 @@ TEST(DimFacts, SequenceOfKnownLength) {
   Facts f = analyse(m.bytes());
   EXPECT_EQ(f.value("n"), ValueClass::Constant);
   EXPECT_EQ(f.p->known_ints(f.v("n")), std::vector<int64_t>{3});
+}
+
+TEST(DimFacts, ASequenceOfFixedLengthCanHoldDataShapedTensors) {
+  // SplitToSequence(x, sizes) with sizes read from an input: 3 pieces of unknown sizes.
+  ModelBuilder m(13);
+  auto& g = m.graph();
+  g.input("x", kFloat, {12}).input("sizes", kInt64, {3});
+  g.output("n", kInt64, {});
+  g.node("SplitToSequence", {"x", "sizes"}, {"seq"});
+  g.node("SequenceLength", {"seq"}, {"n"});
+  g.constant_i64("i0", {0}, {});
+  g.node("SequenceAt", {"seq", "i0"}, {"first"});
+  Facts f = analyse(m.bytes());
+  EXPECT_EQ(f.p->known_ints(f.v("n")), std::vector<int64_t>{3});
+  EXPECT_EQ(f.shape("seq"), ShapeClass::DataDependent);
+  EXPECT_EQ(f.shape("first"), ShapeClass::DataDependent);
 }
 
 TEST(DimFacts, DataSetDimsCarryStaticBounds) {
