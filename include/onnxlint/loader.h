@@ -28,6 +28,9 @@ struct LoadLimits {
   uint64_t max_nodes = 50'000'000;      // nodes in all graphs
   uint64_t max_dims = 64;               // dims per tensor / shape
   uint64_t max_attribute_elements = 1'000'000;  // ints/floats/strings in one attribute
+  // Chains of model-local function calls that analyses follow (F0 calls F1 calls ...); a call
+  // deeper than this is treated as an opaque op. Keeps recursive walks within the stack.
+  int max_call_depth = 32;
 };
 
 /// Memory-maps `path` ("-" reads stdin into memory) and builds the model view.

@@ -365,6 +365,9 @@ class Model {
   std::vector<std::unique_ptr<Function>> functions;
   uint32_t training_info_count = 0;
   uint64_t training_info_offset = 0;
+  /// Deepest chain of function calls an analysis follows (LoadLimits::max_call_depth); walks
+  /// treat deeper calls as opaque ops, so that a hostile chain cannot exhaust the stack.
+  int max_call_depth = 32;
 
   /// The opset imported for a domain ("" and "ai.onnx" are the same); nullopt if none.
   std::optional<int64_t> opset_for(std::string_view domain) const;

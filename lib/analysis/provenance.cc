@@ -163,16 +163,16 @@ Provenance::Impl::Impl(const Model& m, AnalysisCache& cache)
   dims.assign(next, ArenaRef{});
   svec.assign(next, ArenaRef{});
 
+  // The value range of each root graph and its subgraphs, in one pass (not one per function).
+  std::vector<uint32_t> root_end(slots.size(), 0);
+  for (const GraphSlot& s : slots) root_end[s.root_slot] = std::max(root_end[s.root_slot], s.end);
   for (const auto& f : model.functions) {
     auto it = slot_of.find(&f->body);
     if (it == slot_of.end()) continue;
     FnState st;
     st.fn = f.get();
     st.begin = slots[it->second].base;
-    st.end = st.begin;
-    for (const GraphSlot& s : slots) {
-      if (s.root_slot == it->second) st.end = std::max(st.end, s.end);
-    }
+    st.end = std::max(st.begin, root_end[it->second]);
     functions.try_emplace({f->domain, f->name}, std::move(st));
   }
 
@@ -1151,7 +1151,8 @@ void Provenance::Impl::call_function(const Node& n, const GraphSlot& s, FnState&
                                      std::span<const uint32_t> ins) {
   const Graph& body = st.fn->body;
   const GraphSlot& bs = slot(body);
-  if (st.busy) {  // recursion
+  // Recursion, or a chain of calls deeper than the limit (the walk recurses per call).
+  if (st.busy || call_depth >= model.max_call_depth) {
     default_call(n, s, ins);
     return;
   }
@@ -1192,7 +1193,9 @@ void Provenance::Impl::call_function(const Node& n, const GraphSlot& s, FnState&
       dims[f] = dims[a];
       svec[f] = svec[a];
     }
+    ++call_depth;
     run_graph(body);
+    --call_depth;
     // Facts inside the body: the join over every instance (what rules see).
     const size_t len = st.end - st.begin;
     if (st.acc_shape.empty()) {

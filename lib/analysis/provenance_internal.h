@@ -200,6 +200,7 @@ struct Provenance::Impl {
   // --- the pass
   uint64_t visits = 0, budget = 0;  // node transfers so far, and the cap for optional re-runs
   bool over_budget() const { return visits > budget; }
+  int call_depth = 0;  // function calls being analysed (bounded by Model::max_call_depth)
   int64_t opset_of(const Node& n) const;
   const OpSemantics& semantics_of(const Node& n) const;
   const Function* function_for(const Node& n) const;

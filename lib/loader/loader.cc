@@ -820,6 +820,7 @@ LoadResult build(std::unique_ptr<Model> model, const LoadLimits& limits) {
     return result;
   }
   try {
+    model->max_call_depth = limits.max_call_depth;
     Walker walker(*model, limits);
     walker.walk_model();
     model->finalize();

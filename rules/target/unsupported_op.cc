@@ -207,27 +207,30 @@ class UnsupportedOp final : public Rule {
 
   // A node can be taken as a whole when it is supported and so is everything it contains: the
   // nodes of its subgraphs, or the body of the local function it calls.
+  // A chain of calls deeper than Model::max_call_depth is not followed (the walk recurses per
+  // call): its support is unknown, so the node counts as not supported.
   bool deep_supported(const Model& model, size_t t, const Node& n,
-                      std::unordered_map<const Graph*, bool>& memo) {
+                      std::unordered_map<const Graph*, bool>& memo, int calls = 0) {
     if (const Function* f = model.find_function(n.domain, n.op_type)) {
-      return graph_supported(model, t, f->body, memo);
+      if (calls >= model.max_call_depth) return false;
+      return graph_supported(model, t, f->body, memo, calls + 1);
     }
     auto it = status_[t].find(&n);
     if (it != status_[t].end() && it->second == target::NodeState::Unsupported) return false;
     for (const Graph* sub : n.subgraphs()) {
-      if (!graph_supported(model, t, *sub, memo)) return false;
+      if (!graph_supported(model, t, *sub, memo, calls)) return false;
     }
     return true;
   }
 
   bool graph_supported(const Model& model, size_t t, const Graph& g,
-                       std::unordered_map<const Graph*, bool>& memo) {
+                       std::unordered_map<const Graph*, bool>& memo, int calls) {
     auto it = memo.find(&g);
     if (it != memo.end()) return it->second;
     memo[&g] = true;  // a recursive function call does not loop forever
     bool ok = true;
     for (const Node& n : g.nodes) {
-      if (!deep_supported(model, t, n, memo)) {
+      if (!deep_supported(model, t, n, memo, calls)) {
         ok = false;
         break;
       }
