@@ -7,6 +7,7 @@
 #include <onnxlint/provenance.h>
 
 #include <limits>
+#include <nlohmann/json.hpp>
 
 #include "support/model_builder.h"
 
@@ -312,6 +313,24 @@ TEST(DimFacts, ADataDimRemovedByAReductionLeavesAStaticShape) {
   EXPECT_EQ(f.shape("s"), ShapeClass::DataDependent);
   EXPECT_EQ(f.dims("r"), "4");
   EXPECT_EQ(f.shape("r"), ShapeClass::Static);
+}
+
+TEST(DimFacts, DumpListsEveryValueOfEveryGraphByStructuralKey) {
+  ModelBuilder m(13);
+  auto& g = m.graph();
+  g.input("x", kFloat, {std::string("N"), 4});
+  g.output("y", kInt64, {2, int64_t{-1}});
+  g.node("NonZero", {"x"}, {"y"});
+  g.node("Shape", {"x"}, {"s"});
+  Facts f = analyse(nest_in_loop(m.proto()));
+  auto doc = nlohmann::json::parse(dump_shape_facts(*f.model, *f.p));
+  ASSERT_EQ(doc["graphs"].size(), 2u);
+  EXPECT_EQ(doc["graphs"][0]["key"], "main");
+  const auto& body = doc["graphs"][1];
+  EXPECT_EQ(body["key"], "main/0:body");
+  EXPECT_EQ(body["path"], kNestedPath);
+  EXPECT_EQ(body["values"]["y"]["dims"], nlohmann::json::parse(R"([2, {"data": "NonZero_0"}])"));
+  EXPECT_EQ(body["values"]["s"]["elems"], nlohmann::json::parse(R"(["N", 4])"));
 }
 
 }  // namespace
