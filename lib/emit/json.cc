@@ -28,6 +28,15 @@ nlohmann::json diagnostic_json(const Diagnostic& d) {
   j["notes"] = d.notes;
   if (!d.help.empty()) j["help"] = d.help;
   if (!d.target.empty()) j["target"] = d.target;
+  if (!d.related.empty()) {
+    nlohmann::json related = nlohmann::json::array();
+    for (const RelatedLocation& r : d.related) {
+      nlohmann::json jr = {{"location", location_json(r.location)}};
+      if (!r.message.empty()) jr["message"] = r.message;
+      related.push_back(std::move(jr));
+    }
+    j["related"] = std::move(related);
+  }
   j["fingerprint"] = d.fingerprint();
   return j;
 }
