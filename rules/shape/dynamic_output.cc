@@ -74,8 +74,8 @@ class DynamicOutput final : public Rule {
           d.notes.push_back(fmt::format("its shape depends on {}: {}", dims_phrase(p.shape_dims(v)),
                                         p.explain_shape(v)));
           d.help =
-              "export with fixed input shapes to get a static output, or keep the dynamic "
-              "dims in `dynamic_axes` only where they must vary";
+              "nothing to fix if those input dims are meant to vary; otherwise export with "
+              "fixed input shapes (keep in `dynamic_axes` only the dims that must vary)";
           break;
         case ShapeClass::DataDependent: {
           const Node* origin = p.shape_origin(v);
