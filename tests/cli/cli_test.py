@@ -190,6 +190,10 @@ class ExitCodes(TempModels):
         self.assertIn("[model-unreadable]", out)
         code, out, _ = run("--fail-on", "info", "--min-severity", "error", path)
         self.assertEqual(code, 1, out)
+        # The JSON report describes the rule of every finding, enabled or not.
+        code, out, _ = run("--select", "graph-dead-node", "--format", "json", path)
+        self.assertEqual(code, 1)
+        self.assertIn("model-unreadable", [r["id"] for r in json.loads(out)["rules"]])
 
     def test_git_lfs_pointer(self):
         path = self.write("lfs.onnx", b"version https://git-lfs.github.com/spec/v1\n"
