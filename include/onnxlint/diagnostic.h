@@ -28,8 +28,17 @@ struct Location {
   std::string attribute;
   std::optional<uint64_t> byte_offset;  // for unreadable models and payload problems
 
-  /// "main/Reshape_12" / "main:value 'x'" / "main" / "" — the human-readable anchor.
+  /// "main/Reshape_12" / "main:'x'" / "main" / "" — the human-readable anchor: the graph path,
+  /// "/" and the node name, with one separator also for names that start with "/" (torch:
+  /// "/encoder/Reshape" is "main/encoder/Reshape").
   std::string anchor() const;
+};
+
+/// Another place that belongs to the same finding: the outputs a data-dependent origin
+/// reaches, the other nodes of one op type a target cannot run, ...
+struct RelatedLocation {
+  Location location;
+  std::string message;  // what this place is, e.g. "graph output 'boxes'"; may be empty
 };
 
 struct Diagnostic {
@@ -40,6 +49,9 @@ struct Diagnostic {
   std::vector<std::string> notes;  // reason chain, context
   std::string help;                // the fix, in exporter terms
   std::string target;              // target runtime id for target-* rules, else empty
+  /// Further places of the same cause (JSON `related`, SARIF `relatedLocations`); the text
+  /// output names a few and counts the rest.
+  std::vector<RelatedLocation> related;
 
   /// Stable identity for baselines: rule + file name + graph path + node/value (+ target +
   /// key). Independent of the message wording and of the folder the file is in.

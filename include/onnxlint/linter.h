@@ -82,6 +82,7 @@ struct FileReport {
   std::vector<ReportSection> sections;
   uint64_t suppressed = 0;  // findings hidden by in-model suppressions
   uint64_t baselined = 0;   // findings matched by the baseline
+  uint64_t hidden = 0;      // findings below the shown severity (hide_below)
 };
 
 struct Report {
@@ -90,6 +91,8 @@ struct Report {
   uint64_t count(Severity s) const;
   uint64_t count_at_least(Severity s) const;
   bool has_internal_error() const;
+  /// Some file could not be read as a model (FileReport::Status::Unreadable).
+  bool has_unreadable() const;
 };
 
 /// Expands paths: files as given, folders searched recursively for *.onnx (sorted), "-" kept.
@@ -132,8 +135,13 @@ class Linter {
 };
 
 /// Exit code per the CLI contract: 2 on internal errors, 1 if any finding is at or above
-/// `fail_on` (nullopt = never), else 0.
+/// `fail_on` or any model is unreadable (whatever the rule selection; nullopt = never fail),
+/// else 0.
 int exit_code(const Report& report, std::optional<Severity> fail_on);
+
+/// Drops findings below `min` from every file, counting them in FileReport::hidden: what is
+/// shown (`--min-severity`). Compute exit_code() first: failing does not depend on what is shown.
+void hide_below(Report& report, Severity min);
 
 /// Whether a selector (id, category, glob, "ALL") matches a rule.
 bool selector_matches(std::string_view selector, const RuleInfo& info);

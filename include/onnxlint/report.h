@@ -10,11 +10,28 @@ namespace onnxlint {
 
 inline constexpr int kJsonSchemaVersion = 1;
 
+/// The shapes of the human output (see docs/output-formats.md).
+enum class TextStyle : uint8_t {
+  Full,     // findings with note/help lines, report sections, summary line (`--format text`)
+  Concise,  // one line per finding, target verdicts, summary line (`--format concise`)
+  Files,    // one line per file with its counts and verdicts, summary line (`--format summary`)
+};
+
 struct TextOptions {
   bool color = false;
-  bool quiet = false;       // findings only, no summary
+  /// Findings and target verdicts only: no other report section, no summary line.
+  bool quiet = false;
   bool statistics = false;  // per-rule counts
+  /// Every info finding. Otherwise a rule with more than kCollapsedInfos infos in one file
+  /// shows one count line for them (`--show-infos` / `-v`).
+  bool show_infos = false;
+  TextStyle style = TextStyle::Full;
 };
+
+/// Infos of one rule in one file beyond which the text output shows a count line instead.
+inline constexpr size_t kCollapsedInfos = 5;
+/// Related locations the text output names before "and N more".
+inline constexpr size_t kRelatedShown = 3;
 
 void emit_text(const Report& report, const Linter& linter, const TextOptions& opts,
                std::ostream& out);

@@ -28,7 +28,7 @@ std::optional<Severity> parse_severity(std::string_view s) {
 std::string Location::anchor() const {
   std::string out = graph_path;
   if (!node_name.empty()) {
-    out += out.empty() ? "" : "/";
+    out += out.empty() || node_name.front() == '/' ? "" : "/";
     out += node_name;
   }
   if (!value_name.empty() && node_name.empty()) {

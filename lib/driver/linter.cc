@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
+#include <fstream>
 #include <mutex>
 #include <thread>
 #include <type_traits>
@@ -203,27 +204,54 @@ Severity Linter::severity_of(const RuleInfo& info) const {
   return s;
 }
 
+namespace {
+
+constexpr std::string_view kLfsPointer = "version https://git-lfs.github.com/spec/";
+
+// The report of a model that could not be read. Never silenced and always an error: nothing
+// else can be said about the file, so --select/--ignore and severity overrides do not apply.
+// `head` is the start of the file (or of the bytes), to recognise common non-models.
+FileReport unreadable_report(const std::string& path, const LoadError& error,
+                             std::string_view head) {
+  FileReport r;
+  r.path = path;
+  r.status = FileReport::Status::Unreadable;
+  Diagnostic d;
+  d.rule_id = "model-unreadable";
+  d.severity = Severity::Error;
+  d.location.file = path;
+  d.location.byte_offset = error.offset;
+  if (head.starts_with(kLfsPointer)) {
+    d.location.byte_offset.reset();
+    d.message = "cannot read the model: this is a Git LFS pointer, not the model";
+    d.help = "run `git lfs pull` (or `git lfs checkout` for this file) to fetch the model";
+  } else {
+    d.message = fmt::format("cannot read the model: {} (at byte {})", error.message, error.offset);
+    d.help =
+        "re-export the model, or check that the file was copied completely (partial downloads "
+        "look like this)";
+  }
+  r.diagnostics.push_back(std::move(d));
+  return r;
+}
+
+// The first bytes of a file, for unreadable_report (empty when it cannot be read).
+std::string file_head(const std::string& path) {
+  std::string head(kLfsPointer.size(), '\0');
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return {};
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<size_t>(in.gcount()));
+  return head;
+}
+
+}  // namespace
+
 FileReport Linter::lint_file(const std::string& path) const {
   if (const Linter& own = for_path(path); &own != this) return own.lint_file(path);
   LoadResult loaded = load_model(path);
   if (!loaded.model) {
-    FileReport r;
-    r.path = path;
-    r.status = FileReport::Status::Unreadable;
-    if (is_enabled("model-unreadable")) {
-      Diagnostic d;
-      d.rule_id = "model-unreadable";
-      d.severity = severity_of(*registry_.find("model-unreadable")->info);
-      d.location.file = path;
-      d.location.byte_offset = loaded.error->offset;
-      d.message = fmt::format("cannot read the model: {} (at byte {})", loaded.error->message,
-                              loaded.error->offset);
-      d.help =
-          "re-export the model, or check that the file was copied completely (git-lfs "
-          "pointers and partial downloads look like this)";
-      r.diagnostics.push_back(std::move(d));
-    }
-    return r;
+    return unreadable_report(path, *loaded.error, path == "-" ? "" : file_head(path));
   }
   return lint_model(*loaded.model);
 }
@@ -231,20 +259,7 @@ FileReport Linter::lint_file(const std::string& path) const {
 FileReport Linter::lint_bytes(const std::string& name, std::string_view bytes) const {
   if (const Linter& own = for_path(name); &own != this) return own.lint_bytes(name, bytes);
   LoadResult loaded = load_model_from_bytes(name, bytes);
-  if (!loaded.model) {
-    FileReport r;
-    r.path = name;
-    r.status = FileReport::Status::Unreadable;
-    Diagnostic d;
-    d.rule_id = "model-unreadable";
-    d.severity = Severity::Error;
-    d.location.file = name;
-    d.location.byte_offset = loaded.error->offset;
-    d.message = fmt::format("cannot read the model: {} (at byte {})", loaded.error->message,
-                            loaded.error->offset);
-    if (is_enabled("model-unreadable")) r.diagnostics.push_back(std::move(d));
-    return r;
-  }
+  if (!loaded.model) return unreadable_report(name, *loaded.error, bytes);
   return lint_model(*loaded.model);
 }
 
@@ -499,9 +514,25 @@ bool Report::has_internal_error() const {
   return false;
 }
 
+void hide_below(Report& report, Severity min) {
+  for (FileReport& f : report.files) {
+    f.hidden += std::erase_if(f.diagnostics, [min](const Diagnostic& d) {
+      // Unreadable stays visible: it is why the run fails.
+      return d.severity < min && d.rule_id != "model-unreadable";
+    });
+  }
+}
+
+bool Report::has_unreadable() const {
+  return std::any_of(files.begin(), files.end(), [](const FileReport& f) {
+    return f.status == FileReport::Status::Unreadable;
+  });
+}
+
 int exit_code(const Report& report, std::optional<Severity> fail_on) {
   if (report.has_internal_error()) return 2;
-  if (fail_on && report.count_at_least(*fail_on) > 0) return 1;
+  // An unreadable model fails at every threshold (it could not be checked at all).
+  if (fail_on && (report.has_unreadable() || report.count_at_least(*fail_on) > 0)) return 1;
   return 0;
 }
 

@@ -3,6 +3,8 @@
 #include <onnxlint/report.h>
 #include <onnxlint/version.h>
 
+#include <set>
+
 namespace onnxlint {
 
 nlohmann::json location_json(const Location& l) {
@@ -28,6 +30,15 @@ nlohmann::json diagnostic_json(const Diagnostic& d) {
   j["notes"] = d.notes;
   if (!d.help.empty()) j["help"] = d.help;
   if (!d.target.empty()) j["target"] = d.target;
+  if (!d.related.empty()) {
+    nlohmann::json related = nlohmann::json::array();
+    for (const RelatedLocation& r : d.related) {
+      nlohmann::json jr = {{"location", location_json(r.location)}};
+      if (!r.message.empty()) jr["message"] = r.message;
+      related.push_back(std::move(jr));
+    }
+    j["related"] = std::move(related);
+  }
   j["fingerprint"] = d.fingerprint();
   return j;
 }
@@ -85,8 +96,17 @@ nlohmann::json report_json(const Report& report, const Linter& linter) {
                        {"info", report.count(Severity::Info)}}},
                      {"by_rule", by_rule}};
   nlohmann::json rules = nlohmann::json::array();
-  for (const std::string& id : linter.enabled_rules()) {
-    const RuleInfo& info = *linter.registry().find(id)->info;
+  // The enabled rules, plus any rule with a finding that the selection did not enable (an
+  // unreadable model is always reported; per-file overrides enable others).
+  std::set<std::string> ids;
+  for (const std::string& id : linter.enabled_rules()) ids.insert(id);
+  for (const FileReport& f : report.files) {
+    for (const Diagnostic& d : f.diagnostics) ids.insert(d.rule_id);
+  }
+  for (const std::string& id : ids) {
+    const RuleRegistry::Entry* e = linter.registry().find(id);
+    if (e == nullptr) continue;
+    const RuleInfo& info = *e->info;
     rules.push_back({{"id", info.id},
                      {"category", info.category},
                      {"severity", severity_name(linter.severity_of(info))},

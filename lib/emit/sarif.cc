@@ -142,6 +142,22 @@ json result_json(const Diagnostic& d, size_t rule_index) {
     location["logicalLocations"] = json::array({std::move(logical)});
   }
   r["locations"] = json::array({std::move(location)});
+  if (!d.related.empty()) {
+    json related = json::array();
+    for (size_t i = 0; i < d.related.size(); ++i) {
+      const RelatedLocation& rl = d.related[i];
+      json loc;
+      loc["id"] = i + 1;
+      loc["physicalLocation"] = {{"artifactLocation", {{"uri", artifact_uri(rl.location.file)}}},
+                                 {"region", {{"startLine", 1}}}};
+      if (json logical = logical_location(rl.location); !logical.is_null()) {
+        loc["logicalLocations"] = json::array({std::move(logical)});
+      }
+      if (!rl.message.empty()) loc["message"] = {{"text", rl.message}};
+      related.push_back(std::move(loc));
+    }
+    r["relatedLocations"] = std::move(related);
+  }
   r["partialFingerprints"] = {{"onnxLint/v1", d.fingerprint()}};
 
   json props = json::object();

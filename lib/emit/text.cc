@@ -1,7 +1,11 @@
-// Compiler-style text output: one line per finding, note/help lines, then a summary.
+// Compiler-style text output: one line per finding with note/help lines, report sections and a
+// summary; also the concise (one line per finding) and per-file summary styles.
+#include <fmt/format.h>
 #include <onnxlint/report.h>
 
-#include <fmt/format.h>
+#include <algorithm>
+#include <map>
+#include <set>
 
 namespace onnxlint {
 
@@ -27,64 +31,176 @@ const char* severity_color(Severity s) {
   return "0";
 }
 
-std::string where(const Diagnostic& d) {
-  const Location& l = d.location;
+std::string where(const Location& l) {
   std::string out = l.file;
   std::string anchor = l.anchor();
   if (!anchor.empty()) out += ": " + anchor;
   if (!l.op_type.empty()) out += " (" + l.op_type + ")";
-  if (l.byte_offset && l.graph_path.empty()) out += fmt::format(" @{}", *l.byte_offset);
   return out;
+}
+
+std::string plural(uint64_t n, std::string_view word) {
+  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
+}
+
+void finding_line(const Diagnostic& d, const Style& st, std::ostream& out) {
+  out << st.wrap(where(d.location), "1") << ": "
+      << st.wrap(severity_name(d.severity), severity_color(d.severity)) << ": ";
+  if (!d.target.empty()) out << "[" << d.target << "] ";
+  out << d.message << " " << st.wrap("[" + d.rule_id + "]", "2") << "\n";
+}
+
+// "main/a (graph output 'y'), main/b and 12 more": the related places, a few named.
+std::string related_text(const Diagnostic& d) {
+  std::string s;
+  const size_t shown = std::min(d.related.size(), kRelatedShown);
+  for (size_t i = 0; i < shown; ++i) {
+    const RelatedLocation& r = d.related[i];
+    s += i == 0 ? "" : ", ";
+    std::string anchor = r.location.anchor();
+    s += anchor.empty() ? r.location.file : anchor;
+    if (!r.message.empty()) s += " (" + r.message + ")";
+  }
+  if (d.related.size() > shown) {
+    s += fmt::format(" and {} more (--format json lists all)", d.related.size() - shown);
+  }
+  return s;
+}
+
+// Note and help lines already printed in this file, by rule: a large model repeats the same
+// help for every finding of a rule, and a person reads it once.
+using Printed = std::set<std::pair<std::string_view, std::string_view>>;
+
+void finding(const Diagnostic& d, const Style& st, Printed& printed, std::ostream& out) {
+  finding_line(d, st, out);
+  for (const std::string& n : d.notes) {
+    if (!printed.emplace(d.rule_id, n).second) continue;
+    out << "    " << st.wrap("note:", "1;34") << " " << n << "\n";
+  }
+  if (!d.related.empty()) {
+    out << "    " << st.wrap("also:", "1;34") << " " << related_text(d) << "\n";
+  }
+  if (!d.help.empty() && printed.emplace(d.rule_id, d.help).second) {
+    out << "    " << st.wrap("help:", "1;32") << " " << d.help << "\n";
+  }
+}
+
+// A group of findings the text shows as one count line: the infos of one rule, or the
+// warnings/infos of one target rule on one target (the target summary lists what they are).
+struct Collapsed {
+  std::string rule;
+  std::string target;
+  Severity severity;
+  auto operator<=>(const Collapsed&) const = default;
+};
+
+Collapsed collapse_key(const Diagnostic& d) { return {d.rule_id, d.target, d.severity}; }
+
+std::map<Collapsed, uint64_t> collapsed_groups(const FileReport& f, const TextOptions& opts) {
+  std::map<Collapsed, uint64_t> groups;
+  if (opts.show_infos) return groups;
+  for (const Diagnostic& d : f.diagnostics) {
+    // Errors always show one by one; other findings collapse per target, infos per rule.
+    if (d.severity == Severity::Error) continue;
+    if (d.severity == Severity::Info || !d.target.empty()) ++groups[collapse_key(d)];
+  }
+  std::erase_if(groups, [](const auto& kv) { return kv.second <= kCollapsedInfos; });
+  return groups;
+}
+
+void counts_line(const FileReport& f, const Style& st, std::ostream& out) {
+  uint64_t by[3] = {0, 0, 0};
+  for (const Diagnostic& d : f.diagnostics) ++by[static_cast<int>(d.severity)];
+  std::string s;
+  if (f.status == FileReport::Status::Unreadable) {
+    s = "unreadable";
+    if (!f.diagnostics.empty()) s += ": " + f.diagnostics.front().message;
+  } else if (by[0] + by[1] + by[2] == 0) {
+    s = "ok";
+  } else {
+    s = fmt::format("{}, {}, {} info", plural(by[2], "error"), plural(by[1], "warning"), by[0]);
+  }
+  const char* color = by[2] || f.status == FileReport::Status::Unreadable ? "1;31"
+                      : by[1]                                             ? "1;33"
+                                                                          : "1;32";
+  out << st.wrap(f.path, "1") << ": " << st.wrap(s, color);
+  for (const ReportSection& sec : f.sections) {
+    if (sec.name != "targets" || !sec.data.is_array()) continue;
+    for (const auto& t : sec.data) {
+      if (t.contains("target") && t.contains("verdict")) {
+        out << fmt::format("; {} {}", t["target"].get<std::string>(),
+                           t["verdict"].get<std::string>());
+      }
+    }
+  }
+  out << "\n";
 }
 
 }  // namespace
 
 void emit_text(const Report& report, const Linter& linter, const TextOptions& opts,
                std::ostream& out) {
-  (void)linter;
   Style st{opts.color};
   for (const FileReport& f : report.files) {
-    for (const Diagnostic& d : f.diagnostics) {
-      out << st.wrap(where(d), "1") << ": "
-          << st.wrap(severity_name(d.severity), severity_color(d.severity)) << ": ";
-      if (!d.target.empty()) out << "[" << d.target << "] ";
-      out << d.message << " " << st.wrap("[" + d.rule_id + "]", "2") << "\n";
-      for (const std::string& n : d.notes) out << "    " << st.wrap("note:", "1;34") << " " << n << "\n";
-      if (!d.help.empty()) out << "    " << st.wrap("help:", "1;32") << " " << d.help << "\n";
+    if (opts.style == TextStyle::Files) {
+      counts_line(f, st, out);
+      continue;
     }
-    if (!opts.quiet) {
-      for (const ReportSection& s : f.sections) {
-        if (s.text.empty()) continue;
-        out << st.wrap(f.path + ": " + s.name + ":", "1") << "\n";
-        for (const std::string& line : s.text) out << "  " << line << "\n";
+    const std::map<Collapsed, uint64_t> collapsed = collapsed_groups(f, opts);
+    Printed printed;
+    for (const Diagnostic& d : f.diagnostics) {
+      if (d.severity != Severity::Error && collapsed.count(collapse_key(d)) != 0) continue;
+      if (opts.style == TextStyle::Concise) {
+        finding_line(d, st, out);
+      } else {
+        finding(d, st, printed, out);
       }
+    }
+    for (const auto& [key, n] : collapsed) {
+      const RuleRegistry::Entry* e = linter.registry().find(key.rule);
+      out << st.wrap(f.path, "1") << ": "
+          << st.wrap(severity_name(key.severity), severity_color(key.severity)) << ": ";
+      if (!key.target.empty()) out << "[" << key.target << "] ";
+      out << fmt::format("{} findings: {}", n, e != nullptr ? e->info->summary : key.rule) << " "
+          << st.wrap("[" + key.rule + "]", "2")
+          << (key.target.empty() ? " (-v lists them)\n"
+                                 : " (see the target summary; -v lists them)\n");
+    }
+    for (const ReportSection& s : f.sections) {
+      if (s.text.empty()) continue;
+      // The target verdicts are the answer to --target: kept by --quiet and --format concise.
+      if ((opts.quiet || opts.style == TextStyle::Concise) && s.name != "targets") continue;
+      out << st.wrap(f.path + ": " + s.name + ":", "1") << "\n";
+      for (const std::string& line : s.text) out << "  " << line << "\n";
     }
   }
   if (opts.statistics) {
     auto counts = report.count_by_rule();
     std::vector<std::pair<uint64_t, std::string>> sorted;
     for (const auto& [rule, n] : counts) sorted.emplace_back(n, rule);
-    std::sort(sorted.begin(), sorted.end(),
-              [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+    std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
+      return a.first != b.first ? a.first > b.first : a.second < b.second;
+    });
     for (const auto& [n, rule] : sorted) out << fmt::format("{:>6}  {}\n", n, rule);
   }
   if (opts.quiet) return;
   uint64_t errors = report.count(Severity::Error), warnings = report.count(Severity::Warning),
            infos = report.count(Severity::Info);
-  uint64_t unreadable = 0, suppressed = 0, baselined = 0;
+  uint64_t unreadable = 0, suppressed = 0, baselined = 0, hidden = 0;
   for (const FileReport& f : report.files) {
     unreadable += f.status == FileReport::Status::Unreadable;
     suppressed += f.suppressed;
     baselined += f.baselined;
+    hidden += f.hidden;
   }
-  std::string summary = fmt::format("{} file{} checked: {} error{}, {} warning{}, {} info",
-                                    report.files.size(), report.files.size() == 1 ? "" : "s",
-                                    errors, errors == 1 ? "" : "s", warnings,
-                                    warnings == 1 ? "" : "s", infos);
+  std::string summary =
+      fmt::format("{} checked: {}, {}, {} info", plural(report.files.size(), "file"),
+                  plural(errors, "error"), plural(warnings, "warning"), infos);
   if (unreadable) summary += fmt::format(", {} unreadable", unreadable);
   if (suppressed) summary += fmt::format(", {} suppressed in-model", suppressed);
   if (baselined) summary += fmt::format(", {} in baseline", baselined);
-  out << st.wrap(summary, errors ? "1;31" : warnings ? "1;33" : "1;32") << "\n";
+  if (hidden) summary += fmt::format(", {} below --min-severity not shown", hidden);
+  out << st.wrap(summary, errors || unreadable ? "1;31" : warnings ? "1;33" : "1;32") << "\n";
 }
 
 }  // namespace onnxlint

@@ -90,6 +90,20 @@ class TrainingMode final : public Rule {
     d.help = kEvalHelp;
   }
 
+  // The mean and var inputs are computed by nodes of the graph (not initializers, constants or
+  // graph inputs).
+  static bool computed_statistics(const Node& n, RuleContext& ctx) {
+    if (n.inputs.size() < 5) return false;
+    const GraphInfo& info = ctx.get<GraphIndex>().info(*n.graph);
+    for (size_t i : {size_t{3}, size_t{4}}) {
+      if (n.inputs[i].empty()) return false;
+      if (ctx.get<ConstantIndex>().find(*n.graph, n.inputs[i]) != nullptr) return false;
+      const ValueDef* def = info.local(n.inputs[i]);
+      if (def == nullptr || def->kind != ValueDef::Kind::Node) return false;
+    }
+    return true;
+  }
+
   static void batch_norm(const Node& n, RuleContext& ctx) {
     std::vector<std::string> stats;
     for (size_t i = 1; i < n.outputs.size(); ++i) {
@@ -99,6 +113,26 @@ class TrainingMode final : public Rule {
     if (stats.empty() && !attr) return;
     std::string list;
     for (const std::string& s : stats) list += (list.empty() ? "" : ", ") + s;
+    if (computed_statistics(n, ctx)) {
+      // torch's BatchNorm with track_running_stats=False: it has no running statistics, so it
+      // normalizes with batch statistics in eval mode too (torch computes them with ReduceMean
+      // and passes them as mean/var). model.eval() changes nothing; the model does what the
+      // module does, so this is a design choice to confirm, not an export mistake.
+      Diagnostic& d = ctx.report(
+          Severity::Warning, ctx.at_node(n),
+          fmt::format("{} normalizes with statistics of the batch it is given: its mean and "
+                      "variance inputs ('{}', '{}') are computed in the graph, not running "
+                      "statistics",
+                      node_label(n), n.inputs[3], n.inputs[4]));
+      d.notes.push_back(
+          "this is how torch exports BatchNorm built with track_running_stats=False, in eval "
+          "mode too: each result depends on the other samples in the batch");
+      d.help =
+          "if per-sample results are wanted, build the layer with track_running_stats=True (and "
+          "train its running statistics) or use InstanceNorm/GroupNorm/LayerNorm; if batch "
+          "statistics are intended, suppress this finding for the node";
+      return;
+    }
     Diagnostic& d = ctx.report(
         ctx.at_node(n),
         attr ? fmt::format("{} has training_mode=1: it normalizes with batch statistics and "

@@ -1,8 +1,11 @@
 // shape-data-dependent: the nodes where an output shape starts to depend on runtime tensor
 // values (NonZero, a Reshape fed computed numbers, a Loop with a data trip count...). One
-// finding per origin; everything downstream inherits the class silently.
+// finding per origin; everything downstream inherits the class silently, and the graph outputs
+// it reaches are the finding's related locations (shape-dynamic-output leaves them out).
 #include <fmt/format.h>
 #include <onnxlint/provenance.h>
+
+#include <unordered_map>
 
 #include "rules/categories.h"
 #include "rules/shape/provenance_text.h"
@@ -25,6 +28,18 @@ class DataDependent final : public Rule {
   }
   const RuleInfo& info() const override { return static_info(); }
 
+  void on_model(const Model& model, RuleContext& ctx) override {
+    const Provenance& p = ctx.get<Provenance>();
+    const Graph& g = model.graph;
+    for (const ValueInfo& out : g.outputs) {
+      const ValueId v = p.find(g, out.name);
+      if (v == kNoValue || p.shape_class(v) != ShapeClass::DataDependent) continue;
+      if (const Node* origin = p.shape_origin(v)) {
+        reaches_[origin].push_back({ctx.at_value(g, out.name), "graph output"});
+      }
+    }
+  }
+
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const Provenance& p = ctx.get<Provenance>();
     for (const Node& n : g.nodes) {
@@ -34,7 +49,10 @@ class DataDependent final : public Rule {
   }
 
  private:
-  static void report(const Node& n, const Provenance& p, RuleContext& ctx) {
+  // Graph outputs whose data-dependent shape arises at a node, by node.
+  std::unordered_map<const Node*, std::vector<RelatedLocation>> reaches_;
+
+  void report(const Node& n, const Provenance& p, RuleContext& ctx) {
     // The first output whose data-dependent shape arises here, and the value that caused it.
     ValueId out = kNoValue, cause = kNoValue;
     for (size_t k = 0; k < n.outputs.size() && out == kNoValue; ++k) {
@@ -106,7 +124,9 @@ class DataDependent final : public Rule {
             fmt::format("'{}' comes from {}", p.name_of(cause), p.explain_value(cause)));
       }
     }
-    if (out != kNoValue) {
+    if (auto it = reaches_.find(&n); it != reaches_.end()) {
+      d.related = std::move(it->second);  // the graph outputs it reaches say how far it goes
+    } else if (out != kNoValue) {
       d.notes.push_back(
           fmt::format("every shape computed from '{}' is data-dependent too", p.name_of(out)));
     }

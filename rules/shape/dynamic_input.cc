@@ -2,6 +2,7 @@
 // writes the per-file dynamic-shape summary (report section "dynamic_shapes").
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <onnxlint/config.h>
 #include <onnxlint/graph_index.h>
 #include <onnxlint/provenance.h>
 
@@ -23,18 +24,37 @@ bool is_fed_input(const GraphInfo& info, const ValueInfo& in) {
          d->input != &in;
 }
 
-std::string dim_text(const Dim& d) {
-  if (d.kind == Dim::Kind::Value) return std::to_string(d.value);
-  if (d.kind == Dim::Kind::Param && !d.param.empty()) return std::string(d.param);
-  return "?";
-}
-
 // The name the provenance analysis gives a dynamic dim (see Provenance: unnamed dims are named
 // after their position).
 std::string dim_name(const ValueInfo& in, size_t axis) {
   const Dim& d = in.type.dims[axis];
   if (d.kind == Dim::Kind::Param && !d.param.empty()) return std::string(d.param);
   return fmt::format("{}.shape[{}]", in.name, axis);
+}
+
+// How a dim is named to the user: its dim_param when the exporter named it, else its position.
+std::string dim_label(const ValueInfo& in, size_t axis) {
+  const Dim& d = in.type.dims[axis];
+  if (named_dim(d)) return std::string(d.param);
+  return fmt::format("{}.shape[{}]", in.name, axis);
+}
+
+// "main/Reshape_3", "main/encoder/Reshape" (torch names start with '/'), as Location::anchor.
+std::string node_anchor(const Node& n) {
+  std::string name = n.display_name();
+  return n.graph->path + (name.starts_with('/') ? "" : "/") + name;
+}
+
+// "the shapes of 12 of 40 nodes depend on 'batch'".
+std::string usage_text(size_t count, size_t total, const std::string& name) {
+  if (count == 0) {
+    return fmt::format(
+        "no node's output shape depends on '{}' (values computed from it, such as a "
+        "loop's trip count, are not counted)",
+        name);
+  }
+  return fmt::format("the shapes of {} of {} node{} depend on '{}'", count, total,
+                     total == 1 ? "" : "s", name);
 }
 
 bool dim_dynamic(const Dim& d) { return !(d.kind == Dim::Kind::Value && d.value >= 0); }
@@ -47,6 +67,9 @@ class DynamicInput final : public Rule {
         .category = "shape",
         .severity = Severity::Warning,
         .summary = "Graph input with symbolic or unknown dims, or no shape at all",
+        .options = {{"allow-dims", "strings", "[]",
+                     "names (globs) of dynamic dims that are intended, e.g. [\"batch\", "
+                     "\"seq*\"]: not reported"}},
     };
     return k;
   }
@@ -59,11 +82,18 @@ class DynamicInput final : public Rule {
     std::map<std::string, size_t, std::less<>> usage;
     for (const Provenance::DimUsage& u : p.dim_usage()) usage.emplace(u.name, u.nodes);
     const size_t total = p.node_count();
+    const std::vector<std::string> allowed = ctx.option_strings("allow-dims");
+    auto is_allowed = [&](const Dim& d) {
+      return named_dim(d) &&
+             std::any_of(allowed.begin(), allowed.end(),
+                         [&](const std::string& glob) { return path_glob_match(glob, d.param); });
+    };
 
     nlohmann::json inputs = nlohmann::json::array();
     // dim name -> inputs carrying it, in input order
     std::map<std::string, std::vector<std::string>> dim_inputs;
     std::vector<std::string> dim_order;
+    std::map<std::string, std::string> label_of;  // provenance name -> shown name
     std::vector<std::string> text;
 
     for (const ValueInfo& in : g.inputs) {
@@ -71,8 +101,12 @@ class DynamicInput final : public Rule {
       nlohmann::json ji;
       ji["name"] = std::string(in.name);
       ji["has_shape"] = in.type.has_shape;
-      std::vector<std::string> dyn;  // "0 'batch'", "2 (unknown)"
-      std::vector<std::string> names;
+      std::vector<std::string> dyn;        // "0 'batch'", "2 (unknown size)", reported dims only
+      std::vector<std::string> names;      // provenance names of the reported dims
+      std::vector<std::string> all_names;  // of every dynamic dim, for the summary
+      std::vector<std::string> all_dyn;
+      std::vector<std::string> labels;      // and how they are shown
+      bool anonymous = !in.type.has_shape;  // a dim nobody named (or no shape at all)
       if (in.type.has_shape) {
         nlohmann::json shape = nlohmann::json::array();
         for (size_t a = 0; a < in.type.dims.size(); ++a) {
@@ -84,22 +118,29 @@ class DynamicInput final : public Rule {
           shape.push_back(d.kind == Dim::Kind::Param && !d.param.empty() ? nlohmann::json(d.param)
                                                                          : nlohmann::json(nullptr));
           std::string nm = dim_name(in, a);
-          dyn.push_back(d.kind == Dim::Kind::Param && !d.param.empty()
-                            ? fmt::format("{} '{}'", a, d.param)
-                            : fmt::format("{} (unknown size)", a));
-          names.push_back(nm);
+          if (!is_allowed(d)) {
+            dyn.push_back(dynamic_dim_text(d, a));
+            names.push_back(nm);
+            labels.push_back(dim_label(in, a));
+            anonymous = anonymous || !named_dim(d);
+          }
+          all_names.push_back(nm);
+          all_dyn.push_back(dynamic_dim_text(d, a));
+          label_of.emplace(nm, dim_label(in, a));
         }
         ji["shape"] = std::move(shape);
       } else {
         ji["shape"] = nullptr;
         names.push_back(fmt::format("{}.shape", in.name));
+        labels.push_back(names.back());
+        all_names.push_back(names.back());
       }
-      const bool dynamic = !in.type.has_shape || !dyn.empty();
+      const bool dynamic = !all_names.empty();
       ji["dynamic"] = dynamic;
       inputs.push_back(std::move(ji));
       if (!dynamic) continue;
 
-      for (const std::string& nm : names) {
+      for (const std::string& nm : all_names) {
         auto [it, inserted] = dim_inputs.try_emplace(nm);
         if (inserted) dim_order.push_back(nm);
         if (std::find(it->second.begin(), it->second.end(), in.name) == it->second.end()) {
@@ -110,31 +151,43 @@ class DynamicInput final : public Rule {
       std::string shape_text;
       for (const Dim& d : in.type.dims) {
         shape_text += shape_text.empty() ? "" : ", ";
-        shape_text += dim_text(d);
+        shape_text += shape_dim_text(d);
       }
-      Diagnostic& diag =
-          in.type.has_shape
-              ? ctx.report(ctx.at_value(g, in.name),
-                           fmt::format("input '{}' [{}] has dynamic dim{}: {}", in.name, shape_text,
-                                       dyn.size() == 1 ? "" : "s",
-                                       fmt::format("{}", fmt::join(dyn, ", "))))
-              : ctx.report(ctx.at_value(g, in.name),
-                           fmt::format("input '{}' has no declared shape", in.name));
-      for (const std::string& nm : names) {
-        auto u = usage.find(nm);
-        size_t count = u == usage.end() ? 0 : u->second;
-        diag.notes.push_back(fmt::format("{} of {} node{} have shapes that depend on '{}'", count,
-                                         total, total == 1 ? "" : "s", nm));
+      if (!in.type.has_shape || !dyn.empty()) {
+        // Named dims are what `dynamic_axes` asked for: intent, an info. A dim nobody named (or
+        // no shape at all) may be an accident of the export: a warning.
+        const Severity sev = anonymous ? Severity::Warning : Severity::Info;
+        Diagnostic& diag =
+            in.type.has_shape
+                ? ctx.report(sev, ctx.at_value(g, in.name),
+                             fmt::format("input '{}' [{}] has dynamic dim{}: {}", in.name,
+                                         shape_text, dyn.size() == 1 ? "" : "s",
+                                         fmt::format("{}", fmt::join(dyn, ", "))))
+                : ctx.report(sev, ctx.at_value(g, in.name),
+                             fmt::format("input '{}' has no declared shape", in.name));
+        for (size_t k = 0; k < names.size(); ++k) {
+          auto u = usage.find(names[k]);
+          diag.notes.push_back(usage_text(u == usage.end() ? 0 : u->second, total, labels[k]));
+        }
+        if (!in.type.has_shape) {
+          diag.help =
+              "give the input a shape at export (pass example inputs of the real shape; list "
+              "only the varying dims in `dynamic_axes`)";
+        } else if (anonymous) {
+          diag.help =
+              "name each dim that should vary in `dynamic_axes` (e.g. {0: \"batch\"}) and "
+              "export the others with a fixed size; an unnamed dynamic dim is usually an "
+              "accident of the export";
+        } else {
+          diag.help =
+              "nothing to fix if these dims are meant to vary; list them in `allow-dims` "
+              "([rules.shape-dynamic-input]) to silence this, or drop them from `dynamic_axes` "
+              "for a fixed shape";
+        }
       }
-      diag.help = in.type.has_shape
-                      ? "export with a fixed input shape (drop `dynamic_axes` for this input), "
-                        "or keep `dynamic_axes` only for the dims that really vary at run time "
-                        "(usually the batch)"
-                      : "give the input a shape at export (pass example inputs of the real "
-                        "shape; list only the varying dims in `dynamic_axes`)";
       text.push_back(in.type.has_shape
                          ? fmt::format("input '{}' [{}]: dynamic {}", in.name, shape_text,
-                                       fmt::format("{}", fmt::join(dyn, ", ")))
+                                       fmt::format("{}", fmt::join(all_dyn, ", ")))
                          : fmt::format("input '{}': no declared shape", in.name));
     }
 
@@ -143,14 +196,18 @@ class DynamicInput final : public Rule {
       auto u = usage.find(nm);
       size_t count = u == usage.end() ? 0 : u->second;
       dims.push_back({{"name", nm}, {"inputs", dim_inputs[nm]}, {"nodes", count}});
-      text.push_back(fmt::format("dim '{}': {} of {} nodes depend on it", nm, count, total));
+      auto l = label_of.find(nm);
+      const std::string& label = l == label_of.end() ? nm : l->second;
+      text.push_back(
+          count == 0 ? fmt::format("dim '{}': no node's output shape depends on it", label)
+                     : fmt::format("dim '{}': {} of {} nodes depend on it", label, count, total));
     }
 
     const size_t data_nodes = p.data_dependent_nodes();
     nlohmann::json origins = nlohmann::json::array();
     std::vector<std::string> origin_text;
     for (const Node* n : p.data_dependent_origins()) {
-      std::string where = fmt::format("{}/{}", n->graph->path, n->display_name());
+      std::string where = node_anchor(*n);
       origins.push_back({{"node", where}, {"op_type", std::string(n->op_type)}});
       if (origin_text.size() < 5) origin_text.push_back(where);
     }

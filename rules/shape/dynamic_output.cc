@@ -39,19 +39,19 @@ class DynamicOutput final : public Rule {
           const Dim& d = out.type.dims[a];
           const bool fixed = d.kind == Dim::Kind::Value && d.value >= 0;
           shape_text += shape_text.empty() ? "" : ", ";
-          shape_text += fixed                                              ? std::to_string(d.value)
-                        : (d.kind == Dim::Kind::Param && !d.param.empty()) ? d.param
-                                                                           : std::string("?");
-          if (!fixed) {
-            dyn.push_back(d.kind == Dim::Kind::Param && !d.param.empty()
-                              ? fmt::format("{} '{}'", a, d.param)
-                              : fmt::format("{} (unknown size)", a));
-          }
+          shape_text += shape_dim_text(d);
+          if (!fixed) dyn.push_back(dynamic_dim_text(d, a));
         }
         // Declared fully static: trusted (the analysis is not full shape inference).
         if (dyn.empty()) continue;
       } else if (cls == ShapeClass::Static) {
         continue;
+      }
+      // One cause, one finding: shape-data-dependent reports the node where the shape starts
+      // to depend on runtime values and lists the outputs it reaches.
+      if (cls == ShapeClass::DataDependent) {
+        const Node* origin = p.shape_origin(v);
+        if (origin != nullptr && p.is_shape_origin(*origin, ShapeClass::DataDependent)) continue;
       }
 
       std::string message =
@@ -74,8 +74,8 @@ class DynamicOutput final : public Rule {
           d.notes.push_back(fmt::format("its shape depends on {}: {}", dims_phrase(p.shape_dims(v)),
                                         p.explain_shape(v)));
           d.help =
-              "export with fixed input shapes to get a static output, or keep the dynamic "
-              "dims in `dynamic_axes` only where they must vary";
+              "nothing to fix if those input dims are meant to vary; otherwise export with "
+              "fixed input shapes (keep in `dynamic_axes` only the dims that must vary)";
           break;
         case ShapeClass::DataDependent: {
           const Node* origin = p.shape_origin(v);

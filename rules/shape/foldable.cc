@@ -1,6 +1,7 @@
 // shape-foldable: Shape/Size reading a tensor whose shape is fully static, so the shape
 // computation it starts is a constant a simplifier could fold.
 #include <fmt/format.h>
+#include <onnxlint/graph_index.h>
 #include <onnxlint/provenance.h>
 
 #include "rules/categories.h"
@@ -26,9 +27,13 @@ class Foldable final : public Rule {
 
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const Provenance& p = ctx.get<Provenance>();
+    const GraphInfo& info = ctx.get<GraphIndex>().info(g);
     for (const Node& n : g.nodes) {
       if (!(n.domain.empty() || n.domain == "ai.onnx")) continue;
       if (n.op_type != "Shape" && n.op_type != "Size") continue;
+      // A node whose result reaches no output is graph-dead-node's finding: removing it is the
+      // fix, folding it is moot.
+      if (!info.live[n.index]) continue;
       if (n.inputs.empty() || n.outputs.empty()) continue;
       ValueId in = p.input(n, 0);
       ValueId out = p.output(n, 0);

@@ -80,4 +80,39 @@ inline std::string data_dependent_help(std::string_view op) {
          "the model";
 }
 
+/// A dim_param that an exporter or shape-inference pass made up for a size it could not name,
+/// rather than one the user chose: ONNX/ORT symbolic shape inference's `unk__12`, torch's
+/// `<node><output>_dim_<i>` (`Ifx_dim_0`, `GatherNDy_dim_0`). Such a name says nothing about the
+/// model, so it is neither echoed as if it meant something nor taken as intent.
+inline bool invented_dim_name(std::string_view name) {
+  auto digits_after = [&](size_t pos) {
+    if (pos >= name.size()) return false;
+    for (size_t i = pos; i < name.size(); ++i) {
+      if (name[i] < '0' || name[i] > '9') return false;
+    }
+    return true;
+  };
+  if (name.starts_with("unk__") && digits_after(5)) return true;
+  const size_t at = name.rfind("_dim_");
+  return at != std::string_view::npos && at > 0 && digits_after(at + 5);
+}
+
+/// A dim the exporter named on purpose: a non-empty dim_param that is not invented_dim_name().
+inline bool named_dim(const Dim& d) {
+  return d.kind == Dim::Kind::Param && !d.param.empty() && !invented_dim_name(d.param);
+}
+
+/// How a dim reads in a shape: "3", "batch", or "?" (unknown or an invented name).
+inline std::string shape_dim_text(const Dim& d) {
+  if (d.kind == Dim::Kind::Value && d.value >= 0) return std::to_string(d.value);
+  return named_dim(d) ? std::string(d.param) : std::string("?");
+}
+
+/// How a dynamic dim reads in a list: "0 'batch'", "2 (unnamed)", "0 (unknown size)".
+inline std::string dynamic_dim_text(const Dim& d, size_t axis) {
+  if (named_dim(d)) return fmt::format("{} '{}'", axis, d.param);
+  if (d.kind == Dim::Kind::Param && !d.param.empty()) return fmt::format("{} (unnamed)", axis);
+  return fmt::format("{} (unknown size)", axis);
+}
+
 }  // namespace onnxlint::rules::prov

@@ -6,8 +6,10 @@
 #include <onnxlint/provenance.h>
 
 #include <algorithm>
+#include <map>
 
 #include "rules/categories.h"
+#include "rules/shape/provenance_text.h"
 #include "rules/target/target_common.h"
 
 namespace onnxlint::rules {
@@ -20,18 +22,12 @@ std::string_view fact_source(const TargetInfo& t, std::string_view fact) {
   return {};
 }
 
-// "N, 3, H, W" with '?' for unknown dims.
+// "N, 3, H, W" with '?' for unknown dims and names an exporter made up.
 std::string dims_text(std::span<const Dim> dims) {
   std::string s;
   for (const Dim& d : dims) {
     if (!s.empty()) s += ", ";
-    if (d.kind == Dim::Kind::Value) {
-      s += std::to_string(d.value);
-    } else if (d.kind == Dim::Kind::Param) {
-      s += d.param;
-    } else {
-      s += '?';
-    }
+    s += prov::shape_dim_text(d);
   }
   return s;
 }
@@ -75,8 +71,11 @@ class DynamicShape final : public Rule {
       } else {
         std::vector<std::string> dynamic;
         for (const Dim& d : type.dims) {
-          if (d.kind == Dim::Kind::Param) dynamic.push_back(fmt::format("'{}'", d.param));
-          if (d.kind == Dim::Kind::Unknown) dynamic.push_back("an unknown dim");
+          if (prov::named_dim(d)) {
+            dynamic.push_back(fmt::format("'{}'", d.param));
+          } else if (!d.is_static()) {
+            dynamic.push_back("an unnamed dim");
+          }
         }
         what = fmt::format("has dynamic shape [{}] ({})", dims_text(type.dims),
                            fmt::join(dynamic, ", "));
@@ -135,32 +134,48 @@ class DynamicShape final : public Rule {
       }
     }
 
-    // Shapes set by tensor values stay dynamic even with every input fixed.
-    for (const Node* n : prov.data_dependent_origins()) {
-      for (const TargetInfo* t : targets) {
-        const bool required = t->requires_static_shapes;
-        Diagnostic& d = ctx.report(
-            required ? Severity::Warning : Severity::Info, ctx.at_node(*n),
-            required
-                ? fmt::format("{} ({}) gives its output a shape that depends on tensor values, "
-                              "but {} requires static shapes",
-                              n->display_name(), n->op_type, t->display_name)
-                : fmt::format("{} ({}) gives its output a shape that depends on tensor "
-                              "values; {} runs dynamic shapes more slowly",
-                              n->display_name(), n->op_type, t->display_name));
-        d.target = std::string(t->id);
-        for (size_t k = 0; k < n->outputs.size(); ++k) {
-          const ValueId v = prov.output(*n, k);
-          if (v != kNoValue && prov.shape_class(v) == ShapeClass::DataDependent) {
-            d.notes.push_back("shape: " + prov.explain_shape(v));
-            break;
-          }
-        }
-        d.help =
-            "avoid value-dependent shapes on this target (e.g. masks with torch.where "
-            "instead of boolean indexing or nonzero(), fixed-size top-k instead of "
-            "filtering), or run this part elsewhere";
+    // Shapes set by tensor values stay dynamic even with every input fixed. One finding per
+    // target: the cause is the target's need for static shapes, and the nodes where such
+    // shapes arise are its places (the first is the location, the others related locations).
+    const std::vector<const Node*>& origins = prov.data_dependent_origins();
+    if (origins.empty()) return;
+    std::map<std::string, size_t> ops;  // "NonZero" -> count, for the message
+    for (const Node* n : origins) ++ops[std::string(n->op_type)];
+    std::string op_list;
+    for (const auto& [op, count] : ops) {
+      op_list += fmt::format("{}{}{}", op_list.empty() ? "" : ", ", op,
+                             count > 1 ? fmt::format(" x{}", count) : "");
+    }
+    const Node& first = *origins.front();
+    std::string first_shape;
+    for (size_t k = 0; k < first.outputs.size(); ++k) {
+      const ValueId v = prov.output(first, k);
+      if (v != kNoValue && prov.shape_class(v) == ShapeClass::DataDependent) {
+        first_shape = "shape: " + prov.explain_shape(v);
+        break;
       }
+    }
+    for (const TargetInfo* t : targets) {
+      const bool required = t->requires_static_shapes;
+      const std::string what =
+          origins.size() == 1
+              ? fmt::format("{} ({}) gives its output a shape that depends on tensor values",
+                            first.display_name(), first.op_type)
+              : fmt::format("{} nodes ({}) give their outputs shapes that depend on tensor values",
+                            origins.size(), op_list);
+      Diagnostic& d = ctx.report(
+          required ? Severity::Warning : Severity::Info, ctx.at_node(first),
+          required ? fmt::format("{}, but {} requires static shapes", what, t->display_name)
+                   : fmt::format("{}; {} runs dynamic shapes more slowly", what, t->display_name));
+      d.target = std::string(t->id);
+      d.key = "data-dependent";
+      if (!first_shape.empty()) d.notes.push_back(first_shape);
+      for (size_t i = 1; i < origins.size(); ++i)
+        d.related.push_back({ctx.at_node(*origins[i]), ""});
+      d.help =
+          "avoid value-dependent shapes on this target (e.g. masks with torch.where "
+          "instead of boolean indexing or nonzero(), fixed-size top-k instead of "
+          "filtering), or run this part elsewhere";
     }
   }
 

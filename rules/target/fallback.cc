@@ -113,6 +113,10 @@ nlohmann::json FallbackEstimate::to_json() const {
       {"unsupported_ops", std::move(ops)},
       {"partitions", partitions},
       {"cpu_fallback", target->cpu_fallback},
+      {"source",
+       {{"repo", std::string(target->source_repo)},
+        {"path", std::string(target->source_path)},
+        {"version", std::string(target->source_version)}}},
       {"opset_supported", !opset_out_of_range},
       {"ir_version_supported", !ir_out_of_range},
   };

@@ -670,15 +670,25 @@ class RestrictionRule final : public Rule {
         break;
     }
 
-    for (const Finding& f : found) {
-      Diagnostic& d =
-          ctx.report(ctx.at_node(n), fmt::format("{} ({}) {}", n.display_name(),
-                                                 target::op_label(n.domain, n.op_type), f.what));
+    // One restriction broken by several inputs of one node is one finding: the first input
+    // in the message, the others in a note.
+    if (!found.empty()) {
+      const Finding& f = found.front();
+      Diagnostic d;
+      d.message = fmt::format("{} ({}) {}", n.display_name(), target::op_label(n.domain, n.op_type),
+                              f.what);
       d.target = std::string(t.id);
       d.key = fmt::format("{}:{}", target::to_string(r.check), f.arg);
-      d.notes.push_back(fmt::format("{} documents for {}: \"{}\" ({} {})", who, n.op_type, r.note,
-                                    t.source_repo, t.source_path));
+      d.notes.push_back(fmt::format("{} documents for {}: \"{}\"", who, n.op_type, r.note));
+      if (found.size() > 1) {
+        std::string others;
+        for (size_t i = 1; i < found.size(); ++i) {
+          others += fmt::format("{}{}", i == 1 ? "" : ", ", found[i].arg);
+        }
+        d.notes.push_back(fmt::format("the same holds for {}", others));
+      }
       d.help = std::string(f.help.empty() ? help_for(r.check) : f.help);
+      add(t, n, std::move(d), ctx);
     }
   }
 
@@ -690,30 +700,32 @@ class RestrictionRule final : public Rule {
       const target::ValueFacts* f = known.input(n, i);
       if (n.inputs[i].empty() || f == nullptr || !f->has_shape) continue;
       if (t.max_rank > 0 && static_cast<int>(f->dims.size()) > t.max_rank) {
-        Diagnostic& d = ctx.report(
-            ctx.at_node(n),
+        Diagnostic d;
+        d.message =
             fmt::format("{} ({}) reads '{}' of rank {}, but {} supports tensors up to rank {}",
                         n.display_name(), target::op_label(n.domain, n.op_type), n.inputs[i],
-                        f->dims.size(), t.display_name, t.max_rank));
+                        f->dims.size(), t.display_name, t.max_rank);
         d.target = std::string(t.id);
         d.key = fmt::format("max-rank:{}", i);
         add_fact_note(t, "max_rank", d);
         d.help = std::string(help_for(Check::RankAtMost));
+        add(t, n, std::move(d), ctx);
       }
       if (t.max_dim > 0) {
         for (const Dim& dim : f->dims) {
           if (dim.is_static() && dim.value > t.max_dim) {
-            Diagnostic& d = ctx.report(
-                ctx.at_node(n),
+            Diagnostic d;
+            d.message =
                 fmt::format("{} ({}) reads '{}' with a dimension of {}, but {} supports at most {}",
                             n.display_name(), target::op_label(n.domain, n.op_type), n.inputs[i],
-                            dim.value, t.display_name, t.max_dim));
+                            dim.value, t.display_name, t.max_dim);
             d.target = std::string(t.id);
             d.key = fmt::format("max-dim:{}", i);
             add_fact_note(t, "max_dim", d);
             d.help =
                 "split or reshape the tensor so that no dimension exceeds the limit, or keep "
                 "the node off this target";
+            add(t, n, std::move(d), ctx);
             break;
           }
         }
@@ -721,6 +733,26 @@ class RestrictionRule final : public Rule {
     }
   }
 
+  // Nodes of one op that break one restriction on one target are one finding (see
+  // target::NodeFindings); the restriction is the finding's key.
+  void add(const TargetInfo& t, const Node& n, Diagnostic d, RuleContext& ctx) {
+    std::string reason = d.key;
+    // A warning on every target: the restriction is a documented condition checked statically,
+    // and the target's verdict is decided by operator support (target-unsupported-op).
+    findings_.add(t, n, reason, std::move(d), ctx.at_node(n), Severity::Warning);
+  }
+
+ public:
+  void on_model_end(const Model&, RuleContext& ctx) override {
+    findings_.report(ctx, [](const Diagnostic& first, const std::string&, size_t count) {
+      const TargetInfo* t = find_target(first.target);
+      return fmt::format("{} {} nodes break the same {} restriction; the first: {}", count,
+                         target::op_label(first.location.domain, first.location.op_type),
+                         t != nullptr ? t->display_name : first.target, first.message);
+    });
+  }
+
+ private:
   static void add_fact_note(const TargetInfo& t, std::string_view fact, Diagnostic& d) {
     for (const FactSource& f : t.extra_fact_sources) {
       if (f.fact == fact) d.notes.push_back(fmt::format("source: {}", f.source));
@@ -729,6 +761,7 @@ class RestrictionRule final : public Rule {
 
   std::vector<const TargetInfo*> targets_;
   std::unordered_map<std::string, std::vector<const target::Restriction*>> by_key_;
+  target::NodeFindings findings_;
 };
 
 }  // namespace

@@ -15,6 +15,41 @@ std::vector<const TargetInfo*> selected_targets(const RuleContext& ctx) {
   return out;
 }
 
+Severity node_failure_severity(const TargetInfo& t) {
+  return t.cpu_fallback ? Severity::Warning : Severity::Error;
+}
+
+void NodeFindings::add(const TargetInfo& t, const Node& n, const std::string& reason, Diagnostic d,
+                       Location where, std::optional<Severity> severity) {
+  auto [it, fresh] = index_.try_emplace({&t, std::string(n.domain), std::string(n.op_type), reason},
+                                        groups_.size());
+  if (fresh) {
+    Group& g = groups_.emplace_back();
+    g.target = &t;
+    g.reason = reason;
+    g.severity = severity.value_or(node_failure_severity(t));
+    d.location = std::move(where);
+    g.first = std::move(d);
+    return;
+  }
+  groups_[it->second].more.push_back(std::move(where));
+}
+
+void NodeFindings::report(RuleContext& ctx, const Several& several) {
+  for (Group& g : groups_) {
+    std::string message =
+        g.more.empty() ? std::move(g.first.message) : several(g.first, g.reason, g.more.size() + 1);
+    Diagnostic& d = ctx.report(g.severity, std::move(g.first.location), std::move(message));
+    d.target = std::move(g.first.target);
+    d.key = std::move(g.first.key);
+    d.notes = std::move(g.first.notes);
+    d.help = std::move(g.first.help);
+    for (Location& l : g.more) d.related.push_back({std::move(l), ""});
+  }
+  groups_.clear();
+  index_.clear();
+}
+
 const Function* enclosing_function(const Graph& g) {
   const Graph* cur = &g;
   while (cur->parent != nullptr) cur = cur->parent;

@@ -10,9 +10,12 @@
 #include <onnxlint/targets.h>
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -56,6 +59,41 @@ struct NodeCheck {
   }
   /// The target has to run the node itself (not folded away or expanded, not a function call).
   bool runs_node() const { return !function_call && !folded && !expanded; }
+};
+
+/// The severity of a node a target cannot take as the model has it: a warning where the runtime
+/// runs the node elsewhere (TargetInfo::cpu_fallback: ONNX Runtime execution providers hand it to
+/// another provider, usually the CPU; onnx-mlir NNPA runs it on the CPU), an error where the
+/// conversion or session fails (TensorRT's ONNX parser, OpenVINO's frontend, onnx-mlir CPU,
+/// onnx2tf).
+Severity node_failure_severity(const TargetInfo& t);
+
+/// Per-node findings of a target rule, grouped: the nodes of one op type that fail on one target
+/// for one reason are one finding. Its location is the first node (graph order of the walk); the
+/// other nodes are related locations, so JSON and SARIF list every node.
+class NodeFindings {
+ public:
+  /// Adds one node's finding (message, notes, help, key and target filled; location and
+  /// severity are set here). Findings of equal (target, op, `reason`) are merged.
+  /// `severity`: the group's severity when not node_failure_severity(t).
+  void add(const TargetInfo& t, const Node& n, const std::string& reason, Diagnostic d,
+           Location where, std::optional<Severity> severity = std::nullopt);
+  /// Reports every group at its severity (a user override of the rule's severity wins). A group of
+  /// one is reported as added; a larger one with `several(first, reason, count)` as its message.
+  using Several =
+      std::function<std::string(const Diagnostic& first, const std::string& reason, size_t count)>;
+  void report(RuleContext& ctx, const Several& several);
+
+ private:
+  struct Group {
+    const TargetInfo* target = nullptr;
+    std::string reason;
+    Severity severity = Severity::Error;
+    Diagnostic first;
+    std::vector<Location> more;
+  };
+  std::vector<Group> groups_;
+  std::map<std::tuple<const TargetInfo*, std::string, std::string, std::string>, size_t> index_;
 };
 
 class ConstantValues;

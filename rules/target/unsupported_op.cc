@@ -61,6 +61,13 @@ std::string why(const TargetInfo& t, const Node& n, const NodeCheck& nc) {
   return nc.op.reason;
 }
 
+// A commit hash shortened to 12 digits (as git does); other versions as they are.
+std::string_view short_version(std::string_view v) {
+  const bool hash =
+      v.size() == 40 && v.find_first_not_of("0123456789abcdef") == std::string_view::npos;
+  return hash ? v.substr(0, 12) : v;
+}
+
 std::string help_for(const TargetInfo& t, const Node& n, const NodeCheck& nc) {
   if (nc.op.verdict == OpVerdict::VersionOutOfRange && nc.op.entry != nullptr) {
     if (t.semantics == VersionSemantics::OpSinceVersion) {
@@ -139,25 +146,31 @@ class UnsupportedOp final : public Rule {
       if (nc.folded || nc.expanded || nc.op.supported() || nc.op.verdict == OpVerdict::Unknown) {
         continue;
       }
-      Diagnostic& d =
-          ctx.report(ctx.at_node(n), fmt::format("{} ({}) cannot run on {}: {}", n.display_name(),
-                                                 target::op_label(n.domain, n.op_type),
-                                                 t.display_name, why(t, n, nc)));
+      const std::string reason = why(t, n, nc);
+      Diagnostic d;
+      d.message = fmt::format("{} ({}) cannot run on {}: {}", n.display_name(),
+                              target::op_label(n.domain, n.op_type), t.display_name, reason);
       d.target = std::string(t.id);
       if (t.cpu_fallback && !nc.op.custom_domain) {
         d.notes.push_back(
             fmt::format("{} hands the node to another provider (usually the CPU), "
-                        "which splits the graph and adds copies",
+                        "which splits the graph and adds copies (see the partitions in the "
+                        "target summary)",
                         t.display_name));
       }
-      d.notes.push_back(
-          fmt::format("support table: {} {} @ {}", t.source_repo, t.source_path, t.source_version));
       d.help = help_for(t, n, nc);
+      findings_.add(t, n, reason, std::move(d), ctx.at_node(n));
     }
   }
 
   void on_model_end(const Model& model, RuleContext& ctx) override {
     if (targets_.empty()) return;
+    findings_.report(ctx, [](const Diagnostic& first, const std::string& reason, size_t count) {
+      const TargetInfo* t = find_target(first.target);
+      return fmt::format("{} {} nodes cannot run on {}: {}", count,
+                         target::op_label(first.location.domain, first.location.op_type),
+                         t != nullptr ? t->display_name : first.target, reason);
+    });
     const GraphIndex& index = ctx.get<GraphIndex>();
     ReportSection section;
     section.name = "targets";
@@ -188,6 +201,9 @@ class UnsupportedOp final : public Rule {
       e.partitions = target::count_supported_partitions(main, index, state);
       section.data.push_back(e.to_json());
       section.text.push_back(e.text());
+      // The table's source, once per target (the findings do not repeat it).
+      section.text.push_back(fmt::format("  support table: {} {} @ {}", t.source_repo,
+                                         t.source_path, short_version(t.source_version)));
     }
     ctx.add_section(std::move(section));
   }
@@ -242,6 +258,7 @@ class UnsupportedOp final : public Rule {
   std::vector<const TargetInfo*> targets_;
   std::vector<std::unordered_map<const Node*, target::NodeState>> status_;
   std::vector<target::FallbackEstimate> estimates_;
+  target::NodeFindings findings_;
 };
 
 }  // namespace

@@ -116,11 +116,12 @@ class UnsupportedType final : public Rule {
           }
         }
         const char* verb = o.outputs.empty() ? "reads" : (o.inputs.empty() ? "produces" : "uses");
-        Diagnostic& d = ctx.report(
-            ctx.at_node(n),
-            fmt::format("{} ({}) {} {} as {}, which {} does not support for {}-{}",
-                        n.display_name(), target::op_label(n.domain, n.op_type), verb, values,
-                        element_type_name(elem), t.display_name, n.op_type, schema->since_version));
+        const std::string reason =
+            fmt::format("{}, which {} does not support for {}-{}", element_type_name(elem),
+                        t.display_name, n.op_type, schema->since_version);
+        Diagnostic d;
+        d.message = fmt::format("{} ({}) {} {} as {}", n.display_name(),
+                                target::op_label(n.domain, n.op_type), verb, values, reason);
         d.target = std::string(t.id);
         d.key = fmt::format("{}:{}", param, element_type_name(elem));
         if (kernel != nullptr) {
@@ -135,12 +136,26 @@ class UnsupportedType final : public Rule {
             "cast to a supported type before the node (or export the model in "
             "that precision, e.g. model.float() / model.half()), or let another "
             "provider run it");
+        // The type parameter keeps "T = float64" and "T1 = float64" apart.
+        // A warning on every target: the kernel's type list is checked statically, and the
+        // target's verdict is decided by operator support (target-unsupported-op).
+        findings_.add(t, n, fmt::format("{}\x1f{}", param, reason), std::move(d), ctx.at_node(n),
+                      Severity::Warning);
       }
     }
   }
 
+  void on_model_end(const Model&, RuleContext& ctx) override {
+    findings_.report(ctx, [](const Diagnostic& first, const std::string& reason, size_t count) {
+      return fmt::format("{} {} nodes use {}", count,
+                         target::op_label(first.location.domain, first.location.op_type),
+                         reason.substr(reason.find('\x1f') + 1));
+    });
+  }
+
  private:
   std::vector<const TargetInfo*> targets_;
+  target::NodeFindings findings_;
 };
 
 }  // namespace

@@ -183,6 +183,47 @@ class ExitCodes(TempModels):
         self.assertEqual([f["status"] for f in report["files"]], ["unreadable", "ok"])
         self.assertEqual(run("--fail-on", "never", path)[0], 0)
 
+    def test_unreadable_fails_whatever_the_selection(self):
+        path = self.write("cut.onnx", CLEAN[: len(CLEAN) - 5])
+        code, out, _ = run("--select", "graph-dead-node", "--ignore", "model", path)
+        self.assertEqual(code, 1, out)
+        self.assertIn("[model-unreadable]", out)
+        code, out, _ = run("--fail-on", "info", "--min-severity", "error", path)
+        self.assertEqual(code, 1, out)
+        # The JSON report describes the rule of every finding, enabled or not.
+        code, out, _ = run("--select", "graph-dead-node", "--format", "json", path)
+        self.assertEqual(code, 1)
+        self.assertIn("model-unreadable", [r["id"] for r in json.loads(out)["rules"]])
+
+    def test_git_lfs_pointer(self):
+        path = self.write("lfs.onnx", b"version https://git-lfs.github.com/spec/v1\n"
+                          b"oid sha256:0123\nsize 77731928\n")
+        code, out, _ = run(path)
+        self.assertEqual(code, 1, out)
+        self.assertIn("this is a Git LFS pointer, not the model", out)
+        self.assertIn("git lfs pull", out)
+        self.assertNotIn("wire type", out)
+
+    def test_min_severity_does_not_change_the_exit_code(self):
+        path = self.write("m.onnx", WARN_AND_INFO)
+        sel = "--select=graph-dead-node,model-missing-producer"
+        code, out, _ = run(sel, "--fail-on", "warning", "--min-severity", "error", path)
+        self.assertEqual(code, 1)
+        self.assertNotIn("[graph-dead-node]", out)
+        self.assertIn("2 below --min-severity not shown", out)
+        code, out, _ = run(sel, "--format", "json", "--min-severity", "warning", path)
+        self.assertEqual(code, 0)
+        rules = [d["rule"] for d in json.loads(out)["files"][0]["diagnostics"]]
+        self.assertEqual(rules, ["graph-dead-node"])
+        self.assertEqual(run("--min-severity", "never", path)[0], 2)
+
+    def test_dynamic_batch_torch_export_passes_fail_on_warning(self):
+        # The issue-15 acceptance check: `dynamic_axes={"x": {0: "batch"}}` is intent.
+        code, out, _ = run("--fail-on", "warning",
+                           os.path.join(CORPUS, "torch_mlp_dynamic_batch_op13.onnx"))
+        self.assertEqual(code, 0, out)
+        self.assertIn("info: input 'x' [batch, 16] has dynamic dim: 0 'batch'", out)
+
     def test_version(self):
         code, out, _ = run("--version")
         self.assertEqual(code, 0)
@@ -207,6 +248,25 @@ class Formats(TempModels):
         path = self.write("m.onnx", WARN_AND_INFO)
         _, out, _ = run("--color", "always", "--select", "graph-dead-node", path)
         self.assertIn("\x1b[", out)
+
+    def test_concise_summary_and_quiet_keeps_verdicts(self):
+        path = self.write("m.onnx", WARN_AND_INFO)
+        sel = "--select=graph-dead-node,model-missing-producer,target-unsupported-op"
+        code, out, _ = run(sel, "--target", "tensorrt", "--format", "concise", path)
+        self.assertEqual(code, 0)
+        self.assertNotIn("    help:", out)
+        self.assertIn(f"{path}: main/dead (Neg): warning: ", out)
+        self.assertIn("tensorrt (TensorRT", out)  # the verdict
+        self.assertTrue(out.splitlines()[-1].startswith("1 file checked"))
+        _, out, _ = run(sel, "--target", "tensorrt", "--quiet", path)
+        self.assertIn("tensorrt (TensorRT", out)
+        self.assertNotIn("file checked", out)
+        good = self.write("good.onnx", CLEAN)
+        _, out, _ = run(sel, "--target", "tensorrt", "--format", "summary", self.dir)
+        self.assertEqual(out.splitlines(), [
+            f"{good}: ok; tensorrt ok",
+            f"{path}: 0 errors, 1 warning, 1 info; tensorrt ok",
+            "2 files checked: 0 errors, 1 warning, 1 info"])
 
     def test_quiet_and_statistics(self):
         path = self.write("m.onnx", WARN_AND_INFO)
@@ -276,10 +336,12 @@ class Inputs(TempModels):
         self.assertEqual(report["files"][0]["diagnostics"][0]["rule"], "graph-dead-node")
         code, out, _ = run("-", stdin=CLEAN[:10])
         self.assertEqual(code, 1)
-        self.assertRegex(out, r"(?m)^- @\d+: error: cannot read the model: .* \[model-unreadable\]$")
+        # The byte offset once, in the message (not also as "@N" in the location).
+        self.assertRegex(out, r"(?m)^-: error: cannot read the model: .* \(at byte \d+\) "
+                              r"\[model-unreadable\]$")
         code, out, _ = run("-", stdin=b"")
         self.assertEqual(code, 1)
-        self.assertIn("- @0: error: cannot read the model: file is empty (at byte 0)", out)
+        self.assertIn("-: error: cannot read the model: file is empty (at byte 0)", out)
 
     def test_folder_recursion(self):
         self.write("b.onnx", CLEAN)

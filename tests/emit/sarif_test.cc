@@ -172,6 +172,38 @@ TEST(Sarif, WholeCorpusValidatesAgainstTheSchema) {
   EXPECT_EQ(schema_errors(e.doc), "");
 }
 
+// One finding per cause: the outputs a data-dependent shape reaches and the other nodes of a
+// grouped target finding are relatedLocations, valid SARIF, each with a logical location.
+TEST(Sarif, RelatedLocations) {
+  LintOptions o;
+  o.select = {"shape-data-dependent", "target-unsupported-op"};
+  o.targets = {"onnxruntime-nnapi"};
+  Linter linter(builtin_registry(), o);
+  Report report;
+  report.files.push_back(linter.lint_file(data_path("corpus/torch_bool_mask_index_op13.onnx")));
+  report.files.push_back(linter.lint_file(data_path("corpus/torch_mha_dynamic_op14.onnx")));
+  Emitted e = emit(linter, std::move(report));
+  EXPECT_EQ(schema_errors(e.doc), "");
+  size_t outputs = 0, nodes = 0;
+  for (const json& r : e.doc["runs"][0]["results"]) {
+    if (!r.contains("relatedLocations")) continue;
+    for (const json& rl : r["relatedLocations"]) {
+      ASSERT_TRUE(rl.contains("logicalLocations")) << rl.dump();
+      const json& ll = rl["logicalLocations"][0];
+      if (r["ruleId"] == "shape-data-dependent") {
+        EXPECT_EQ(ll["kind"], "variable");
+        EXPECT_EQ(rl["message"]["text"], "graph output");
+        ++outputs;
+      } else {
+        EXPECT_EQ(ll["kind"], "function");
+        ++nodes;
+      }
+    }
+  }
+  EXPECT_EQ(outputs, 1u);  // 'y' of the boolean-mask model
+  EXPECT_GT(nodes, 0u);
+}
+
 TEST(Sarif, ValidatorRejectsBrokenDocuments) {
   // The validation above can fail: a result without a message is not SARIF.
   json doc = {{"version", "2.1.0"},

@@ -44,6 +44,31 @@ TEST(ExportTrainingMode, DropoutAndBatchNormalization) {
   EXPECT_THAT(d[2].help, HasSubstr("model.eval()"));
 }
 
+// torch's BatchNorm with track_running_stats=False, exported from a model in eval mode: torch
+// computes the batch mean and variance (ReduceMean) and passes them in. model.eval() cannot
+// change that, so the finding says what the layer is, as a warning, with help that fits.
+TEST(ExportTrainingMode, BatchNormWithoutRunningStatsIsNotTrainMode) {
+  for (bool training_attr : {false, true}) {
+    ModelBuilder m(15, 8);
+    m.graph().input("x", kFloat, {2, 2, 2, 2}).output("c");
+    for (const char* p : {"s", "bias"}) {
+      m.graph().initializer(make_tensor_f32(p, {2}, {1.0f, 1.0f}));
+    }
+    m.graph().node("ReduceMean", {"x"}, {"mean"}, "mean_of_batch");
+    m.graph().node("ReduceMean", {"x"}, {"var"}, "var_of_batch");
+    auto& bn = m.graph().node("BatchNormalization", {"x", "s", "bias", "mean", "var"},
+                              {"c", "rm", "rv"}, "bn");
+    if (training_attr) attr_int(bn, "training_mode", 1);
+    auto d = diagnostics(kRule, m.bytes());
+    ASSERT_EQ(d.size(), 1u);
+    EXPECT_EQ(d[0].severity, Severity::Warning);
+    EXPECT_THAT(d[0].message, HasSubstr("normalizes with statistics of the batch"));
+    EXPECT_THAT(d[0].notes, ElementsAre(HasSubstr("track_running_stats=False")));
+    EXPECT_THAT(d[0].help, HasSubstr("track_running_stats=True"));
+    EXPECT_THAT(d[0].help, ::testing::Not(HasSubstr("model.eval()")));
+  }
+}
+
 TEST(ExportTrainingMode, NearMissInferenceForms) {
   ModelBuilder m(15, 8);
   m.graph().input("x", kFloat, {1, 2, 2, 2}).output("a").output("b").output("c");

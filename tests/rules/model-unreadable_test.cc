@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <onnxlint/registry.h>
 
+#include <fstream>
+
 #include "loader/temp_dir.h"
 #include "support/lint_harness.h"
 #include "support/model_builder.h"
@@ -119,6 +121,50 @@ TEST(ModelUnreadable, MissingFileAndFolder) {
   FileReport folder = linter.lint_file(dir.str());
   ASSERT_EQ(folder.diagnostics.size(), 1u);
   EXPECT_THAT(folder.diagnostics[0].message, HasSubstr("not a regular file"));
+}
+
+TEST(ModelUnreadable, GitLfsPointerIsNamed) {
+  const std::string pointer =
+      "version https://git-lfs.github.com/spec/v1\n"
+      "oid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\n"
+      "size 12345\n";
+  Diagnostic d = only_diagnostic(pointer);
+  EXPECT_EQ(d.message, "cannot read the model: this is a Git LFS pointer, not the model");
+  EXPECT_THAT(d.help, HasSubstr("git lfs pull"));
+  EXPECT_FALSE(d.location.byte_offset.has_value());  // no offset into a pointer file
+  // Also from a file.
+  TempDir dir;
+  const std::string path = dir.str("model.onnx");
+  {
+    std::ofstream f(path, std::ios::binary);
+    f << pointer;
+  }
+  Linter linter(builtin_registry(), LintOptions{});
+  FileReport r = linter.lint_file(path);
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(r.diagnostics[0].message, d.message);
+}
+
+// Nothing can be checked in a file that cannot be read: the finding is there and the run fails
+// whatever the selection, severity overrides or --fail-on level (but never) say.
+TEST(ModelUnreadable, AlwaysReportedAndAlwaysFails) {
+  LintOptions o;
+  o.select = {"graph-dead-node"};
+  o.ignore = {"model-unreadable", "model"};
+  o.severity = {{"model-unreadable", Severity::Info}};
+  Linter linter(builtin_registry(), o);
+  Report report;
+  report.files.push_back(linter.lint_bytes("bad.onnx", "not a model"));
+  ASSERT_EQ(report.files[0].diagnostics.size(), 1u);
+  EXPECT_EQ(report.files[0].diagnostics[0].rule_id, kRule);
+  EXPECT_EQ(report.files[0].diagnostics[0].severity, Severity::Error);
+  EXPECT_TRUE(report.has_unreadable());
+  EXPECT_EQ(exit_code(report, Severity::Error), 1);
+  EXPECT_EQ(exit_code(report, Severity::Info), 1);
+  EXPECT_EQ(exit_code(report, std::nullopt), 0);
+  // Hiding by severity never hides it: it is why the run fails.
+  hide_below(report, Severity::Error);
+  EXPECT_EQ(report.files[0].diagnostics.size(), 1u);
 }
 
 TEST(ModelUnreadable, NearMissValidModel) { EXPECT_THAT(findings(kRule, relu_model()), IsEmpty()); }

@@ -40,11 +40,76 @@ TEST(ShapeDynamicInput, ReportsEachDynamicInputNamingItsDims) {
   auto diags = diagnostics(kRule, m.bytes());
   ASSERT_EQ(diags.size(), 3u);
   EXPECT_EQ(diags[0].message, "input 'x' [batch, 16] has dynamic dim: 0 'batch'");
-  EXPECT_THAT(diags[0].notes, ElementsAre("2 of 3 nodes have shapes that depend on 'batch'"));
-  EXPECT_THAT(diags[0].help, HasSubstr("dynamic_axes"));
+  EXPECT_THAT(diags[0].notes, ElementsAre("the shapes of 2 of 3 nodes depend on 'batch'"));
+  EXPECT_THAT(diags[0].help, HasSubstr("allow-dims"));
   EXPECT_EQ(diags[1].message, "input 'y' [2, ?] has dynamic dim: 1 (unknown size)");
+  // Nothing depends on y's unnamed dim: said so, not "0 of 3 nodes have shapes that ...".
+  EXPECT_THAT(diags[1].notes,
+              ElementsAre("no node's output shape depends on 'y.shape[1]' (values computed from "
+                          "it, such as a loop's trip count, are not counted)"));
+  EXPECT_THAT(diags[1].help, HasSubstr("name each dim"));
   EXPECT_EQ(diags[2].message, "input 'z' has no declared shape");
+  // A dim the exporter was told to name is intent (info); an unnamed dim or a missing shape
+  // may be an accident of the export (warning).
+  EXPECT_EQ(diags[0].severity, Severity::Info);
+  EXPECT_EQ(diags[1].severity, Severity::Warning);
+  EXPECT_EQ(diags[2].severity, Severity::Warning);
+}
+
+TEST(ShapeDynamicInput, ExporterInventedNamesAreWarningsAndNotEchoed) {
+  ModelBuilder m(13, 8);
+  auto& g = m.graph();
+  g.input("a", kFloat, {std::string("unk__12"), 4});
+  g.input("b", kFloat, {std::string("Ifx_dim_0"), std::string("seq")});
+  g.input("c", kFloat, {std::string("batch"), std::string("seq_len")});
+  g.output("o", kFloat, {}, false);
+  g.node("Sum", {"a", "b", "c"}, {"o"}, "Sum_0");
+  auto diags = diagnostics(kRule, m.bytes());
+  ASSERT_EQ(diags.size(), 3u);
+  EXPECT_EQ(diags[0].message, "input 'a' [?, 4] has dynamic dim: 0 (unnamed)");
   EXPECT_EQ(diags[0].severity, Severity::Warning);
+  EXPECT_THAT(diags[0].notes[0], HasSubstr("'a.shape[0]'"));
+  EXPECT_EQ(diags[1].message, "input 'b' [?, seq] has dynamic dims: 0 (unnamed), 1 'seq'");
+  EXPECT_EQ(diags[1].severity, Severity::Warning);
+  EXPECT_EQ(diags[2].message,
+            "input 'c' [batch, seq_len] has dynamic dims: 0 'batch', 1 'seq_len'");
+  EXPECT_EQ(diags[2].severity, Severity::Info);
+}
+
+TEST(ShapeDynamicInput, AllowDimsSilencesNamedDimsOnly) {
+  ModelBuilder m(13, 8);
+  auto& g = m.graph();
+  g.input("x", kFloat, {std::string("batch"), std::string("seq_len")});
+  g.input("y", kFloat, {std::string("batch"), int64_t{-1}});
+  g.input("u", kFloat, {std::string("unk__3"), 2});
+  g.output("o", kFloat, {}, false);
+  g.node("Sum", {"x", "y", "u"}, {"o"}, "Sum_0");
+  LintOptions o;
+  o.rule_options[kRule]["allow-dims"] = std::vector<std::string>{"batch", "seq*", "unk__*"};
+  auto diags = diagnostics(kRule, m.bytes(), o);
+  // x: every dim allowed. y: the unnamed dim stays. u: invented names are not "named".
+  ASSERT_EQ(diags.size(), 2u);
+  EXPECT_EQ(diags[0].message, "input 'u' [?, 2] has dynamic dim: 0 (unnamed)");
+  EXPECT_EQ(diags[1].message, "input 'y' [batch, ?] has dynamic dim: 1 (unknown size)");
+  EXPECT_EQ(diags[1].severity, Severity::Warning);
+  // The summary still lists every dynamic dim.
+  LintOptions sel = o;
+  sel.select = {kRule};
+  FileReport r = Linter(builtin_registry(), sel).lint_bytes("t.onnx", m.bytes());
+  ASSERT_EQ(r.sections.size(), 1u);
+  EXPECT_EQ(r.sections[0].text[0], "input 'x' [batch, seq_len]: dynamic 0 'batch', 1 'seq_len'");
+}
+
+// The done-means check of issue 15: a torch export with `dynamic_axes={"x": {0: "batch"}}`
+// passes `--fail-on warning` with no configuration.
+TEST(ShapeDynamicInput, DynamicBatchTorchExportHasNoWarning) {
+  LintOptions o;
+  Linter linter(builtin_registry(), o);
+  FileReport r = linter.lint_file(data_path("corpus/torch_mlp_dynamic_batch_op13.onnx"));
+  Report report;
+  report.files.push_back(r);
+  EXPECT_EQ(report.count_at_least(Severity::Warning), 0u);
+  EXPECT_EQ(exit_code(report, Severity::Warning), 0);
 }
 
 TEST(ShapeDynamicInput, NearMissStaticInputsAndInitializerInputs) {
@@ -59,7 +124,7 @@ TEST(ShapeDynamicInput, NestedModelStillReportsTheMainInputWithBodyUsage) {
   auto diags = diagnostics(kRule, bytes);
   ASSERT_EQ(diags.size(), 1u);
   // Relu and Reshape in the body, and the nest Loop stacking their result.
-  EXPECT_THAT(diags[0].notes, ElementsAre("3 of 11 nodes have shapes that depend on 'batch'"));
+  EXPECT_THAT(diags[0].notes, ElementsAre("the shapes of 3 of 11 nodes depend on 'batch'"));
 }
 
 FileReport lint(const std::string& bytes) {
@@ -94,7 +159,7 @@ TEST(ShapeDynamicInput, WritesTheDynamicShapeSummarySection) {
               ElementsAre("input 'x' [batch, 16]: dynamic 0 'batch'",
                           "input 'y' [2, ?]: dynamic 1 (unknown size)",
                           "input 'z': no declared shape", "dim 'batch': 2 of 3 nodes depend on it",
-                          "dim 'y.shape[1]': 0 of 3 nodes depend on it",
+                          "dim 'y.shape[1]': no node's output shape depends on it",
                           "dim 'z.shape': 1 of 3 nodes depend on it"));
 }
 

@@ -34,6 +34,17 @@ TEST(ShapeFoldable, SizeOfAStaticTensor) {
   EXPECT_THAT(d[0].message, HasSubstr("constant [6]"));
 }
 
+// One fact, one finding: a Size whose result reaches no output is graph-dead-node's (removing
+// it is the fix), not also a folding opportunity.
+TEST(ShapeFoldable, DeadNodeIsLeftToGraphDeadNode) {
+  ModelBuilder m(13);
+  m.graph().input("x", kFloat, {2, 3}).output("y", kFloat, {2, 3});
+  m.graph().node("Relu", {"x"}, {"y"}, "Relu_0");
+  m.graph().node("Size", {"x"}, {"n"}, "Size_1");
+  EXPECT_THAT(findings(kRule, m.bytes()), IsEmpty());
+  EXPECT_THAT(findings("graph-dead-node", m.bytes()), ElementsAre("graph-dead-node main/Size_1"));
+}
+
 TEST(ShapeFoldable, NearMissDynamicBatch) {
   EXPECT_THAT(findings(kRule, shape_flow::dynamic_reshape().bytes()), IsEmpty());
 }

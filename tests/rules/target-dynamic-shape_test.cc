@@ -94,6 +94,25 @@ TEST(TargetDynamicShape, DataDependentShapeOrigin) {
   EXPECT_THAT(findings(kRule, m.bytes(), for_targets({"tensorrt"})), IsEmpty());
 }
 
+// One cause (the target needs static shapes), one finding per target: every node where a
+// value-dependent shape arises is a place of it.
+TEST(TargetDynamicShape, DataDependentOriginsAreOneFindingPerTarget) {
+  ModelBuilder m(17);
+  m.graph().input("x", kFloat, {4}).output("y", kInt64, {1, "n"}).output("z", kInt64, {1, "m"});
+  m.graph().node("NonZero", {"x"}, {"y"}, "nz1");
+  m.graph().node("NonZero", {"x"}, {"z"}, "nz2");
+  auto diags = diagnostics(kRule, m.bytes(), for_targets({"nnapi", "coreml"}));
+  ASSERT_EQ(diags.size(), 2u);
+  for (const Diagnostic& d : diags) {
+    EXPECT_EQ(d.location.anchor(), "main/nz1");
+    ASSERT_EQ(d.related.size(), 1u);
+    EXPECT_EQ(d.related[0].location.anchor(), "main/nz2");
+    EXPECT_THAT(d.message, HasSubstr("2 nodes (NonZero x2) give their outputs shapes"));
+  }
+  EXPECT_EQ(diags[0].severity, Severity::Info);     // CoreML: slower
+  EXPECT_EQ(diags[1].severity, Severity::Warning);  // NNAPI: not offloaded
+}
+
 TEST(TargetDynamicShape, Nested) {
   // The dynamic main input is still the model's input; a NonZero in a Loop body is reported
   // where it is.

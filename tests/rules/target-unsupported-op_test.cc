@@ -112,7 +112,9 @@ TEST(TargetUnsupportedOp, EveryTargetRejectsItsUnsupportedOp) {
     auto diags = diagnostics(kRule, m.bytes(), for_targets({c.target}));
     ASSERT_EQ(diags.size(), 1u);
     const TargetInfo* t = find_target(c.target);
-    EXPECT_EQ(diags[0].severity, Severity::Error);
+    // Severity by consequence: a runtime that runs the node elsewhere gets a warning, one
+    // whose parser or session fails an error.
+    EXPECT_EQ(diags[0].severity, t->cpu_fallback ? Severity::Warning : Severity::Error) << c.target;
     EXPECT_EQ(diags[0].target, c.target);
     EXPECT_THAT(diags[0].message, HasSubstr(std::string(t->display_name)));
     EXPECT_THAT(diags[0].message, HasSubstr(std::string(": ") + c.why)) << diags[0].message;
@@ -282,6 +284,33 @@ TEST(TargetUnsupportedOp, OrtCpuRunsNonMaxSuppression) {
 }
 
 // Partitions, counted as ORT's usability checker does.
+// One finding per cause: per target, the nodes of one op type that fail for one reason are one
+// finding at the first node, with the others as related locations (all of them, for JSON).
+TEST(TargetUnsupportedOp, NodesOfOneOpAndReasonAreOneFinding) {
+  ModelBuilder m(17);
+  m.graph().input("x", kFloat, {1, 4}).output("y", kFloat, {1, 4});
+  m.graph().node("Acos", {"x"}, {"a"}, "u1");
+  m.graph().node("Relu", {"a"}, {"b"}, "r1");
+  m.graph().node("Acos", {"b"}, {"c"}, "u2");
+  m.graph().node("Asin", {"c"}, {"d"}, "s1");
+  m.graph().node("Acos", {"d"}, {"y"}, "u3");
+  auto diags = diagnostics(kRule, m.bytes(), for_targets({"nnapi", "tensorrt"}));
+  std::vector<std::string> got;
+  for (const Diagnostic& d : diags) {
+    std::string related;
+    for (const RelatedLocation& r : d.related) related += " " + r.location.node_name;
+    got.push_back(d.location.node_name + " @" + d.target + ":" + related);
+  }
+  EXPECT_THAT(got, ElementsAre("u1 @onnxruntime-nnapi: u2 u3", "s1 @onnxruntime-nnapi:"));
+  ASSERT_EQ(diags.size(), 2u);
+  EXPECT_EQ(diags[0].message,
+            "3 Acos nodes cannot run on ONNX Runtime NNAPI EP (main): Acos is not in its "
+            "operator list");
+  EXPECT_EQ(diags[0].severity, Severity::Warning);
+  EXPECT_THAT(diags[0].notes, ElementsAre(HasSubstr("splits the graph")));
+  EXPECT_THAT(diags[1].message, HasSubstr("s1 (Asin) cannot run on"));
+}
+
 TEST(TargetUnsupportedOp, FallbackEstimateCountsPartitions) {
   // Relu -> Acos -> Relu -> Acos -> Relu on NNAPI: three supported groups around two gaps.
   ModelBuilder m(17);
@@ -304,11 +333,17 @@ TEST(TargetUnsupportedOp, FallbackEstimateCountsPartitions) {
   EXPECT_EQ(s[1]["target"], "tensorrt");
   EXPECT_EQ(s[1]["partitions"], 1);
   EXPECT_EQ(s[1]["verdict"], "ok");
-  ASSERT_EQ(text.size(), 2u);
+  // One verdict line per target, then its table's source (named once, not per finding).
+  ASSERT_EQ(text.size(), 4u);
   EXPECT_EQ(text[0],
             "onnxruntime-nnapi (ONNX Runtime NNAPI EP (main)): partial: 3/5 nodes supported, 3 "
             "supported partitions; unsupported: Acos x2; unsupported nodes fall back to the CPU");
-  EXPECT_EQ(text[1], "tensorrt (TensorRT 10.15): ok: 5/5 nodes supported, 1 supported partition");
+  EXPECT_EQ(text[1],
+            "  support table: microsoft/onnxruntime "
+            "tools/ci_build/github/android/nnapi_supported_ops.md @ 9adf238ebb27");
+  EXPECT_EQ(text[2], "tensorrt (TensorRT 10.15): ok: 5/5 nodes supported, 1 supported partition");
+  EXPECT_THAT(text[3], HasSubstr("  support table: onnx/onnx-tensorrt docs/operators.md @ "));
+  EXPECT_EQ(s[0]["source"]["path"], "tools/ci_build/github/android/nnapi_supported_ops.md");
   // TensorRT has no fallback: one unsupported node makes the model unsupported.
   EXPECT_EQ(section(single("BitShift", 17).bytes(), {"tensorrt"})[0]["verdict"], "unsupported");
 }

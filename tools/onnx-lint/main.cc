@@ -146,16 +146,17 @@ int main(int argc, char** argv) {
   std::string output;
   std::vector<std::string> targets, select, extend_select, ignore;
   std::string fail_on = "error";
+  std::string min_severity = "info";
   std::string color = "auto";
   std::string explain;
   std::string config_file, baseline_file, write_baseline_file;
   bool list_rules = false, list_targets_flag = false, statistics = false, quiet = false;
-  bool show_config = false, no_config = false, no_baseline = false;
+  bool show_config = false, no_config = false, no_baseline = false, show_infos = false;
   int jobs = 1;
 
   app.add_option("paths", paths, "Model files, folders (searched for *.onnx), or - for stdin");
   app.add_option("--format", format, "Output format")
-      ->check(CLI::IsMember({"text", "json", "sarif", "github"}));
+      ->check(CLI::IsMember({"text", "concise", "summary", "json", "sarif", "github"}));
   app.add_option("-o,--output", output, "Write the report to FILE instead of stdout");
   app.add_option("--target", targets, "Check support on a target runtime (repeatable)")
       ->allow_extra_args(false);
@@ -168,13 +169,19 @@ int main(int argc, char** argv) {
       ->allow_extra_args(false);
   app.add_option("--fail-on", fail_on, "Lowest severity that makes the exit code 1")
       ->check(CLI::IsMember({"error", "warning", "info", "never"}));
+  app.add_option("--min-severity", min_severity,
+                 "Show only findings at or above this severity (the exit code still counts all)")
+      ->check(CLI::IsMember({"error", "warning", "info"}));
+  app.add_flag("-v,--show-infos", show_infos,
+               "Show every info finding (text: a rule's many infos in a file are otherwise one "
+               "count line)");
   app.add_option("--color", color, "Color the text output")
       ->check(CLI::IsMember({"auto", "always", "never"}));
   app.add_flag("--list-rules", list_rules, "List every rule (text, or JSON with --format json)");
   app.add_flag("--list-targets", list_targets_flag, "List the known target runtimes");
   app.add_option("--explain", explain, "Print the documentation of a rule");
   app.add_flag("--statistics", statistics, "Print the number of findings per rule");
-  app.add_flag("-q,--quiet", quiet, "Print findings only, no summary");
+  app.add_flag("-q,--quiet", quiet, "Print findings and target verdicts only, no summary");
   app.add_option("-j,--jobs", jobs, "Lint N files in parallel (output stays in input order)")
       ->check(CLI::Range(1, 256));
   auto* config_opt = app.add_option(
@@ -261,8 +268,9 @@ int main(int argc, char** argv) {
 
     Linter linter(registry, settings.lint);
     // Progress never mixes with machine-readable output, even on stderr.
-    Progress progress(::isatty(STDERR_FILENO) && !quiet &&
-                      (format == "text" || format == "github"));
+    Progress progress(
+        ::isatty(STDERR_FILENO) && !quiet &&
+        (format == "text" || format == "concise" || format == "summary" || format == "github"));
     Report report =
         linter.lint_paths(paths, [&progress](size_t done, size_t total) { progress(done, total); });
     progress.finish();
@@ -283,6 +291,12 @@ int main(int argc, char** argv) {
             "--write-baseline {}\n",
             fixed, fixed == 1 ? "y" : "ies", settings.baseline->string());
       }
+    }
+
+    // Failing is decided on every finding; --min-severity only changes what is shown.
+    const int exit_status = exit_code(report, settings.fail_threshold);
+    if (auto shown = parse_severity(min_severity); shown && *shown > Severity::Info) {
+      hide_below(report, *shown);
     }
 
     std::ofstream file;
@@ -307,9 +321,13 @@ int main(int argc, char** argv) {
           color == "always" || (color == "auto" && tty && std::getenv("NO_COLOR") == nullptr);
       text.quiet = quiet;
       text.statistics = statistics;
+      text.show_infos = show_infos;
+      text.style = format == "concise"   ? TextStyle::Concise
+                   : format == "summary" ? TextStyle::Files
+                                         : TextStyle::Full;
       emit_text(report, linter, text, out);
     }
-    return exit_code(report, settings.fail_threshold);
+    return exit_status;
   } catch (const ConfigError& e) {
     std::cerr << "onnx-lint: " << e.what() << "\n";
     return kExitUsage;

@@ -1,0 +1,181 @@
+// The human text output: anchors, related places, collapsed infos and target findings, note/help
+// lines printed once per rule, --quiet keeping target verdicts, the concise and per-file styles,
+// and --min-severity (hide_below).
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <onnxlint/report.h>
+
+#include <sstream>
+
+namespace onnxlint::testing {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+Diagnostic finding(Severity s, std::string rule, std::string node, std::string message) {
+  Diagnostic d;
+  d.rule_id = std::move(rule);
+  d.severity = s;
+  d.location.file = "m.onnx";
+  d.location.graph_path = "main";
+  d.location.node_name = std::move(node);
+  d.message = std::move(message);
+  return d;
+}
+
+std::vector<std::string> lines(const Report& r, TextOptions opts = {}) {
+  Linter linter(builtin_registry(), LintOptions{});
+  std::stringstream out;
+  emit_text(r, linter, opts, out);
+  std::vector<std::string> v;
+  for (std::string line; std::getline(out, line);) v.push_back(line);
+  return v;
+}
+
+Report one_file(std::vector<Diagnostic> diags) {
+  Report r;
+  r.files.resize(1);
+  r.files[0].path = "m.onnx";
+  r.files[0].diagnostics = std::move(diags);
+  return r;
+}
+
+TEST(TextOutput, TorchNamesHaveOneSeparatorAndOffsetsAppearOnce) {
+  Diagnostic d = finding(Severity::Warning, "shape-data-dependent", "/rpn/NonZero", "m");
+  d.location.op_type = "NonZero";
+  Diagnostic u = finding(Severity::Error, "model-unreadable", "", "cannot read (at byte 7)");
+  u.location.graph_path.clear();
+  u.location.byte_offset = 7;
+  EXPECT_THAT(lines(one_file({d, u})),
+              ElementsAre("m.onnx: main/rpn/NonZero (NonZero): warning: m [shape-data-dependent]",
+                          "m.onnx: error: cannot read (at byte 7) [model-unreadable]",
+                          "1 file checked: 1 error, 1 warning, 0 info"));
+}
+
+TEST(TextOutput, RelatedPlacesNamedThenCounted) {
+  Diagnostic d = finding(Severity::Warning, "target-unsupported-op", "Shape_0", "5 Shape nodes");
+  d.target = "onnxruntime-nnapi";
+  for (int i = 1; i < 5; ++i) {
+    Location l = d.location;
+    l.node_name = "Shape_" + std::to_string(i);
+    d.related.push_back({l, ""});
+  }
+  d.related[0].message = "first";
+  auto out = lines(one_file({d}));
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[1],
+            "    also: main/Shape_1 (first), main/Shape_2, main/Shape_3 and 1 more (--format json "
+            "lists all)");
+}
+
+TEST(TextOutput, ManyInfosOfARuleCollapseUnlessAskedFor) {
+  std::vector<Diagnostic> diags;
+  for (int i = 0; i < 6; ++i) {
+    diags.push_back(finding(Severity::Info, "shape-input-dependent", "R" + std::to_string(i), "i"));
+  }
+  diags.push_back(finding(Severity::Info, "shape-foldable", "S", "fold"));
+  auto out = lines(one_file(diags));
+  EXPECT_THAT(out, ElementsAre("m.onnx: main/S: info: fold [shape-foldable]",
+                               HasSubstr("m.onnx: info: 6 findings: "),
+                               "1 file checked: 0 errors, 0 warnings, 7 info"));
+  EXPECT_THAT(out[1], HasSubstr("[shape-input-dependent] (-v lists them)"));
+  TextOptions all;
+  all.show_infos = true;
+  EXPECT_EQ(lines(one_file(diags), all).size(), 8u);
+  // Five are shown one by one.
+  diags.erase(diags.begin());
+  EXPECT_EQ(lines(one_file(diags)).size(), 7u);
+}
+
+TEST(TextOutput, ManyTargetWarningsCollapsePerTargetButErrorsNever) {
+  std::vector<Diagnostic> diags;
+  for (int i = 0; i < 6; ++i) {
+    Diagnostic w =
+        finding(Severity::Warning, "target-unsupported-op", "N" + std::to_string(i), "w");
+    w.target = "onnxruntime-nnapi";
+    diags.push_back(w);
+    Diagnostic e = finding(Severity::Error, "target-unsupported-op", "N" + std::to_string(i), "e");
+    e.target = "tensorrt";
+    diags.push_back(e);
+  }
+  auto out = lines(one_file(diags));
+  ASSERT_EQ(out.size(), 8u);  // 6 errors, one count line, the summary
+  EXPECT_THAT(out[6], HasSubstr("warning: [onnxruntime-nnapi] 6 findings: "));
+  EXPECT_THAT(out[6], HasSubstr("(see the target summary; -v lists them)"));
+}
+
+TEST(TextOutput, NotesAndHelpPrintedOncePerRuleInAFile) {
+  Diagnostic a = finding(Severity::Warning, "flow-data-dependent-if", "If_1", "a");
+  a.notes = {"chain a", "same note"};
+  a.help = "same help";
+  Diagnostic b = finding(Severity::Warning, "flow-data-dependent-if", "If_2", "b");
+  b.notes = {"chain b", "same note"};
+  b.help = "same help";
+  EXPECT_THAT(lines(one_file({a, b})),
+              ElementsAre(HasSubstr("If_1"), "    note: chain a", "    note: same note",
+                          "    help: same help", HasSubstr("If_2"), "    note: chain b",
+                          "1 file checked: 0 errors, 2 warnings, 0 info"));
+}
+
+Report with_sections() {
+  Report r = one_file({finding(Severity::Warning, "graph-dead-node", "n", "dead")});
+  r.files[0].sections.push_back({"dynamic_shapes", nullptr, {"dim 'batch': 1 of 1 nodes"}});
+  r.files[0].sections.push_back({"targets",
+                                 nlohmann::json::parse(R"([{"target": "tensorrt", "verdict": "ok"},
+                                 {"target": "onnxruntime-nnapi", "verdict": "partial"}])"),
+                                 {"tensorrt (TensorRT): ok"}});
+  return r;
+}
+
+TEST(TextOutput, QuietKeepsFindingsAndTargetVerdicts) {
+  TextOptions q;
+  q.quiet = true;
+  EXPECT_THAT(lines(with_sections(), q),
+              ElementsAre("m.onnx: main/n: warning: dead [graph-dead-node]",
+                          "m.onnx: targets:", "  tensorrt (TensorRT): ok"));
+}
+
+TEST(TextOutput, ConciseIsOneLinePerFinding) {
+  Report r = with_sections();
+  r.files[0].diagnostics[0].notes = {"n"};
+  r.files[0].diagnostics[0].help = "h";
+  TextOptions c;
+  c.style = TextStyle::Concise;
+  EXPECT_THAT(lines(r, c), ElementsAre("m.onnx: main/n: warning: dead [graph-dead-node]",
+                                       "m.onnx: targets:", "  tensorrt (TensorRT): ok",
+                                       "1 file checked: 0 errors, 1 warning, 0 info"));
+}
+
+TEST(TextOutput, SummaryStyleIsOneLinePerFile) {
+  Report r = with_sections();
+  r.files.resize(3);
+  r.files[1].path = "ok.onnx";
+  r.files[2].path = "lfs.onnx";
+  r.files[2].status = FileReport::Status::Unreadable;
+  Diagnostic u = finding(Severity::Error, "model-unreadable", "", "cannot read the model: LFS");
+  u.location.file = "lfs.onnx";
+  r.files[2].diagnostics = {u};
+  TextOptions s;
+  s.style = TextStyle::Files;
+  EXPECT_THAT(lines(r, s),
+              ElementsAre("m.onnx: 0 errors, 1 warning, 0 info; tensorrt ok; onnxruntime-nnapi "
+                          "partial",
+                          "ok.onnx: ok", "lfs.onnx: unreadable: cannot read the model: LFS",
+                          "3 files checked: 1 error, 1 warning, 0 info, 1 unreadable"));
+}
+
+TEST(TextOutput, MinSeverityHidesAndCounts) {
+  Report r = one_file({finding(Severity::Warning, "graph-dead-node", "a", "w"),
+                       finding(Severity::Info, "shape-foldable", "b", "i"),
+                       finding(Severity::Error, "graph-undefined-value", "c", "e")});
+  EXPECT_EQ(exit_code(r, Severity::Warning), 1);
+  hide_below(r, Severity::Error);
+  EXPECT_EQ(r.files[0].hidden, 2u);
+  EXPECT_THAT(lines(r), ElementsAre("m.onnx: main/c: error: e [graph-undefined-value]",
+                                    "1 file checked: 1 error, 0 warnings, 0 info, 2 below "
+                                    "--min-severity not shown"));
+}
+
+}  // namespace
+}  // namespace onnxlint::testing
