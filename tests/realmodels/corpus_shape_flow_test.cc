@@ -1,6 +1,7 @@
 // Every model of the real-model corpus (tests/data/corpus, exported by PyTorch) satisfies its
-// manifest entries for the shape-*, flow-* and export-unrolled-loop rules: `expect` entries are
-// reported, `forbid` entries are not, and `clean` models get no warning or error from them.
+// manifest entries for the shape-*, flow-*, export-unrolled-loop and export-baked-shape rules:
+// `expect` entries are reported (at their `node`, when the entry names one), `forbid` entries are
+// not, and `clean` models get no warning or error from them.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <onnxlint/linter.h>
@@ -17,7 +18,8 @@ namespace onnxlint::testing {
 namespace {
 
 bool in_family(const std::string& id) {
-  return id.rfind("shape-", 0) == 0 || id.rfind("flow-", 0) == 0 || id == "export-unrolled-loop";
+  return id.rfind("shape-", 0) == 0 || id.rfind("flow-", 0) == 0 || id == "export-unrolled-loop" ||
+         id == "export-baked-shape";
 }
 
 nlohmann::json manifest() {
@@ -32,9 +34,9 @@ std::string model_path(const nlohmann::json& entry) {
 
 TEST(CorpusShapeFlow, ManifestExpectationsHold) {
   LintOptions o;
-  o.select = {"shape", "flow", "export-unrolled-loop"};
+  o.select = {"shape", "flow", "export-unrolled-loop", "export-baked-shape"};
   Linter linter(builtin_registry(), o);
-  size_t checked = 0;
+  size_t checked = 0, expects = 0, located = 0;
   const nlohmann::json m = manifest();
   for (const auto& entry : m["models"]) {
     std::string path = model_path(entry);
@@ -43,18 +45,25 @@ TEST(CorpusShapeFlow, ManifestExpectationsHold) {
     ++checked;
     FileReport r = linter.lint_file(path);
     ASSERT_EQ(r.status, FileReport::Status::Ok);
-    std::set<std::string> ids;
+    std::set<std::string> ids, anchored;  // anchored: "<rule> <anchor>"
     for (const Diagnostic& d : r.diagnostics) {
       EXPECT_NE(d.rule_id, "internal-error") << d.message;
       ids.insert(d.rule_id);
+      anchored.insert(d.rule_id + " " + d.location.anchor());
     }
     for (const auto& e : entry.value("expect", nlohmann::json::array())) {
       bool relevant = false, found = false;
+      const std::string node = e.value("node", "");
       for (const std::string id : e["any_of"]) {
         relevant |= in_family(id);
-        found |= ids.count(id) > 0;
+        found |= node.empty() ? ids.count(id) > 0 : anchored.count(id + " " + node) > 0;
       }
-      if (relevant) EXPECT_TRUE(found) << "expected one of " << e["any_of"] << ": " << e["why"];
+      if (relevant) {
+        ++expects;
+        if (!node.empty()) ++located;
+        EXPECT_TRUE(found) << "expected one of " << e["any_of"] << (node.empty() ? "" : " at ")
+                           << node << ": " << e["why"];
+      }
     }
     for (const auto& e : entry.value("forbid", nlohmann::json::array())) {
       for (const std::string id : e["any_of"]) {
@@ -73,7 +82,9 @@ TEST(CorpusShapeFlow, ManifestExpectationsHold) {
       }
     }
   }
-  EXPECT_GE(checked, 39u);
+  EXPECT_GE(checked, 44u);
+  EXPECT_GE(located, 4u);  // the export-baked-shape and export-unrolled-loop cases
+  EXPECT_GT(expects, located);
 }
 
 // The headline cases, precisely: where the finding is and what it says.
@@ -116,6 +127,31 @@ TEST(CorpusShapeFlow, ScriptedLoops) {
               ::testing::ElementsAre("flow-constant-condition main//Loop"));
   EXPECT_THAT(lint_ids("torch_script_if_data_op13.onnx", "flow-data-dependent-if"),
               ::testing::ElementsAre("flow-data-dependent-if main//If"));
+}
+
+// Sizes frozen by tracing into models exported with dynamic_axes (gen_baked_shapes.py), and the
+// near misses that must stay silent.
+TEST(CorpusShapeFlow, BakedShapesAreReportedWhereTheyWereBaked) {
+  EXPECT_THAT(lint_ids("torch_baked_view_batch_op13.onnx", "export-baked-shape"),
+              ::testing::ElementsAre("export-baked-shape main//Reshape"));
+  EXPECT_THAT(lint_ids("torch_baked_loop_dynamic_axis_op13.onnx", "export-baked-shape"),
+              ::testing::ElementsAre("export-baked-shape main//Gather"));
+  EXPECT_THAT(lint_ids("torch_baked_loop_dynamic_axis_op13.onnx", "export-unrolled-loop"),
+              ::testing::IsEmpty());
+  EXPECT_THAT(lint_ids("torch_baked_split_sizes_op13.onnx", "export-baked-shape"),
+              ::testing::ElementsAre("export-baked-shape main//Split"));
+  for (const char* f :
+       {"torch_dynamic_layers_reshape_clean_op13.onnx", "torch_dynamic_kv_cache_clean_op13.onnx",
+        "torch_mha_dynamic_op14.onnx", "torch_transformer_encoder_dynamic_op14.onnx",
+        "torch_gru_dynamic_seq_op14.onnx", "torch_cnn_dynamic_nhw_op13.onnx",
+        "torch_mlp_dynamic_batch_op13.onnx"}) {
+    EXPECT_THAT(lint_ids(f, "export-baked-shape"), ::testing::IsEmpty()) << f;
+  }
+  std::ifstream in(data_path("corpus/torch_baked_view_batch_op13.onnx"), std::ios::binary);
+  auto d = diagnostics("export-baked-shape", std::string(std::istreambuf_iterator<char>(in), {}));
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_THAT(d[0].message, ::testing::HasSubstr("'batch' is 2"));
+  EXPECT_THAT(d[0].message, ::testing::HasSubstr("Gemm '/fc/Gemm'"));
 }
 
 TEST(CorpusShapeFlow, RepeatedLayersAreNotAnUnrolledLoop) {
