@@ -101,7 +101,16 @@ class BakedShape final : public Rule {
     p_ = &ctx.get<Provenance>();
     index_ = &ctx.get<GraphIndex>();
     sets_.assign(1, {});
-    if (m.functions.empty()) return;
+    for (const ValueInfo& vi : m.graph.inputs) {
+      ValueId v = p_->find(m.graph, vi.name);
+      if (v == kNoValue || p_->producer(v) != nullptr) continue;
+      main_inputs_.insert(v);
+      if (auto ds = p_->dims(v)) {
+        for (const DimFact& d : *ds) active_ |= d.kind == DimFact::Kind::Symbolic;
+      }
+    }
+    // Free dims come only from the main graph's inputs: a static model has nothing to report.
+    if (!active_ || m.functions.empty()) return;
     // Calls per function, so a body trusts its formals' sizes only when every call was seen.
     for (const Graph* g : m.all_graphs()) {
       for (const Node& n : g->nodes) {
@@ -111,6 +120,7 @@ class BakedShape final : public Rule {
   }
 
   void on_graph(const Graph& g, RuleContext& ctx) override {
+    if (!active_) return;
     const GraphInfo& gi = index_->info(g);
     runs_.clear();
     run_of_.clear();
@@ -123,11 +133,14 @@ class BakedShape final : public Rule {
     if (g.kind == Graph::Kind::Main) check_declared_outputs(g, ctx);
   }
 
-  void on_model_end(const Model&, RuleContext& ctx) override { report_slices(ctx); }
+  void on_model_end(const Model&, RuleContext& ctx) override {
+    if (active_) report_slices(ctx);
+  }
 
  private:
   const Provenance* p_ = nullptr;
   const GraphIndex* index_ = nullptr;
+  bool active_ = false;  // some main-graph input has a symbolic dim
 
   // Interned names and multisets of them.
   std::vector<std::string> names_;
@@ -136,7 +149,13 @@ class BakedShape final : public Rule {
   std::vector<std::vector<uint32_t>> sets_{{}};
   std::map<std::vector<uint32_t>, uint32_t> set_ids_;
 
-  std::unordered_map<ValueId, Dims> dims_;
+  std::unordered_set<ValueId> main_inputs_;
+  // Dims per value, interned: most values of a graph share a handful of shapes, so each value
+  // keeps a 4-byte reference (0: not computed yet, 1: rank not known, else span index + 2).
+  std::vector<uint32_t> ref_;
+  std::vector<std::pair<uint32_t, uint32_t>> spans_;  // offset and length in arena_
+  std::vector<Expr> arena_;
+  std::unordered_multimap<uint64_t, uint32_t> interned_;  // content hash -> span index
   std::unordered_map<ValueId, Tag> tags_;
   std::vector<Run> runs_;
   std::map<std::pair<ValueId, int64_t>, uint32_t> run_of_;
@@ -260,15 +279,7 @@ class BakedShape final : public Rule {
 
   // ------------------------------------------------------------------------- value facts
 
-  bool is_main_input(ValueId v) const {
-    const Graph* g = p_->graph_of(v);
-    if (g == nullptr || g->kind != Graph::Kind::Main || p_->producer(v) != nullptr) return false;
-    std::string_view name = p_->name_of(v);
-    for (const ValueInfo& vi : g->inputs) {
-      if (vi.name == name) return true;
-    }
-    return false;
-  }
+  bool is_main_input(ValueId v) const { return main_inputs_.count(v) > 0; }
 
   // Dims from the analysis: fixed sizes are kept, symbolic ones are not exact.
   std::optional<Dims> from_analysis(ValueId v) {
@@ -323,16 +334,51 @@ class BakedShape final : public Rule {
 
   std::optional<Dims> get(ValueId v) {
     if (v == kNoValue) return std::nullopt;
-    auto it = dims_.find(v);
-    if (it != dims_.end()) return it->second;
+    if (v < ref_.size() && ref_[v] != 0) return load(ref_[v]);
     auto d = seed(v);
-    if (d) dims_.emplace(v, *d);
+    store(v, d);
     return d;
+  }
+  std::optional<Dims> load(uint32_t ref) const {
+    if (ref == 1) return std::nullopt;
+    const auto [off, len] = spans_[ref - 2];
+    return Dims(arena_.begin() + off, arena_.begin() + off + len);
+  }
+  static bool same_expr(const Expr& a, const Expr& b) {
+    return a.kind == b.kind && a.num == b.num && a.den == b.den && a.names == b.names &&
+           a.lit == b.lit && a.mixed == b.mixed;
+  }
+  void store(ValueId v, const std::optional<Dims>& d) {
+    if (v >= ref_.size()) ref_.resize(std::max<size_t>(v + 1, ref_.size() * 2), 0);
+    if (!d) {
+      ref_[v] = 1;
+      return;
+    }
+    uint64_t h = d->size();
+    for (const Expr& e : *d) {
+      for (uint64_t x : {uint64_t(e.kind), uint64_t(e.num), uint64_t(e.den), uint64_t(e.names),
+                         uint64_t(reinterpret_cast<uintptr_t>(e.lit)),
+                         uint64_t(reinterpret_cast<uintptr_t>(e.mixed))}) {
+        h = (h ^ x) * 0x100000001b3ull;
+      }
+    }
+    for (auto [it, end] = interned_.equal_range(h); it != end; ++it) {
+      const auto [off, len] = spans_[it->second];
+      if (len == d->size() && std::equal(d->begin(), d->end(), arena_.begin() + off, same_expr)) {
+        ref_[v] = it->second + 2;
+        return;
+      }
+    }
+    spans_.emplace_back(static_cast<uint32_t>(arena_.size()), static_cast<uint32_t>(d->size()));
+    arena_.insert(arena_.end(), d->begin(), d->end());
+    const uint32_t idx = static_cast<uint32_t>(spans_.size() - 1);
+    interned_.emplace(h, idx);
+    ref_[v] = idx + 2;
   }
   std::optional<Dims> in(const Node& n, size_t k) { return get(p_->input(n, k)); }
   void set(const Node& n, size_t k, Dims d) {
     ValueId v = p_->output(n, k);
-    if (v != kNoValue) dims_[v] = std::move(d);
+    if (v != kNoValue) store(v, d);
   }
   std::optional<std::vector<int64_t>> ints(const Node& n, size_t k) const {
     if (k >= n.inputs.size() || n.inputs[k].empty()) return std::nullopt;
@@ -352,8 +398,7 @@ class BakedShape final : public Rule {
   void fallback(const Node& n) {
     for (size_t k = 0; k < n.outputs.size(); ++k) {
       ValueId v = p_->output(n, k);
-      if (v == kNoValue) continue;
-      if (auto d = from_analysis(v)) dims_[v] = std::move(*d);
+      if (v != kNoValue) store(v, from_analysis(v));
     }
   }
 
@@ -546,74 +591,33 @@ class BakedShape final : public Rule {
     }
   }
 
+  // Op names from one space-separated list.
+  static std::unordered_set<std::string_view> op_set(std::string_view list) {
+    std::unordered_set<std::string_view> out;
+    while (!list.empty()) {
+      size_t sp = list.find(' ');
+      if (sp != 0) out.insert(list.substr(0, sp));
+      if (sp == std::string_view::npos) break;
+      list.remove_prefix(sp + 1);
+    }
+    return out;
+  }
+  // Output 0 has the dims of input 0.
   static bool is_unary(std::string_view op) {
-    static const std::unordered_set<std::string_view> k = {"Abs",
-                                                           "Acos",
-                                                           "Acosh",
-                                                           "Asin",
-                                                           "Asinh",
-                                                           "Atan",
-                                                           "Atanh",
-                                                           "Ceil",
-                                                           "Celu",
-                                                           "Clip",
-                                                           "Cos",
-                                                           "Cosh",
-                                                           "CumSum",
-                                                           "Elu",
-                                                           "Erf",
-                                                           "Exp",
-                                                           "Floor",
-                                                           "Gelu",
-                                                           "HardSigmoid",
-                                                           "HardSwish",
-                                                           "Hardmax",
-                                                           "IsInf",
-                                                           "IsNaN",
-                                                           "LeakyRelu",
-                                                           "Log",
-                                                           "LogSoftmax",
-                                                           "LpNormalization",
-                                                           "LRN",
-                                                           "MeanVarianceNormalization",
-                                                           "Mish",
-                                                           "Not",
-                                                           "Reciprocal",
-                                                           "Relu",
-                                                           "Round",
-                                                           "Selu",
-                                                           "Shrink",
-                                                           "Sigmoid",
-                                                           "Sign",
-                                                           "Sin",
-                                                           "Sinh",
-                                                           "Softmax",
-                                                           "Softplus",
-                                                           "Softsign",
-                                                           "Sqrt",
-                                                           "Tan",
-                                                           "Tanh",
-                                                           "ThresholdedRelu",
-                                                           "Trilu",
-                                                           "Dropout",
-                                                           "BatchNormalization",
-                                                           "InstanceNormalization",
-                                                           "LayerNormalization",
-                                                           "GroupNormalization",
-                                                           "Identity",
-                                                           "Cast",
-                                                           "CastLike",
-                                                           "Neg",
-                                                           "QuantizeLinear",
-                                                           "DequantizeLinear"};
+    static const auto k = op_set(
+        "Abs Acos Acosh Asin Asinh Atan Atanh Ceil Celu Clip Cos Cosh CumSum Elu Erf Exp Floor "
+        "Gelu HardSigmoid HardSwish Hardmax IsInf IsNaN LeakyRelu Log LogSoftmax LpNormalization "
+        "LRN MeanVarianceNormalization Mish Not Reciprocal Relu Round Selu Shrink Sigmoid Sign "
+        "Sin Sinh Softmax Softplus Softsign Sqrt Tan Tanh ThresholdedRelu Trilu Dropout "
+        "BatchNormalization InstanceNormalization LayerNormalization GroupNormalization Identity "
+        "Cast CastLike Neg QuantizeLinear DequantizeLinear");
     return k.count(op) > 0;
   }
+  // Multidirectional broadcasting of every input.
   static bool is_broadcast(std::string_view op) {
-    static const std::unordered_set<std::string_view> k = {
-        "Add",         "Sub",   "Mul",     "Div",  "Pow",   "Mod",
-        "Max",         "Min",   "Mean",    "Sum",  "And",   "Or",
-        "Xor",         "Equal", "Greater", "Less", "Where", "GreaterOrEqual",
-        "LessOrEqual", "PRelu", "BitShift"};
+    static const auto k = op_set(
+        "Add Sub Mul Div Pow Mod Max Min Mean Sum And Or Xor Equal Greater Less Where "
+        "GreaterOrEqual LessOrEqual PRelu BitShift");
     return k.count(op) > 0;
   }
 
@@ -967,7 +971,10 @@ class BakedShape final : public Rule {
             acc = Expr::opaque();
             break;
           }
-          acc.num = a + b;
+          if (__builtin_add_overflow(a, b, &acc.num)) {
+            acc = Expr::opaque();
+            break;
+          }
           acc.den = den;
           acc.lit = nullptr;
           acc.mixed = nullptr;
@@ -1056,24 +1063,28 @@ class BakedShape final : public Rule {
       const int64_t st = (*starts)[j], en = (*ends)[j], step = (*steps)[j];
       const Expr& x = (*d)[ax];
       if (st == 0 && en >= kOpenEnd && step == 1) continue;  // x[:, 0:]
-      if (m == 1 && step == 1 && st >= 0 && en == st + 1) piece(n, p_->input(n, 0), ax, x, st);
+      if (m == 1 && step == 1 && st >= 0 && st < kOpenEnd && en == st + 1)
+        piece(n, p_->input(n, 0), ax, x, st);
       if (m == 1 && step == 1 && st == 0 && en > 0 && en < kOpenEnd && x.free() && x.num == 1 &&
           x.den == 1 && sets_[x.names].size() == 1) {
         slice_ends_.push_back(SliceEnd{&n, x.names, en, p_->input(n, 0), ax});
       }
-      if (x.fixed() && step != 0) {
-        int64_t dim = x.num, s = st, e = en;
+      if (x.fixed() && step != 0 && step != std::numeric_limits<int64_t>::min()) {
+        // Bounds are clamped to [-1, dim] before any arithmetic, so nothing overflows.
+        const int64_t dim = x.num;
+        int64_t s = std::clamp<int64_t>(st, -dim - 1, dim),
+                e = std::clamp<int64_t>(en, -dim - 1, dim);
         if (s < 0) s += dim;
         if (e < 0) e += dim;
         int64_t len = 0;
         if (step > 0) {
           s = std::clamp<int64_t>(s, 0, dim);
           e = std::clamp<int64_t>(e, 0, dim);
-          len = std::max<int64_t>(0, (e - s + step - 1) / step);
+          len = e > s ? 1 + (e - s - 1) / step : 0;
         } else {
           s = std::clamp<int64_t>(s, 0, dim - 1);
           e = std::clamp<int64_t>(e, -1, dim - 1);
-          len = std::max<int64_t>(0, (s - e + (-step) - 1) / (-step));
+          len = s > e ? 1 + (s - e - 1) / (-step) : 0;
         }
         out[ax] = Expr::fixed_at(len);
       } else {
@@ -1104,7 +1115,9 @@ class BakedShape final : public Rule {
     if (sizes) {
       if (sizes->size() != m) return fallback(n);
       int64_t total = 0;
-      for (int64_t s : *sizes) total += s;
+      for (int64_t s : *sizes) {
+        if (s < 0 || __builtin_add_overflow(total, s, &total)) return fallback(n);
+      }
       if (dim.free()) {
         force(Force{&n, dim, p_->input(n, 0), total, nullptr, kNoValue, false,
                     fmt::format("cuts axis {} of '{}' {} into the constant sizes {} ({} in all)",
@@ -1201,8 +1214,7 @@ class BakedShape final : public Rule {
   }
   void fallback_output(const Node& n, size_t k) {
     ValueId v = p_->output(n, k);
-    if (v == kNoValue) return;
-    if (auto d = from_analysis(v)) dims_[v] = std::move(*d);
+    if (v != kNoValue) store(v, from_analysis(v));
   }
 
   void reduce(const Node& n) {
