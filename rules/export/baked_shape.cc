@@ -99,6 +99,7 @@ class BakedShape final : public Rule {
 
   void on_model(const Model& m, RuleContext& ctx) override {
     p_ = &ctx.get<Provenance>();
+    ctx_model_ = &m;
     index_ = &ctx.get<GraphIndex>();
     sets_.assign(1, {});
     for (const ValueInfo& vi : m.graph.inputs) {
@@ -141,6 +142,7 @@ class BakedShape final : public Rule {
   const Provenance* p_ = nullptr;
   const GraphIndex* index_ = nullptr;
   bool active_ = false;  // some main-graph input has a symbolic dim
+  const Model* ctx_model_ = nullptr;
 
   // Interned names and multisets of them.
   std::vector<std::string> names_;
@@ -153,6 +155,9 @@ class BakedShape final : public Rule {
   // Dims per value, interned: most values of a graph share a handful of shapes, so each value
   // keeps a 4-byte reference (0: not computed yet, 1: rank not known, else span index + 2).
   std::vector<uint32_t> ref_;
+  // The same for the elements of small integer vectors (shape arithmetic): Shape(x) holds the
+  // dims of x, so x.view(x.size(0), -1) keeps the exact batch.
+  std::vector<uint32_t> eref_;
   std::vector<std::pair<uint32_t, uint32_t>> spans_;  // offset and length in arena_
   std::vector<Expr> arena_;
   std::unordered_multimap<uint64_t, uint32_t> interned_;  // content hash -> span index
@@ -348,8 +353,10 @@ class BakedShape final : public Rule {
     return a.kind == b.kind && a.num == b.num && a.den == b.den && a.names == b.names &&
            a.lit == b.lit && a.mixed == b.mixed;
   }
-  void store(ValueId v, const std::optional<Dims>& d) {
-    if (v >= ref_.size()) ref_.resize(std::max<size_t>(v + 1, ref_.size() * 2), 0);
+  void store(ValueId v, const std::optional<Dims>& d) { store_in(ref_, v, d); }
+  void store_in(std::vector<uint32_t>& refs, ValueId v, const std::optional<Dims>& d) {
+    if (v >= refs.size()) refs.resize(std::max<size_t>(v + 1, refs.size() * 2), 0);
+    auto& ref_ = refs;
     if (!d) {
       ref_[v] = 1;
       return;
@@ -380,10 +387,169 @@ class BakedShape final : public Rule {
     ValueId v = p_->output(n, k);
     if (v != kNoValue) store(v, d);
   }
-  std::optional<std::vector<int64_t>> ints(const Node& n, size_t k) const {
+  // The elements of a small integer vector: the analysis's known values, else those followed
+  // here (shape arithmetic, with exact dims; Where/Equal/ConstantOfShape on constants).
+  std::optional<Dims> elems_of(ValueId v) {
+    if (v == kNoValue) return std::nullopt;
+    if (v < eref_.size() && eref_[v] > 1) return load(eref_[v]);
+    if (auto k = p_->known_ints(v)) {
+      Dims out;
+      for (int64_t x : *k) out.push_back(Expr::fixed_at(x));
+      return out;
+    }
+    return std::nullopt;
+  }
+  std::optional<Dims> elems(const Node& n, size_t k) {
     if (k >= n.inputs.size() || n.inputs[k].empty()) return std::nullopt;
-    ValueId v = p_->input(n, k);
-    return v == kNoValue ? std::nullopt : p_->known_ints(v);
+    return elems_of(p_->input(n, k));
+  }
+  std::optional<std::vector<int64_t>> ints(const Node& n, size_t k) {
+    auto e = elems(n, k);
+    if (!e) return std::nullopt;
+    std::vector<int64_t> out;
+    for (const Expr& x : *e) {
+      if (x.kind != Expr::Exact || x.names != 0 || x.den != 1) return std::nullopt;
+      out.push_back(x.num);
+    }
+    return out;
+  }
+  void set_elems(const Node& n, size_t k, const Dims& e) {
+    ValueId v = p_->output(n, k);
+    if (v != kNoValue && e.size() <= 16) store_in(eref_, v, e);
+  }
+
+  // Elements of the outputs of shape arithmetic. Exact dims stay exact through Shape, Gather,
+  // Concat, Slice, Unsqueeze, Mul and Div; fixed elements are folded by every op listed.
+  void visit_elems(const Node& n) {
+    const std::string_view op = n.op_type;
+    if (op == "Shape") {
+      auto d = in(n, 0);
+      if (!d) return;
+      const int64_t r = static_cast<int64_t>(d->size());
+      int64_t st = n.attr_int("start").value_or(0), en = n.attr_int("end").value_or(r);
+      if (st < 0) st += r;
+      if (en < 0) en += r;
+      st = std::clamp<int64_t>(st, 0, r);
+      en = std::clamp<int64_t>(en, st, r);
+      Dims out(d->begin() + st, d->begin() + en);
+      for (Expr& e : out) e.lit = nullptr;  // read from the tensor, not written by a constant
+      return set_elems(n, 0, out);
+    }
+    if (op == "Identity" || op == "Cast" || op == "Unsqueeze" || op == "Squeeze" ||
+        op == "Reshape" || op == "Flatten") {
+      if (auto e = elems(n, 0)) set_elems(n, 0, *e);
+      return;
+    }
+    if (op == "Gather") {
+      auto e = elems(n, 0);
+      auto idx = ints(n, 1);
+      if (!e || !idx || n.attr_int("axis").value_or(0) != 0) return;
+      Dims out;
+      const int64_t len = static_cast<int64_t>(e->size());
+      for (int64_t i : *idx) {
+        if (i < 0) i += len;
+        if (i < 0 || i >= len) return;
+        out.push_back((*e)[i]);
+      }
+      return set_elems(n, 0, out);
+    }
+    if (op == "Concat") {
+      if (n.attr_int("axis").value_or(0) != 0 && n.attr_int("axis").value_or(0) != -1) return;
+      Dims out;
+      for (size_t k = 0; k < n.inputs.size(); ++k) {
+        auto e = elems(n, k);
+        if (!e) return;
+        out.insert(out.end(), e->begin(), e->end());
+      }
+      return set_elems(n, 0, out);
+    }
+    if (op == "Slice" && p_->opset(n) >= 10) {
+      auto e = elems(n, 0);
+      auto st = ints(n, 1), en = ints(n, 2);
+      if (!e || !st || !en || st->size() != 1 || en->size() != 1) return;
+      if (n.inputs.size() > 4 && !n.inputs[4].empty()) {
+        auto step = ints(n, 4);
+        if (!step || step->size() != 1 || (*step)[0] != 1) return;
+      }
+      const int64_t len = static_cast<int64_t>(e->size());
+      int64_t a = std::clamp<int64_t>((*st)[0], -len, len),
+              b = std::clamp<int64_t>((*en)[0], -len, len);
+      if (a < 0) a += len;
+      if (b < 0) b += len;
+      if (b < a) b = a;
+      return set_elems(n, 0, Dims(e->begin() + a, e->begin() + b));
+    }
+    if (op == "ConstantOfShape") {
+      auto shape = ints(n, 0);
+      if (!shape || shape->size() > 1) return;
+      const int64_t count = shape->empty() ? 1 : (*shape)[0];
+      if (count < 0 || count > 16) return;
+      int64_t fill = 0;
+      if (const Attribute* a = n.attribute("value"); a != nullptr && a->t != nullptr) {
+        auto v = ctx_model_->read_ints(*a->t, 1);
+        if (!v || v->size() != 1) return;
+        fill = (*v)[0];
+      }
+      return set_elems(n, 0, Dims(count, Expr::fixed_at(fill)));
+    }
+    const bool arith = op == "Mul" || op == "Div" || op == "Add" || op == "Sub";
+    if (arith || op == "Equal" || op == "Where") {
+      const size_t first = op == "Where" ? 1 : 0;
+      auto a = elems(n, first), b = elems(n, first + 1);
+      std::optional<Dims> c;
+      if (op == "Where") c = elems(n, 0);
+      if (!a || !b || (op == "Where" && !c)) return;
+      size_t len = std::max(a->size(), b->size());
+      if (c) len = std::max(len, c->size());
+      auto at = [&](const Dims& v, size_t i) -> const Expr* {
+        return v.size() == 1 ? &v[0] : v.size() == len ? &v[i] : nullptr;
+      };
+      Dims out;
+      for (size_t i = 0; i < len; ++i) {
+        const Expr *x = at(*a, i), *y = at(*b, i);
+        if (x == nullptr || y == nullptr) return;
+        if (op == "Where") {
+          const Expr* cond = at(*c, i);
+          if (cond == nullptr || !cond->fixed()) return;
+          out.push_back(cond->num != 0 ? *x : *y);
+        } else if (op == "Equal") {
+          if (!x->fixed() || !y->fixed()) return;
+          out.push_back(Expr::fixed_at(x->num == y->num ? 1 : 0));
+        } else {
+          out.push_back(elem_arith(op, *x, *y));
+        }
+      }
+      return set_elems(n, 0, out);
+    }
+  }
+
+  Expr elem_arith(std::string_view op, const Expr& x, const Expr& y) {
+    if (x.fixed() && y.fixed()) {
+      int64_t r = 0;
+      bool ok = true;
+      if (op == "Mul") {
+        ok = mul_ok(x.num, y.num, r);
+      } else if (op == "Add") {
+        ok = !__builtin_add_overflow(x.num, y.num, &r);
+      } else if (op == "Sub") {
+        ok = !__builtin_sub_overflow(x.num, y.num, &r);
+      } else {
+        if (y.num == 0 || (x.num == std::numeric_limits<int64_t>::min() && y.num == -1)) {
+          return Expr{};
+        }
+        r = x.num / y.num;
+        if ((x.num % y.num != 0) && ((x.num < 0) != (y.num < 0))) --r;  // floor
+      }
+      return ok ? Expr::fixed_at(r) : Expr{};
+    }
+    // Exact products of dims stay exact; a division must come out whole to be a dim.
+    if (op == "Mul") return mul(x, y);
+    if (op == "Div" && x.kind == Expr::Exact && y.fixed() && y.num > 0) {
+      Expr q = div(x, y);
+      if (q.kind == Expr::Exact && q.den == 1) return q;
+    }
+    if ((op == "Add" || op == "Sub") && y.fixed() && y.num == 0) return x;
+    return x.kind == Expr::Unknown || y.kind == Expr::Unknown ? Expr{} : Expr::opaque();
   }
   static std::optional<std::vector<int64_t>> attr_ints(const Node& n, std::string_view name) {
     const Attribute* a = n.attribute(name);
@@ -498,19 +664,23 @@ class BakedShape final : public Rule {
                        quoted_names(set));
     std::string msg;
     if (where == f.free.mixed) {
-      auto shape = ints(*where, 1);
+      auto shape = reshape_target(*where);
       msg = fmt::format(
           "{} has the constant shape {}, which folds {} into the dim {}; {} needs that dim to be "
           "{}, so the model only runs when {}{}: {}",
-          node_label(*where), shape ? ints_text(*shape) : std::string("?"), dim_phrase(set),
+          node_label(*where), shape ? text(*shape) : std::string("?"), dim_phrase(set),
           text(f.free), node_label(*f.at), f.need, value_text, or_one, fails);
     } else if (where == f.lit) {
+      // Name the operand when it is not the input itself ("... of input 'x' (as '/h')").
+      std::string via;
+      if (f.free_value != kNoValue && !is_main_input(f.free_value)) {
+        via = fmt::format(" (in '{}')", p_->name_of(f.free_value));
+      }
       msg = fmt::format(
-          "{} writes the constant size {}, and {} needs {} ('{}') to match it: the model only "
-          "runs when {}{}; {}",
-          node_label(*where), f.need, node_label(*f.at), dim_phrase(set),
-          f.free_value == kNoValue ? std::string_view("?") : p_->name_of(f.free_value), value_text,
-          or_one, fails);
+          "{} writes the constant size {}, and {} needs {}{} to match it: the model only runs "
+          "when {}{}; {}",
+          node_label(*where), f.need, node_label(*f.at), dim_phrase(set), via, value_text, or_one,
+          fails);
     } else {
       msg = fmt::format("{} {}, which only holds when {}{}: {}", node_label(*f.at), f.what,
                         value_text, or_one, fails);
@@ -526,6 +696,7 @@ class BakedShape final : public Rule {
 
   void visit(const Node& n, RuleContext& ctx) {
     propagate_tags(n);
+    if (n.domain.empty() || n.domain == "ai.onnx") visit_elems(n);
     const bool std_domain = n.domain.empty() || n.domain == "ai.onnx";
     if (!calls_.empty()) {
       if (const Function* f = p_->called_function(n)) {
@@ -859,28 +1030,45 @@ class BakedShape final : public Rule {
     set(n, 0, Dims{product(all.subspan(0, axis)), product(all.subspan(axis))});
   }
 
+  // The target shape of a Reshape: fixed entries, or exact dims read with Shape (x.size(0)).
+  std::optional<Dims> reshape_target(const Node& n) {
+    if (p_->opset(n) >= 5) return elems(n, 1);
+    auto a = attr_ints(n, "shape");
+    if (!a) return std::nullopt;
+    Dims out;
+    for (int64_t x : *a) out.push_back(Expr::fixed_at(x));
+    return out;
+  }
+
   void reshape(const Node& n, RuleContext& ctx) {
     auto d = in(n, 0);
-    auto shape = p_->opset(n) < 5 ? attr_ints(n, "shape") : ints(n, 1);
+    auto shape = reshape_target(n);
     if (!d || !shape) return fallback(n);
     const bool allowzero = n.attr_int("allowzero").value_or(0) != 0;
     Dims out;
     std::vector<bool> copied(d->size(), false);
     int infer_at = -1;
+    bool constant = true, vague = false;  // every entry a literal; some entry not exact
     for (size_t i = 0; i < shape->size(); ++i) {
-      const int64_t t = (*shape)[i];
-      if (t == 0 && !allowzero) {
+      const Expr& t = (*shape)[i];
+      if (!t.fixed()) {
+        constant = false;
+        vague |= !t.free();
+        Expr e = t;
+        e.lit = e.mixed = nullptr;
+        out.push_back(e);
+      } else if (t.num == 0 && !allowzero) {
         if (i >= d->size()) return fallback(n);
         copied[i] = true;
         out.push_back((*d)[i]);
-      } else if (t == -1) {
+      } else if (t.num == -1) {
         if (infer_at >= 0) return fallback(n);
         infer_at = static_cast<int>(i);
         out.push_back(Expr{});
-      } else if (t < 0) {
+      } else if (t.num < 0) {
         return fallback(n);
       } else {
-        out.push_back(Expr::fixed_at(t, &n));
+        out.push_back(Expr::fixed_at(t.num, &n));
       }
     }
     // Copied dims cancel on both sides of the element count.
@@ -889,16 +1077,18 @@ class BakedShape final : public Rule {
       if (!copied[i]) lhs.push_back((*d)[i]);
     }
     for (size_t i = 0; i < shape->size(); ++i) {
-      if ((*shape)[i] > 0 || ((*shape)[i] == 0 && allowzero)) rhs.push_back(out[i]);
+      if (!copied[i] && static_cast<int>(i) != infer_at) rhs.push_back(out[i]);
     }
     const Expr l = product(lhs), r = product(rhs);
     if (infer_at < 0) {
-      if (l.free() && r.fixed()) {
+      if (constant && l.free() && r.fixed()) {
         force(Force{&n, l, p_->input(n, 0), r.num, nullptr, kNoValue, false,
                     fmt::format("has the constant shape {} ({} elements) for its input '{}' {}",
-                                ints_text(*shape), r.num, p_->name_of(p_->input(n, 0)), text(*d))},
+                                text(*shape), r.num, p_->name_of(p_->input(n, 0)), text(*d))},
               ctx);
       }
+    } else if (vague) {
+      out[infer_at] = Expr::opaque();
     } else {
       Expr e = div(l, r);
       if (e.free()) {
@@ -909,7 +1099,8 @@ class BakedShape final : public Rule {
             e.mixed = x.mixed;
           }
         }
-        if (!same_as_input) e.mixed = &n;
+        // Only a literal entry can have pushed the dynamic dim into the inferred one.
+        if (!same_as_input && constant) e.mixed = &n;
       }
       out[infer_at] = e;
     }

@@ -127,7 +127,47 @@ TEST(ExportBakedShape, ExpandAndConstantOfShape) {
   EXPECT_THAT(findings(kRule, c.bytes()), ElementsAre(at("main/ones")));
   EXPECT_THAT(diagnostics(kRule, c.bytes())[0].message,
               HasSubstr("ConstantOfShape 'ones' writes the constant size 2, and Mul 'mul' needs "
-                        "dim 'N' of input 'x' ('x') to match it"));
+                        "dim 'N' of input 'x' to match it"));
+}
+
+TEST(ExportBakedShape, ShapeArithmeticKeepsTheDimExact) {
+  // h = x.view(x.size(0), -1) keeps N exact; then h * torch.ones(2, 16) pins it.
+  ModelBuilder m(14);
+  auto& g = m.graph();
+  g.input("x", kFloat, {std::string("N"), 4, 4}).output("y", kFloat, {}, false);
+  g.node("Shape", {"x"}, {"s"});
+  g.initializer(make_tensor_i64("zero", {}, {0}));
+  g.initializer(make_tensor_i64("ax0", {1}, {0}));
+  g.initializer(make_tensor_i64("minus1", {1}, {-1}));
+  g.initializer(make_tensor_i64("size", {2}, {2, 16}));
+  attr_int(g.node("Gather", {"s", "zero"}, {"n"}), "axis", 0);
+  g.node("Unsqueeze", {"n", "ax0"}, {"n1"});
+  attr_int(g.node("Concat", {"n1", "minus1"}, {"shape"}), "axis", 0);
+  g.node("Reshape", {"x", "shape"}, {"h"}, "view");
+  g.node("ConstantOfShape", {"size"}, {"ones"}, "ones");
+  g.node("Mul", {"h", "ones"}, {"y"}, "mul");
+  EXPECT_THAT(findings(kRule, m.bytes()), ElementsAre(at("main/ones")));
+  EXPECT_THAT(diagnostics(kRule, m.bytes())[0].message, HasSubstr("(in 'h')"));
+}
+
+TEST(ExportBakedShape, ExpandShapeFoldedFromWhere) {
+  // cls.expand(2, -1, -1) as torch 1.13 exports it: Where(Equal(s, -1), ones, s), then Concat
+  // with x [B, S, 8] along axis 1.
+  ModelBuilder m(13);
+  auto& g = m.graph();
+  g.input("x", kFloat, {std::string("B"), std::string("S"), 8}).output("y", kFloat, {}, false);
+  g.initializer(make_tensor_f32("cls", {1, 1, 8}, std::vector<float>(8, 0.f)));
+  g.initializer(make_tensor_i64("s", {3}, {2, -1, -1}));
+  g.initializer(make_tensor_i64("three", {1}, {3}));
+  g.initializer(make_tensor_i64("m1", {}, {-1}));
+  attr_tensor(g.node("ConstantOfShape", {"three"}, {"ones"}), "value",
+              make_tensor_i64("", {1}, {1}));
+  g.node("Mul", {"ones", "m1"}, {"neg"});
+  g.node("Equal", {"s", "neg"}, {"eq"});
+  g.node("Where", {"eq", "ones", "s"}, {"shape"});
+  g.node("Expand", {"cls", "shape"}, {"cls_b"}, "expand");
+  attr_int(g.node("Concat", {"cls_b", "x"}, {"y"}, "cat"), "axis", 1);
+  EXPECT_THAT(findings(kRule, m.bytes()), ElementsAre(at("main/expand")));
 }
 
 TEST(ExportBakedShape, BroadcastAgainstAFixedTable) {
