@@ -157,7 +157,7 @@ class BakedShape final : public Rule {
   std::vector<uint32_t> ref_;
   // The same for the elements of small integer vectors (shape arithmetic): Shape(x) holds the
   // dims of x, so x.view(x.size(0), -1) keeps the exact batch.
-  std::vector<uint32_t> eref_;
+  std::unordered_map<ValueId, uint32_t> eref_;        // few values are shape vectors
   std::vector<std::pair<uint32_t, uint32_t>> spans_;  // offset and length in arena_
   std::vector<Expr> arena_;
   std::unordered_multimap<uint64_t, uint32_t> interned_;  // content hash -> span index
@@ -353,14 +353,13 @@ class BakedShape final : public Rule {
     return a.kind == b.kind && a.num == b.num && a.den == b.den && a.names == b.names &&
            a.lit == b.lit && a.mixed == b.mixed;
   }
-  void store(ValueId v, const std::optional<Dims>& d) { store_in(ref_, v, d); }
-  void store_in(std::vector<uint32_t>& refs, ValueId v, const std::optional<Dims>& d) {
-    if (v >= refs.size()) refs.resize(std::max<size_t>(v + 1, refs.size() * 2), 0);
-    auto& ref_ = refs;
-    if (!d) {
-      ref_[v] = 1;
-      return;
-    }
+  void store(ValueId v, const std::optional<Dims>& d) {
+    if (v >= ref_.size()) ref_.resize(v + 1, 0);  // geometric capacity growth
+    ref_[v] = intern_dims(d);
+  }
+  // The reference of a dims vector: 1 for none, else its interned span index + 2.
+  uint32_t intern_dims(const std::optional<Dims>& d) {
+    if (!d) return 1;
     uint64_t h = d->size();
     for (const Expr& e : *d) {
       for (uint64_t x : {uint64_t(e.kind), uint64_t(e.num), uint64_t(e.den), uint64_t(e.names),
@@ -372,15 +371,14 @@ class BakedShape final : public Rule {
     for (auto [it, end] = interned_.equal_range(h); it != end; ++it) {
       const auto [off, len] = spans_[it->second];
       if (len == d->size() && std::equal(d->begin(), d->end(), arena_.begin() + off, same_expr)) {
-        ref_[v] = it->second + 2;
-        return;
+        return it->second + 2;
       }
     }
     spans_.emplace_back(static_cast<uint32_t>(arena_.size()), static_cast<uint32_t>(d->size()));
     arena_.insert(arena_.end(), d->begin(), d->end());
     const uint32_t idx = static_cast<uint32_t>(spans_.size() - 1);
     interned_.emplace(h, idx);
-    ref_[v] = idx + 2;
+    return idx + 2;
   }
   std::optional<Dims> in(const Node& n, size_t k) { return get(p_->input(n, k)); }
   void set(const Node& n, size_t k, Dims d) {
@@ -391,7 +389,7 @@ class BakedShape final : public Rule {
   // here (shape arithmetic, with exact dims; Where/Equal/ConstantOfShape on constants).
   std::optional<Dims> elems_of(ValueId v) {
     if (v == kNoValue) return std::nullopt;
-    if (v < eref_.size() && eref_[v] > 1) return load(eref_[v]);
+    if (auto it = eref_.find(v); it != eref_.end()) return load(it->second);
     if (auto k = p_->known_ints(v)) {
       Dims out;
       for (int64_t x : *k) out.push_back(Expr::fixed_at(x));
@@ -415,7 +413,7 @@ class BakedShape final : public Rule {
   }
   void set_elems(const Node& n, size_t k, const Dims& e) {
     ValueId v = p_->output(n, k);
-    if (v != kNoValue && e.size() <= 16) store_in(eref_, v, e);
+    if (v != kNoValue && e.size() <= 16) eref_[v] = intern_dims(e);
   }
 
   // Elements of the outputs of shape arithmetic. Exact dims stay exact through Shape, Gather,
