@@ -111,6 +111,7 @@ class BakedShape final : public Rule {
       }
     }
     // Free dims come only from the main graph's inputs: a static model has nothing to report.
+    if (active_) consts_ = &ctx.get<ConstantIndex>();
     if (!active_ || m.functions.empty()) return;
     // Calls per function, so a body trusts its formals' sizes only when every call was seen.
     for (const Graph* g : m.all_graphs()) {
@@ -143,6 +144,7 @@ class BakedShape final : public Rule {
   const GraphIndex* index_ = nullptr;
   bool active_ = false;  // some main-graph input has a symbolic dim
   const Model* ctx_model_ = nullptr;
+  const ConstantIndex* consts_ = nullptr;
 
   // Interned names and multisets of them.
   std::vector<std::string> names_;
@@ -753,6 +755,12 @@ class BakedShape final : public Rule {
       resize(n, ctx);
     } else if (op == "Conv" || op == "MaxPool" || op == "AveragePool" || op == "LpPool") {
       conv(n, op == "Conv");
+    } else if (op == "GlobalAveragePool" || op == "GlobalMaxPool" || op == "GlobalLpPool") {
+      // [N, C, 1, 1, ...]
+      auto d = in(n, 0);
+      if (!d || d->size() < 2) return fallback(n);
+      for (size_t i = 2; i < d->size(); ++i) (*d)[i] = Expr::fixed_at(1);
+      set(n, 0, std::move(*d));
     } else if (op.starts_with("Reduce")) {
       reduce(n);
     } else {
@@ -1357,9 +1365,21 @@ class BakedShape final : public Rule {
   void resize(const Node& n, RuleContext& ctx) {
     auto d = in(n, 0);
     auto sizes = p_->opset(n) >= 11 ? ints(n, 3) : std::nullopt;
-    if (!d || !sizes || sizes->size() != d->size() || n.attribute("axes") != nullptr) {
-      return fallback(n);
+    if (!d || n.attribute("axes") != nullptr) return fallback(n);
+    if (!sizes) {
+      // Scales: an axis scaled by 1 (batch, channels) keeps its size exactly.
+      ValueId out0 = p_->output(n, 0);
+      auto base = out0 == kNoValue ? std::nullopt : from_analysis(out0);
+      auto scales = scales_of(n);
+      if (!base || !scales || base->size() != d->size() || scales->size() != d->size()) {
+        return fallback(n);
+      }
+      for (size_t i = 0; i < d->size(); ++i) {
+        if ((*scales)[i] == 1.0) (*base)[i] = (*d)[i];
+      }
+      return set(n, 0, std::move(*base));
     }
+    if (sizes->size() != d->size()) return fallback(n);
     Dims out;
     for (size_t i = 0; i < d->size(); ++i) {
       const Expr& x = (*d)[i];
@@ -1369,6 +1389,15 @@ class BakedShape final : public Rule {
       out.push_back(Expr::fixed_at((*sizes)[i], &n));
     }
     set(n, 0, std::move(out));
+  }
+
+  // Resize's constant scales (input 2 from opset 11, else 1), or nullopt.
+  std::optional<std::vector<double>> scales_of(const Node& n) {
+    const size_t k = p_->opset(n) >= 11 ? 2 : 1;
+    if (k >= n.inputs.size() || n.inputs[k].empty()) return std::nullopt;
+    const ConstantIndex::Constant* c = consts_->find(*n.graph, n.inputs[k]);
+    if (c == nullptr || c->overridable || c->tensor == nullptr) return std::nullopt;
+    return ctx_model_->read_floats(*c->tensor, 16);
   }
 
   void resize_finding(const Node& n, size_t axis, const Expr& x, int64_t size,

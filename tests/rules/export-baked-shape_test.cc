@@ -150,6 +150,29 @@ TEST(ExportBakedShape, ShapeArithmeticKeepsTheDimExact) {
   EXPECT_THAT(diagnostics(kRule, m.bytes())[0].message, HasSubstr("(in 'h')"));
 }
 
+TEST(ExportBakedShape, ConvNetKeepsTheBatchExact) {
+  // interpolate(scale_factor=2) -> conv -> global pool -> view(2, -1) -> Linear(8, 4).
+  auto make = [](const std::vector<int64_t>& shape) {
+    ModelBuilder m(13);
+    auto& g = m.graph();
+    g.input("x", kFloat, {std::string("N"), 3, std::string("H"), std::string("W")})
+        .output("y", kFloat, {}, false);
+    g.initializer(make_tensor_f32("scales", {4}, {1.f, 1.f, 2.f, 2.f}));
+    g.initializer(make_tensor_f32("k", {8, 3, 3, 3}, std::vector<float>(216, 0.f)));
+    g.initializer(make_tensor_i64("shape", {static_cast<int64_t>(shape.size())}, shape));
+    g.initializer(make_tensor_f32("w", {4, 8}, std::vector<float>(32, 0.f)));
+    g.node("Resize", {"x", "", "scales"}, {"up"});
+    attr_ints(g.node("Conv", {"up", "k"}, {"c"}), "pads", {1, 1, 1, 1});
+    g.node("GlobalAveragePool", {"c"}, {"p"});
+    g.node("Reshape", {"p", "shape"}, {"flat"}, "view");
+    attr_int(g.node("Gemm", {"flat", "w"}, {"y"}, "fc"), "transB", 1);
+    return m;
+  };
+  EXPECT_THAT(findings(kRule, make({2, -1}).bytes()), ElementsAre(at("main/view")));
+  EXPECT_THAT(findings(kRule, make({-1, 8}).bytes()), IsEmpty());
+  EXPECT_THAT(findings(kRule, make({0, -1}).bytes()), IsEmpty());
+}
+
 TEST(ExportBakedShape, ExpandShapeFoldedFromWhere) {
   // cls.expand(2, -1, -1) as torch 1.13 exports it: Where(Equal(s, -1), ones, s), then Concat
   // with x [B, S, 8] along axis 1.
