@@ -111,7 +111,7 @@ class BakedShape final : public Rule {
       }
     }
     // Free dims come only from the main graph's inputs: a static model has nothing to report.
-    if (active_) consts_ = &ctx.get<ConstantIndex>();
+    ctx_ = &ctx;
     if (!active_ || m.functions.empty()) return;
     // Calls per function, so a body trusts its formals' sizes only when every call was seen.
     for (const Graph* g : m.all_graphs()) {
@@ -144,7 +144,7 @@ class BakedShape final : public Rule {
   const GraphIndex* index_ = nullptr;
   bool active_ = false;  // some main-graph input has a symbolic dim
   const Model* ctx_model_ = nullptr;
-  const ConstantIndex* consts_ = nullptr;
+  RuleContext* ctx_ = nullptr;  // for the ConstantIndex, built only if a Resize needs it
 
   // Interned names and multisets of them.
   std::vector<std::string> names_;
@@ -1395,7 +1395,7 @@ class BakedShape final : public Rule {
   std::optional<std::vector<double>> scales_of(const Node& n) {
     const size_t k = p_->opset(n) >= 11 ? 2 : 1;
     if (k >= n.inputs.size() || n.inputs[k].empty()) return std::nullopt;
-    const ConstantIndex::Constant* c = consts_->find(*n.graph, n.inputs[k]);
+    const ConstantIndex::Constant* c = ctx_->get<ConstantIndex>().find(*n.graph, n.inputs[k]);
     if (c == nullptr || c->overridable || c->tensor == nullptr) return std::nullopt;
     return ctx_model_->read_floats(*c->tensor, 16);
   }
