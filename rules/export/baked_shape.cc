@@ -162,7 +162,7 @@ class BakedShape final : public Rule {
   std::unordered_map<ValueId, uint32_t> eref_;        // few values are shape vectors
   std::vector<std::pair<uint32_t, uint32_t>> spans_;  // offset and length in arena_
   std::vector<Expr> arena_;
-  std::unordered_multimap<uint64_t, uint32_t> interned_;  // content hash -> span index
+  std::unordered_map<uint64_t, uint32_t> interned_;  // content hash -> span index
   std::unordered_map<ValueId, Tag> tags_;
   std::vector<Run> runs_;
   std::map<std::pair<ValueId, int64_t>, uint32_t> run_of_;
@@ -370,22 +370,53 @@ class BakedShape final : public Rule {
         h = (h ^ x) * 0x100000001b3ull;
       }
     }
-    for (auto [it, end] = interned_.equal_range(h); it != end; ++it) {
+    auto [it, fresh] = interned_.emplace(h, static_cast<uint32_t>(spans_.size()));
+    if (!fresh) {
       const auto [off, len] = spans_[it->second];
       if (len == d->size() && std::equal(d->begin(), d->end(), arena_.begin() + off, same_expr)) {
         return it->second + 2;
       }
     }
+    // New (or a hash collision, which only costs a copy).
     spans_.emplace_back(static_cast<uint32_t>(arena_.size()), static_cast<uint32_t>(d->size()));
     arena_.insert(arena_.end(), d->begin(), d->end());
-    const uint32_t idx = static_cast<uint32_t>(spans_.size() - 1);
-    interned_.emplace(h, idx);
-    return idx + 2;
+    return static_cast<uint32_t>(spans_.size() - 1) + 2;
   }
-  std::optional<Dims> in(const Node& n, size_t k) { return get(p_->input(n, k)); }
+  // Input and output value ids of the node being visited, looked up once per node.
+  ValueId input(const Node& n, size_t k) {
+    if (&n != io_node_) load_io(n);
+    return k < io_in_.size() ? io_in_[k] : kNoValue;
+  }
+  ValueId output(const Node& n, size_t k) {
+    if (&n != io_node_) load_io(n);
+    return k < io_out_.size() ? io_out_[k] : kNoValue;
+  }
+  void load_io(const Node& n) {
+    io_node_ = &n;
+    io_in_.resize(n.inputs.size());
+    for (size_t k = 0; k < io_in_.size(); ++k) io_in_[k] = p_->input(n, k);
+    io_out_.resize(n.outputs.size());
+    for (size_t k = 0; k < io_out_.size(); ++k) io_out_[k] = p_->output(n, k);
+  }
+  const Node* io_node_ = nullptr;
+  std::vector<ValueId> io_in_, io_out_;
+
+  std::optional<Dims> in(const Node& n, size_t k) { return get(input(n, k)); }
   void set(const Node& n, size_t k, Dims d) {
-    ValueId v = p_->output(n, k);
-    if (v != kNoValue) store(v, d);
+    ValueId v = output(n, k);
+    if (v == kNoValue) return;
+    // Most outputs have the dims of an input (Add(x, bias), Relu, ...): share its span.
+    for (size_t i = 0; i < n.inputs.size(); ++i) {
+      ValueId u = input(n, i);
+      if (u == kNoValue || u >= ref_.size() || ref_[u] < 2) continue;
+      const auto [off, len] = spans_[ref_[u] - 2];
+      if (len == d.size() && std::equal(d.begin(), d.end(), arena_.begin() + off, same_expr)) {
+        if (v >= ref_.size()) ref_.resize(v + 1, 0);
+        ref_[v] = ref_[u];
+        return;
+      }
+    }
+    store(v, d);
   }
   // The elements of a small integer vector: the analysis's known values, else those followed
   // here (shape arithmetic, with exact dims; Where/Equal/ConstantOfShape on constants).
@@ -401,7 +432,7 @@ class BakedShape final : public Rule {
   }
   std::optional<Dims> elems(const Node& n, size_t k) {
     if (k >= n.inputs.size() || n.inputs[k].empty()) return std::nullopt;
-    return elems_of(p_->input(n, k));
+    return elems_of(input(n, k));
   }
   std::optional<std::vector<int64_t>> ints(const Node& n, size_t k) {
     auto e = elems(n, k);
@@ -414,14 +445,25 @@ class BakedShape final : public Rule {
     return out;
   }
   void set_elems(const Node& n, size_t k, const Dims& e) {
-    ValueId v = p_->output(n, k);
+    ValueId v = output(n, k);
     if (v != kNoValue && e.size() <= 16) eref_[v] = intern_dims(e);
   }
 
   // Elements of the outputs of shape arithmetic. Exact dims stay exact through Shape, Gather,
   // Concat, Slice, Unsqueeze, Mul and Div; fixed elements are folded by every op listed.
+  // False when a value's dims show it is no small vector (most tensors): no elements to follow.
+  bool maybe_vector(ValueId v) const {
+    if (v == kNoValue || v >= ref_.size() || ref_[v] < 2) return true;
+    const auto [off, len] = spans_[ref_[v] - 2];
+    return len == 0 || (len == 1 && arena_[off].fixed() && arena_[off].num <= 16);
+  }
+
   void visit_elems(const Node& n) {
     const std::string_view op = n.op_type;
+    if (op != "Shape" && op != "ConstantOfShape" && op != "Concat" &&
+        !maybe_vector(input(n, op == "Where" ? 1 : 0))) {
+      return;
+    }
     if (op == "Shape") {
       auto d = in(n, 0);
       if (!d) return;
@@ -563,7 +605,7 @@ class BakedShape final : public Rule {
 
   void fallback(const Node& n) {
     for (size_t k = 0; k < n.outputs.size(); ++k) {
-      ValueId v = p_->output(n, k);
+      ValueId v = output(n, k);
       if (v != kNoValue) store(v, from_analysis(v));
     }
   }
@@ -801,7 +843,7 @@ class BakedShape final : public Rule {
   void propagate_tags(const Node& n) {
     Tag t;
     for (size_t k = 0; k < n.inputs.size(); ++k) {
-      ValueId v = p_->input(n, k);
+      ValueId v = input(n, k);
       if (v == kNoValue) continue;
       auto it = tags_.find(v);
       if (it == tags_.end()) continue;
@@ -814,7 +856,7 @@ class BakedShape final : public Rule {
       if (r.combined == nullptr) r.combined = &n;
     }
     for (size_t k = 0; k < n.outputs.size(); ++k) {
-      ValueId v = p_->output(n, k);
+      ValueId v = output(n, k);
       if (v != kNoValue) tags_[v] = t;
     }
   }
@@ -839,7 +881,7 @@ class BakedShape final : public Rule {
     }
     r.positions |= uint64_t{1} << pos;
     r.pieces.push_back(&n);
-    ValueId out = p_->output(n, 0);
+    ValueId out = output(n, 0);
     // A piece read again by another piece of the same run is not a new loop iteration.
     if (out != kNoValue) tags_[out] = Tag{it->second, uint64_t{1} << pos};
   }
@@ -926,7 +968,7 @@ class BakedShape final : public Rule {
       auto d = in(n, k);
       if (!d) return fallback(n);
       rank = std::max(rank, d->size());
-      operands.emplace_back(std::move(*d), p_->input(n, k));
+      operands.emplace_back(std::move(*d), input(n, k));
     }
     Dims out(rank);
     for (size_t j = 0; j < rank; ++j) {  // j: axis of the output
@@ -946,14 +988,14 @@ class BakedShape final : public Rule {
     const bool xv = x->size() == 1, yv = y->size() == 1;
     if (xv) x->insert(x->begin(), Expr::fixed_at(1));
     if (yv) y->push_back(Expr::fixed_at(1));
-    k_check(n, (*x)[x->size() - 1], p_->input(n, 0), (*y)[y->size() - 2], p_->input(n, 1), ctx);
+    k_check(n, (*x)[x->size() - 1], input(n, 0), (*y)[y->size() - 2], input(n, 1), ctx);
     Dims bx(x->begin(), x->end() - 2), by(y->begin(), y->end() - 2);
     const size_t r = std::max(bx.size(), by.size());
     Dims out;
     for (size_t j = 0; j < r; ++j) {
       std::vector<std::pair<Expr, ValueId>> ops;
-      if (j >= r - bx.size()) ops.emplace_back(bx[j - (r - bx.size())], p_->input(n, 0));
-      if (j >= r - by.size()) ops.emplace_back(by[j - (r - by.size())], p_->input(n, 1));
+      if (j >= r - bx.size()) ops.emplace_back(bx[j - (r - bx.size())], input(n, 0));
+      if (j >= r - by.size()) ops.emplace_back(by[j - (r - by.size())], input(n, 1));
       out.push_back(join_broadcast(n, ops, ctx));
     }
     if (!xv) out.push_back((*x)[x->size() - 2]);
@@ -975,7 +1017,7 @@ class BakedShape final : public Rule {
     if (!a || !b || a->size() != 2 || b->size() != 2) return fallback(n);
     const bool ta = n.attr_int("transA").value_or(0) != 0;
     const bool tb = n.attr_int("transB").value_or(0) != 0;
-    k_check(n, (*a)[ta ? 0 : 1], p_->input(n, 0), (*b)[tb ? 1 : 0], p_->input(n, 1), ctx);
+    k_check(n, (*a)[ta ? 0 : 1], input(n, 0), (*b)[tb ? 1 : 0], input(n, 1), ctx);
     set(n, 0, Dims{(*a)[ta ? 1 : 0], (*b)[tb ? 0 : 1]});
   }
 
@@ -1088,9 +1130,9 @@ class BakedShape final : public Rule {
     const Expr l = product(lhs), r = product(rhs);
     if (infer_at < 0) {
       if (constant && l.free() && r.fixed()) {
-        force(Force{&n, l, p_->input(n, 0), r.num, nullptr, kNoValue, false,
+        force(Force{&n, l, input(n, 0), r.num, nullptr, kNoValue, false,
                     fmt::format("has the constant shape {} ({} elements) for its input '{}' {}",
-                                text(*shape), r.num, p_->name_of(p_->input(n, 0)), text(*d))},
+                                text(*shape), r.num, p_->name_of(input(n, 0)), text(*d))},
               ctx);
       }
     } else if (vague) {
@@ -1128,9 +1170,9 @@ class BakedShape final : public Rule {
         continue;
       }
       if (x.free() && t > 1) {
-        force(Force{&n, x, p_->input(n, 0), t, nullptr, kNoValue, true,
+        force(Force{&n, x, input(n, 0), t, nullptr, kNoValue, true,
                     fmt::format("expands '{}' {} to the constant shape {}",
-                                p_->name_of(p_->input(n, 0)), text(*d), ints_text(*shape))},
+                                p_->name_of(input(n, 0)), text(*d), ints_text(*shape))},
               ctx);
       }
       out[j] = Expr::fixed_at(t, &n);
@@ -1144,7 +1186,7 @@ class BakedShape final : public Rule {
       if (n.inputs[k].empty()) continue;
       auto d = in(n, k);
       if (!d || (!ins.empty() && d->size() != ins.front().first.size())) return fallback(n);
-      ins.emplace_back(std::move(*d), p_->input(n, k));
+      ins.emplace_back(std::move(*d), input(n, k));
     }
     if (ins.empty()) return fallback(n);
     const int64_t r = static_cast<int64_t>(ins.front().first.size());
@@ -1223,7 +1265,7 @@ class BakedShape final : public Rule {
     out.insert(out.end(), d->begin() + axis + 1, d->end());
     set(n, 0, std::move(out));
     if (auto v = ints(n, 1); v && v->size() == 1 && idx->size() <= 1) {
-      piece(n, p_->input(n, 0), axis, dim, (*v)[0]);
+      piece(n, input(n, 0), axis, dim, (*v)[0]);
     }
   }
 
@@ -1261,10 +1303,10 @@ class BakedShape final : public Rule {
       const Expr& x = (*d)[ax];
       if (st == 0 && en >= kOpenEnd && step == 1) continue;  // x[:, 0:]
       if (m == 1 && step == 1 && st >= 0 && st < kOpenEnd && en == st + 1)
-        piece(n, p_->input(n, 0), ax, x, st);
+        piece(n, input(n, 0), ax, x, st);
       if (m == 1 && step == 1 && st == 0 && en > 0 && en < kOpenEnd && x.free() && x.num == 1 &&
           x.den == 1 && sets_[x.names].size() == 1) {
-        slice_ends_.push_back(SliceEnd{&n, x.names, en, p_->input(n, 0), ax});
+        slice_ends_.push_back(SliceEnd{&n, x.names, en, input(n, 0), ax});
       }
       if (x.fixed() && step != 0 && step != std::numeric_limits<int64_t>::min()) {
         // Bounds are clamped to [-1, dim] before any arithmetic, so nothing overflows.
@@ -1316,11 +1358,11 @@ class BakedShape final : public Rule {
         if (s < 0 || __builtin_add_overflow(total, s, &total)) return fallback(n);
       }
       if (dim.free()) {
-        force(Force{&n, dim, p_->input(n, 0), total, nullptr, kNoValue, false,
-                    fmt::format("cuts axis {} of '{}' {} into the constant sizes {} ({} in all)",
-                                axis, p_->name_of(p_->input(n, 0)), text(*d), ints_text(*sizes),
-                                total)},
-              ctx);
+        force(
+            Force{&n, dim, input(n, 0), total, nullptr, kNoValue, false,
+                  fmt::format("cuts axis {} of '{}' {} into the constant sizes {} ({} in all)",
+                              axis, p_->name_of(input(n, 0)), text(*d), ints_text(*sizes), total)},
+            ctx);
       }
       for (size_t k = 0; k < m; ++k) {
         Dims out = *d;
@@ -1368,7 +1410,7 @@ class BakedShape final : public Rule {
     if (!d || n.attribute("axes") != nullptr) return fallback(n);
     if (!sizes) {
       // Scales: an axis scaled by 1 (batch, channels) keeps its size exactly.
-      ValueId out0 = p_->output(n, 0);
+      ValueId out0 = output(n, 0);
       auto base = out0 == kNoValue ? std::nullopt : from_analysis(out0);
       auto scales = scales_of(n);
       if (!base || !scales || base->size() != d->size() || scales->size() != d->size()) {
@@ -1409,7 +1451,7 @@ class BakedShape final : public Rule {
         fmt::format("{} has the constant sizes {}: axis {} of '{}' ({}) is resized to {} whatever "
                     "its size, which interpolates across {} and silently gives wrong results for "
                     "any {} other than {}",
-                    node_label(n), ints_text(sizes), axis, p_->name_of(p_->input(n, 0)),
+                    node_label(n), ints_text(sizes), axis, p_->name_of(input(n, 0)),
                     dim_phrase(x.names), size, axis == 0 ? "samples" : "channels",
                     quoted_names(x.names), size));
     d.key = fmt::format("{}={}", names_text(x.names), size);
@@ -1422,7 +1464,7 @@ class BakedShape final : public Rule {
 
   void conv(const Node& n, bool is_conv) {
     auto d = in(n, 0);
-    ValueId out0 = p_->output(n, 0);
+    ValueId out0 = output(n, 0);
     auto base = out0 == kNoValue ? std::nullopt : from_analysis(out0);
     if (!d || d->size() < 3 || !base || base->size() != d->size()) return fallback(n);
     (*base)[0] = (*d)[0];
@@ -1431,7 +1473,7 @@ class BakedShape final : public Rule {
     if (n.outputs.size() > 1) fallback_output(n, 1);
   }
   void fallback_output(const Node& n, size_t k) {
-    ValueId v = p_->output(n, k);
+    ValueId v = output(n, k);
     if (v != kNoValue) store(v, from_analysis(v));
   }
 
