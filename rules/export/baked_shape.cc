@@ -275,6 +275,10 @@ class BakedShape final : public Rule {
     if (e.den != 1) s = fmt::format("{}/{}", s, e.den);
     return s;
   }
+  // 'seq' for a plain input dim, else the expression (8*batch).
+  std::string quoted(const Expr& e) const {
+    return e.free() && e.num == 1 && e.den == 1 ? quoted_names(e.names) : text(e);
+  }
   std::string text(const Dims& d) const {
     std::string out = "[";
     for (size_t i = 0; i < d.size(); ++i) out += (i ? ", " : "") + text(d[i]);
@@ -895,7 +899,8 @@ class BakedShape final : public Rule {
       for (const Node* x : r.pieces) {
         if (x->index < first->index) first = x;
       }
-      const std::string dim = text(r.dim);
+      const bool plain = r.dim.num == 1 && r.dim.den == 1;
+      const std::string dim = quoted(r.dim);
       Diagnostic& d = ctx.report(
           ctx.at_node_value(*first, p_->name_of(r.data)),
           fmt::format(
@@ -906,11 +911,8 @@ class BakedShape final : public Rule {
               p_->name_of(r.data), k - 1, r.axis, r.pieces.size(), first->op_type,
               node_label(*r.combined), dim, k, k - 1));
       d.key = fmt::format("axis{}", r.axis);
-      d.notes.push_back(fmt::format(
-          "{} is {} of input '{}'", dim,
-          sets_[r.dim.names].size() == 1 ? "the dim" : "a product of dims",
-          name_input_.count(names_text(r.dim.names)) ? name_input_.at(names_text(r.dim.names))
-                                                     : std::string("?")));
+      d.notes.push_back(fmt::format("the size of that axis is {}{}", plain ? "" : dim + ", from ",
+                                    dim_phrase(r.dim.names)));
       d.help = help_for("Loop");
       if (sets_[r.dim.names].size() == 1 && r.dim.num == 1 && r.dim.den == 1) {
         learned_.emplace(sets_[r.dim.names][0], k);
@@ -936,7 +938,7 @@ class BakedShape final : public Rule {
                     fmt::format("broadcasts '{}' against '{}', which has the size {} where '{}' "
                                 "has {}",
                                 p_->name_of(o.second), p_->name_of(fixed->second), fixed->first.num,
-                                p_->name_of(o.second), text(o.first))},
+                                p_->name_of(o.second), quoted(o.first))},
               ctx);
         }
       }

@@ -268,9 +268,10 @@ TEST(ExportBakedShape, LoopUnrolledOverADynamicAxis) {
   ASSERT_EQ(d.size(), 1u);
   EXPECT_EQ(d[0].message,
             "'x' is read at positions 0..2 of axis 1 by 3 Gather nodes that Concat 'stack' "
-            "combines again, but that axis has the dynamic size T: a Python loop over it was "
+            "combines again, but that axis has the dynamic size 'T': a Python loop over it was "
             "unrolled by tracing for a size of 3; at any other size the model silently ignores "
             "the positions after 2 (or fails when there are fewer)");
+  EXPECT_THAT(d[0].notes, ElementsAre("the size of that axis is dim 'T' of input 'x'"));
   EXPECT_THAT(d[0].help, HasSubstr("torch.jit.script"));
   // The static-axis rule stays quiet: this is not a performance finding.
   EXPECT_THAT(findings("export-unrolled-loop", m.bytes()), IsEmpty());
