@@ -22,7 +22,6 @@
 #include <map>
 #include <numeric>
 #include <optional>
-#include <set>
 #include <unordered_map>
 #include <unordered_set>
 

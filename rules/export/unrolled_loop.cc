@@ -85,7 +85,7 @@ class UnrolledLoop final : public Rule {
       }
       int64_t axis = 0, index = 0;
       std::optional<int64_t> end;
-      if (!position(n, p, g, axis, index, end)) continue;
+      if (!position(n, p, axis, index, end)) continue;
       if (axis < 0) {
         auto dims = static_dims(p, data);
         if (!dims) continue;
@@ -147,8 +147,8 @@ class UnrolledLoop final : public Rule {
 
  private:
   // The single constant position a Gather/Slice reads along one axis.
-  static bool position(const Node& n, const Provenance& p, const Graph& g, int64_t& axis,
-                       int64_t& index, std::optional<int64_t>& end) {
+  static bool position(const Node& n, const Provenance& p, int64_t& axis, int64_t& index,
+                       std::optional<int64_t>& end) {
     const int64_t opset = p.opset(n);
     if (n.op_type == "Gather") {
       if (n.inputs.size() < 2) return false;
