@@ -123,8 +123,9 @@ class BakedShape final : public Rule {
   void on_graph(const Graph& g, RuleContext& ctx) override {
     if (!active_) return;
     const GraphInfo& gi = index_->info(g);
-    runs_.clear();
+    runs_.clear();  // a traced loop lies within one graph
     run_of_.clear();
+    tags_.clear();
     if (gi.topo_order) {
       for (uint32_t i : *gi.topo_order) visit(g.nodes[i], ctx);
     } else {
