@@ -82,8 +82,8 @@ TEST(CorpusShapeFlow, ManifestExpectationsHold) {
       }
     }
   }
-  EXPECT_GE(checked, 44u);
-  EXPECT_GE(located, 4u);  // the export-baked-shape and export-unrolled-loop cases
+  EXPECT_GE(checked, 46u);
+  EXPECT_GE(located, 6u);  // the export-baked-shape and export-unrolled-loop cases
   EXPECT_GT(expects, located);
 }
 
@@ -140,6 +140,10 @@ TEST(CorpusShapeFlow, BakedShapesAreReportedWhereTheyWereBaked) {
               ::testing::IsEmpty());
   EXPECT_THAT(lint_ids("torch_baked_split_sizes_op13.onnx", "export-baked-shape"),
               ::testing::ElementsAre("export-baked-shape main//Split"));
+  EXPECT_THAT(lint_ids("torch_baked_expand_cls_op13.onnx", "export-baked-shape"),
+              ::testing::ElementsAre("export-baked-shape main//Expand"));
+  EXPECT_THAT(lint_ids("torch_baked_ones_batch_op13.onnx", "export-baked-shape"),
+              ::testing::ElementsAre("export-baked-shape main//Mul"));
   for (const char* f :
        {"torch_dynamic_layers_reshape_clean_op13.onnx", "torch_dynamic_kv_cache_clean_op13.onnx",
         "torch_mha_dynamic_op14.onnx", "torch_transformer_encoder_dynamic_op14.onnx",

@@ -193,6 +193,31 @@ TEST(ExportBakedShape, ExpandShapeFoldedFromWhere) {
   EXPECT_THAT(findings(kRule, m.bytes()), ElementsAre(at("main/expand")));
 }
 
+TEST(ExportBakedShape, TileAndMatMul) {
+  // mask.repeat(2, 1) with the batch read as an int, added to x [N, 8]: reported at the Tile.
+  ModelBuilder t(13);
+  t.graph().input("x", kFloat, {std::string("N"), 8}).output("y", kFloat, {}, false);
+  t.graph().initializer(make_tensor_f32("mask", {1, 8}, std::vector<float>(8, 0.f)));
+  t.graph().initializer(make_tensor_i64("reps", {2}, {2, 1}));
+  t.graph().node("Tile", {"mask", "reps"}, {"m2"}, "tile");
+  t.graph().node("Add", {"x", "m2"}, {"y"}, "add");
+  EXPECT_THAT(findings(kRule, t.bytes()), ElementsAre(at("main/tile")));
+  // x [B, S, 8] flattened to [B, 8*S] by a -1 with the batch copied, times w [48, 4]: only
+  // S = 6 works, and the MatMul is where it shows.
+  ModelBuilder m(14);
+  m.graph()
+      .input("x", kFloat, {std::string("B"), std::string("S"), 8})
+      .output("y", kFloat, {}, false);
+  m.graph().initializer(make_tensor_i64("shape", {2}, {0, -1}));
+  m.graph().initializer(make_tensor_f32("w", {48, 4}, std::vector<float>(192, 0.f)));
+  m.graph().node("Reshape", {"x", "shape"}, {"flat"}, "flatten");
+  m.graph().node("MatMul", {"flat", "w"}, {"y"}, "mm");
+  EXPECT_THAT(findings(kRule, m.bytes()), ElementsAre(at("main/flatten")));
+  EXPECT_THAT(diagnostics(kRule, m.bytes())[0].message,
+              HasSubstr("MatMul 'mm' needs that dim to be 48, so the model only runs when 8*S is "
+                        "48, i.e. 'S' is 6"));
+}
+
 TEST(ExportBakedShape, BroadcastAgainstAFixedTable) {
   // x + pos with pos [1, 6, 8] and x [B, S, 8]: only S = 6 works.
   ModelBuilder m(13);

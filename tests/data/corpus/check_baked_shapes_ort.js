@@ -24,6 +24,10 @@ const t = (dims) => new ort.Tensor('float32', new Float32Array(dims.reduce((a,b)
   await run('torch_baked_loop_dynamic_axis_op13.onnx', {x: t([2,2,8])});
   await run('torch_baked_split_sizes_op13.onnx', {x: t([2,6,8])});
   await run('torch_baked_split_sizes_op13.onnx', {x: t([2,8,8])});
+  await run('torch_baked_expand_cls_op13.onnx', {x: t([2,6,8])});
+  await run('torch_baked_expand_cls_op13.onnx', {x: t([3,6,8])});
+  await run('torch_baked_ones_batch_op13.onnx', {x: t([2,16])});
+  await run('torch_baked_ones_batch_op13.onnx', {x: t([3,16])});
   await run('torch_dynamic_layers_reshape_clean_op13.onnx', {x: t([5,4,4])});
   await run('torch_dynamic_kv_cache_clean_op13.onnx', {x: t([3,2,8]), past_k: t([3,7,8]), past_v: t([3,7,8])});
 })();

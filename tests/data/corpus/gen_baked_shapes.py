@@ -64,6 +64,24 @@ class SplitExampleSizes(nn.Module):
         return torch.cat([second, first], 1)
 
 
+class ClsTokenBakedBatch(nn.Module):
+    """A class token expanded to the batch size read as a Python int, then concatenated."""
+
+    def __init__(self):
+        super().__init__()
+        self.cls = nn.Parameter(torch.randn(1, 1, 8))
+
+    def forward(self, x):  # x: [batch, seq, 8]
+        return torch.cat([self.cls.expand(int(x.shape[0]), -1, -1), x], 1)
+
+
+class OnesBakedBatch(nn.Module):
+    """torch.ones with the batch size read as a Python int (exported as a constant tensor)."""
+
+    def forward(self, x):  # x: [batch, 16]
+        return x * torch.ones(int(x.shape[0]), 16)
+
+
 # --- near misses (must stay clean) ------------------------------------------------------------
 
 class DynamicCleanPatterns(nn.Module):
@@ -117,6 +135,10 @@ def main():
             "past_v": {0: "batch", 1: "past"}, "y": {0: "batch", 1: "seq"},
             "k": {0: "batch", 1: "total"}, "v": {0: "batch", 1: "total"}},
            output_names=("y", "k", "v"))
+    export(ClsTokenBakedBatch(), (torch.randn(2, 6, 8),), "torch_baked_expand_cls_op13.onnx",
+           ["x"], {"x": {0: "batch", 1: "seq"}, "y": {0: "batch"}})
+    export(OnesBakedBatch(), (torch.randn(2, 16),), "torch_baked_ones_batch_op13.onnx", ["x"],
+           {"x": {0: "batch"}, "y": {0: "batch"}})
 
 
 if __name__ == "__main__":
