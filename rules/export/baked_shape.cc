@@ -1310,7 +1310,7 @@ class BakedShape final : public Rule {
           x.den == 1 && sets_[x.names].size() == 1) {
         slice_ends_.push_back(SliceEnd{&n, x.names, en, input(n, 0), ax});
       }
-      if (x.fixed() && step != 0 && step != std::numeric_limits<int64_t>::min()) {
+      if (x.fixed() && x.num >= 0 && step != 0 && step != std::numeric_limits<int64_t>::min()) {
         // Bounds are clamped to [-1, dim] before any arithmetic, so nothing overflows.
         const int64_t dim = x.num;
         int64_t s = std::clamp<int64_t>(st, -dim - 1, dim),
@@ -1322,7 +1322,7 @@ class BakedShape final : public Rule {
           s = std::clamp<int64_t>(s, 0, dim);
           e = std::clamp<int64_t>(e, 0, dim);
           len = e > s ? 1 + (e - s - 1) / step : 0;
-        } else {
+        } else if (dim > 0) {
           s = std::clamp<int64_t>(s, 0, dim - 1);
           e = std::clamp<int64_t>(e, -1, dim - 1);
           len = s > e ? 1 + (s - e - 1) / (-step) : 0;

@@ -378,6 +378,31 @@ TEST(ExportBakedShape, SliceEndEqualToTheExportedSize) {
   EXPECT_THAT(findings(kRule, m.bytes()), ElementsAre(at("main/crop"), at("main/split")));
 }
 
+TEST(ExportBakedShape, ExtremeConstantsAreNoFindingAndNoCrash) {
+  constexpr int64_t kMin = INT64_MIN, kMax = INT64_MAX;
+  ModelBuilder m(13);
+  auto& g = m.graph();
+  g.input("x", kFloat, {std::string("N"), 16}).input("z", kFloat, {0, 3});
+  g.initializer(make_tensor_i64("huge", {3}, {kMax, kMax, 2}));
+  g.initializer(make_tensor_i64("minus", {2}, {kMin, -1}));
+  g.initializer(make_tensor_i64("split", {2}, {kMax, kMax}));
+  g.initializer(make_tensor_i64("st", {1}, {kMax}));
+  g.initializer(make_tensor_i64("en", {1}, {kMin}));
+  g.initializer(make_tensor_i64("ax", {1}, {0}));
+  g.initializer(make_tensor_i64("step", {1}, {kMin}));
+  g.initializer(make_tensor_i64("step1", {1}, {-1}));
+  g.initializer(make_tensor_i64("reps", {2}, {kMax, 2}));
+  g.node("Reshape", {"x", "huge"}, {"a"});
+  g.node("Reshape", {"x", "minus"}, {"b"});
+  attr_int(g.node("Split", {"x", "split"}, {"c", "d"}), "axis", 0);
+  g.node("Slice", {"x", "st", "en", "ax", "step"}, {"e"});
+  g.node("Slice", {"z", "st", "en", "ax", "step1"}, {"f"});
+  g.node("Tile", {"x", "reps"}, {"h"});
+  g.node("Expand", {"x", "minus"}, {"i"});
+  for (const char* o : {"a", "b", "c", "d", "e", "f", "h", "i"}) g.output(o, kFloat, {}, false);
+  EXPECT_THAT(findings(kRule, m.bytes()), IsEmpty());
+}
+
 TEST(ExportBakedShape, NestedInLoopIfAndFunction) {
   ModelBuilder m = reshape_model({2, 8, 2});
   EXPECT_THAT(findings(kRule, nest_in_loop(m.proto())),
