@@ -733,6 +733,13 @@ class BakedShape final : public Rule {
     }
     Diagnostic& d = ctx.report(ctx.at_node(*where), std::move(msg));
     d.key = fmt::format("{}={}", names_text(set), *val);
+    if (sets_[set].size() == 1) {
+      d.notes.push_back(fmt::format("{} is declared dynamic", dim_phrase(set)));
+    } else {
+      std::vector<std::string_view> parts;
+      for (uint32_t id : sets_[set]) parts.push_back(names_[id]);
+      d.notes.push_back(fmt::format("{} are declared dynamic", dims_phrase(parts)));
+    }
     d.help = help_for(where->op_type);
     reported_.emplace(key, Reported{&d, where});
     if (sets_[set].size() == 1) learned_.emplace(sets_[set][0], *val);

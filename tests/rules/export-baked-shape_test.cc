@@ -36,6 +36,7 @@ TEST(ExportBakedShape, ConstantReshapeShapePinsASymbolicDim) {
             "Reshape 'Reshape_0' has the constant shape [2, 8, 2] (32 elements) for its input "
             "'x' [N, 16], which only holds when 16*N is 32, i.e. 'N' is 2: the size seen at export "
             "was baked in, and any other size of 'N' fails at run time");
+  EXPECT_THAT(d[0].notes, ElementsAre("dim 'N' of input 'x' is declared dynamic"));
   EXPECT_THAT(d[0].help, HasSubstr("x.shape[i]"));
   EXPECT_THAT(d[0].help, HasSubstr("-1"));
 }
