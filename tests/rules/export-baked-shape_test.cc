@@ -303,6 +303,32 @@ TEST(ExportBakedShape, LoopUnrolledOverADynamicAxis) {
   EXPECT_THAT(findings("export-unrolled-loop", m.bytes()), IsEmpty());
 }
 
+TEST(ExportBakedShape, LoopCombinedByAnAddChainOrSlices) {
+  // h = x[:, 0]; for t in range(1, T): h = h + x[:, t]  (Slice pieces x[:, t:t+1] likewise).
+  for (bool slices : {false, true}) {
+    ModelBuilder m(13);
+    auto& g = m.graph();
+    g.input("x", kFloat, {std::string("B"), std::string("T"), 8}).output("h3", kFloat, {}, false);
+    g.initializer(make_tensor_i64("ax", {1}, {1}));
+    for (int k = 0; k < 4; ++k) {
+      std::string i = std::to_string(k);
+      if (slices) {
+        g.initializer(make_tensor_i64("st" + i, {1}, {k}));
+        g.initializer(make_tensor_i64("en" + i, {1}, {k + 1}));
+        g.node("Slice", {"x", "st" + i, "en" + i, "ax"}, {"p" + i}, "piece_" + i);
+      } else {
+        g.initializer(make_tensor_i64("idx" + i, {}, {k}));
+        attr_int(g.node("Gather", {"x", "idx" + i}, {"p" + i}, "piece_" + i), "axis", 1);
+      }
+    }
+    g.node("Add", {"p0", "p1"}, {"h1"}, "add_1");
+    g.node("Add", {"h1", "p2"}, {"h2"}, "add_2");
+    g.node("Add", {"h2", "p3"}, {"h3"}, "add_3");
+    EXPECT_THAT(findings(kRule, m.bytes()), ElementsAre(at("main/piece_0"))) << slices;
+    EXPECT_THAT(diagnostics(kRule, m.bytes())[0].message, HasSubstr("Add 'add_1' combines"));
+  }
+}
+
 TEST(ExportBakedShape, LoopNearMisses) {
   // Pieces never combined, a hole, first and last token (-1 is relative), a static axis.
   EXPECT_THAT(findings(kRule, traced_loop({0, 1, 2}, false).bytes()), IsEmpty());
