@@ -91,6 +91,10 @@ class BakedShape final : public Rule {
         .category = "export",
         .severity = Severity::Error,
         .summary = "Size from the export example frozen into a model that declares the dim dynamic",
+        .options =
+            {{"min-length", "int", "3",
+              "fewest loop iterations (Gather/Slice pieces) reported as a loop unrolled over "
+              "a dynamic axis, unless another finding shows that size"}},
     };
     return k;
   }
@@ -111,6 +115,7 @@ class BakedShape final : public Rule {
     }
     // Free dims come only from the main graph's inputs: a static model has nothing to report.
     ctx_ = &ctx;
+    min_length_ = std::max<int64_t>(2, ctx.option_int("min-length", 3));
     if (!active_ || m.functions.empty()) return;
     // Calls per function, so a body trusts its formals' sizes only when every call was seen.
     for (const Graph* g : m.all_graphs()) {
@@ -143,6 +148,7 @@ class BakedShape final : public Rule {
   const Provenance* p_ = nullptr;
   const GraphIndex* index_ = nullptr;
   bool active_ = false;  // some main-graph input has a symbolic dim
+  int64_t min_length_ = 3;
   const Model* ctx_model_ = nullptr;
   RuleContext* ctx_ = nullptr;  // for the ConstantIndex, built only if a Resize needs it
 
@@ -902,6 +908,11 @@ class BakedShape final : public Rule {
       if (r.too_far || r.combined == nullptr || r.pieces.size() < 2) continue;
       const int k = std::popcount(r.positions);
       if (k < 2 || r.positions != (k == 64 ? ~uint64_t{0} : (uint64_t{1} << k) - 1)) continue;
+      // Two or three leading positions can be meant (first and second token); a shorter run
+      // counts when another finding shows the axis had exactly that size at export.
+      const bool plain_dim = sets_[r.dim.names].size() == 1 && r.dim.num == 1 && r.dim.den == 1;
+      auto seen = plain_dim ? learned_.find(sets_[r.dim.names][0]) : learned_.end();
+      if (k < min_length_ && !(seen != learned_.end() && seen->second == k)) continue;
       const Node* first = r.pieces.front();
       for (const Node* x : r.pieces) {
         if (x->index < first->index) first = x;

@@ -329,10 +329,24 @@ TEST(ExportBakedShape, LoopCombinedByAnAddChainOrSlices) {
   }
 }
 
+TEST(ExportBakedShape, ShortLoopWithEvidenceOfTheSize) {
+  // x + pos with pos [1, 2, 8] shows T was 2; x[:, 0] + x[:, 1] is then the traced loop.
+  ModelBuilder m = traced_loop({0, 1});
+  m.graph().initializer(make_tensor_f32("pos", {1, 2, 8}, std::vector<float>(16, 0.f)));
+  m.graph().node("Add", {"x", "pos"}, {"shifted"}, "add_pos");
+  m.graph().output("shifted", kFloat, {}, false);
+  EXPECT_THAT(findings(kRule, m.bytes()), ElementsAre(at("main/Gather_0"), at("main/add_pos")));
+}
+
 TEST(ExportBakedShape, LoopNearMisses) {
   // Pieces never combined, a hole, first and last token (-1 is relative), a static axis.
   EXPECT_THAT(findings(kRule, traced_loop({0, 1, 2}, false).bytes()), IsEmpty());
-  EXPECT_THAT(findings(kRule, traced_loop({0, 2}).bytes()), IsEmpty());
+  EXPECT_THAT(findings(kRule, traced_loop({0, 2, 3}).bytes()), IsEmpty());
+  // x[:, 0] and x[:, 1] combined: two positions may be meant, unless min-length says otherwise.
+  EXPECT_THAT(findings(kRule, traced_loop({0, 1}).bytes()), IsEmpty());
+  LintOptions o;
+  o.rule_options[kRule]["min-length"] = int64_t{2};
+  EXPECT_THAT(findings(kRule, traced_loop({0, 1}).bytes(), o), ElementsAre(at("main/Gather_0")));
   EXPECT_THAT(findings(kRule, traced_loop({0, -1}).bytes()), IsEmpty());
   EXPECT_THAT(findings(kRule, traced_loop({0}).bytes()), IsEmpty());
   ModelBuilder fixed = traced_loop({0, 1, 2}, true, int64_t{3});
