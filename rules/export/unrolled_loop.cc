@@ -2,7 +2,8 @@
 // of one tensor, N being that axis's static size: the trace of a Python loop over a dimension
 // (`for i in range(x.shape[1]): ... x[:, i] ...`). Layers that merely repeat (a transformer's
 // blocks) do not index one tensor position by position and are not flagged; neither is
-// unpacking a shape vector (`b, s, d = x.shape`).
+// unpacking a shape vector (`b, s, d = x.shape`). A loop over an axis whose size is dynamic is
+// export-baked-shape's (an error: the trace froze it to the example's size), not reported here.
 #include <fmt/format.h>
 #include <onnxlint/provenance.h>
 
@@ -76,11 +77,15 @@ class UnrolledLoop final : public Rule {
       if (n.inputs.empty()) continue;
       ValueId data = p.input(n, 0);
       if (data == kNoValue) continue;
-      // Shape vectors are unpacked, not looped over.
-      if (p.from_shape(data) || p.value_class(data) == ValueClass::ShapeDerived) continue;
+      // Shape vectors are unpacked, not looped over. (from_shape alone is not enough: a tensor
+      // reshaped with `x.view(x.size(0), -1)` is computed from a Shape output too.)
+      const ValueClass vc = p.value_class(data);
+      if (vc == ValueClass::ShapeDerived || (vc == ValueClass::Constant && p.from_shape(data))) {
+        continue;
+      }
       int64_t axis = 0, index = 0;
       std::optional<int64_t> end;
-      if (!position(n, p, g, axis, index, end)) continue;
+      if (!position(n, p, axis, index, end)) continue;
       if (axis < 0) {
         auto dims = static_dims(p, data);
         if (!dims) continue;
@@ -90,6 +95,13 @@ class UnrolledLoop final : public Rule {
     }
     for (auto& [key, acc] : runs) {
       const auto [data, axis] = key;
+      // An axis the analysis sees as dynamic is export-baked-shape's error (the loop is frozen
+      // to the example's size), whatever a value_info declares for it.
+      if (auto facts = p.dims(data); facts && axis >= 0 &&
+                                     axis < static_cast<int64_t>(facts->size()) &&
+                                     (*facts)[axis].kind == DimFact::Kind::Symbolic) {
+        continue;
+      }
       auto dims = static_dims(p, data);
       if (!dims || axis < 0 || axis >= static_cast<int64_t>(dims->size())) continue;
       const int64_t size = (*dims)[axis];
@@ -135,8 +147,8 @@ class UnrolledLoop final : public Rule {
 
  private:
   // The single constant position a Gather/Slice reads along one axis.
-  static bool position(const Node& n, const Provenance& p, const Graph& g, int64_t& axis,
-                       int64_t& index, std::optional<int64_t>& end) {
+  static bool position(const Node& n, const Provenance& p, int64_t& axis, int64_t& index,
+                       std::optional<int64_t>& end) {
     const int64_t opset = p.opset(n);
     if (n.op_type == "Gather") {
       if (n.inputs.size() < 2) return false;

@@ -1,5 +1,6 @@
 // Every model of the real-model corpus (tests/data/corpus, exported by PyTorch) satisfies its
-// manifest entries for the shape-*, flow-* and export-unrolled-loop rules: `expect` entries are
+// manifest entries for the shape-*, flow-*, export-unrolled-loop and export-baked-shape rules:
+// `expect` entries are
 // reported, `forbid` entries are not, and `clean` models get no warning or error from them. An
 // entry with `at` (node or value names) holds at those places only: an expected finding must be
 // reported there, a forbidden one must not be (elsewhere it may).
@@ -19,7 +20,8 @@ namespace onnxlint::testing {
 namespace {
 
 bool in_family(const std::string& id) {
-  return id.rfind("shape-", 0) == 0 || id.rfind("flow-", 0) == 0 || id == "export-unrolled-loop";
+  return id.rfind("shape-", 0) == 0 || id.rfind("flow-", 0) == 0 || id == "export-unrolled-loop" ||
+         id == "export-baked-shape";
 }
 
 nlohmann::json manifest() {
@@ -34,7 +36,7 @@ std::string model_path(const nlohmann::json& entry) {
 
 TEST(CorpusShapeFlow, ManifestExpectationsHold) {
   LintOptions o;
-  o.select = {"shape", "flow", "export-unrolled-loop"};
+  o.select = {"shape", "flow", "export-unrolled-loop", "export-baked-shape"};
   Linter linter(builtin_registry(), o);
   size_t checked = 0;
   const nlohmann::json m = manifest();
@@ -108,7 +110,7 @@ TEST(CorpusShapeFlow, ManifestExpectationsHold) {
       }
     }
   }
-  EXPECT_GE(checked, 39u);
+  EXPECT_GE(checked, 51u);
 }
 
 // The headline cases, precisely: where the finding is and what it says.
@@ -175,6 +177,35 @@ TEST(CorpusShapeFlow, GreedyDecodeNamesTheArgMaxAndTheGrowingTokens) {
   auto shape = diagnostics("shape-data-dependent", bytes);
   ASSERT_EQ(shape.size(), 1u);
   EXPECT_THAT(shape[0].message, ::testing::HasSubstr("changes the shape of its loop-carried"));
+}
+
+// Sizes frozen by tracing into models exported with dynamic_axes (gen_baked_shapes.py), and the
+// near misses that must stay silent.
+TEST(CorpusShapeFlow, BakedShapesAreReportedWhereTheyWereBaked) {
+  EXPECT_THAT(lint_ids("torch_baked_view_batch_op13.onnx", "export-baked-shape"),
+              ::testing::ElementsAre("export-baked-shape main/Reshape"));
+  EXPECT_THAT(lint_ids("torch_baked_loop_dynamic_axis_op13.onnx", "export-baked-shape"),
+              ::testing::ElementsAre("export-baked-shape main/Gather"));
+  EXPECT_THAT(lint_ids("torch_baked_loop_dynamic_axis_op13.onnx", "export-unrolled-loop"),
+              ::testing::IsEmpty());
+  EXPECT_THAT(lint_ids("torch_baked_split_sizes_op13.onnx", "export-baked-shape"),
+              ::testing::ElementsAre("export-baked-shape main/Split"));
+  EXPECT_THAT(lint_ids("torch_baked_expand_cls_op13.onnx", "export-baked-shape"),
+              ::testing::ElementsAre("export-baked-shape main/Expand"));
+  EXPECT_THAT(lint_ids("torch_baked_ones_batch_op13.onnx", "export-baked-shape"),
+              ::testing::ElementsAre("export-baked-shape main/Mul"));
+  for (const char* f :
+       {"torch_dynamic_layers_reshape_clean_op13.onnx", "torch_dynamic_kv_cache_clean_op13.onnx",
+        "torch_mha_dynamic_op14.onnx", "torch_transformer_encoder_dynamic_op14.onnx",
+        "torch_gru_dynamic_seq_op14.onnx", "torch_cnn_dynamic_nhw_op13.onnx",
+        "torch_mlp_dynamic_batch_op13.onnx"}) {
+    EXPECT_THAT(lint_ids(f, "export-baked-shape"), ::testing::IsEmpty()) << f;
+  }
+  std::ifstream in(data_path("corpus/torch_baked_view_batch_op13.onnx"), std::ios::binary);
+  auto d = diagnostics("export-baked-shape", std::string(std::istreambuf_iterator<char>(in), {}));
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_THAT(d[0].message, ::testing::HasSubstr("'batch' is 2"));
+  EXPECT_THAT(d[0].message, ::testing::HasSubstr("Gemm '/fc/Gemm'"));
 }
 
 TEST(CorpusShapeFlow, RepeatedLayersAreNotAnUnrolledLoop) {

@@ -113,6 +113,26 @@ TEST(ExportUnrolledLoop, NearMissRepeatedLayersAndShapeUnpacking) {
   EXPECT_THAT(findings(kRule, s.bytes()), IsEmpty());
 }
 
+TEST(ExportUnrolledLoop, DynamicAxisIsLeftToExportBakedShape) {
+  // x [2, T] declared dynamic; a value_info claims 4 for the relu'd copy the loop reads.
+  ModelBuilder m(13);
+  auto& g = m.graph();
+  g.input("x", kFloat, {2, std::string("T")}).output("y", kFloat, {}, false);
+  g.value_info("h", kFloat, {2, 4});
+  g.node("Relu", {"x"}, {"h"}, "relu");
+  std::vector<std::string> parts;
+  for (int k = 0; k < 4; ++k) {
+    std::string i = std::to_string(k);
+    g.initializer(make_tensor_i64("idx" + i, {}, {k}));
+    attr_int(g.node("Gather", {"h", "idx" + i}, {"p" + i}, "Gather_" + i), "axis", 1);
+    parts.push_back("p" + i);
+  }
+  g.node("Sum", parts, {"y"}, "Sum_out");
+  EXPECT_THAT(findings(kRule, m.bytes()), IsEmpty());
+  EXPECT_THAT(findings("export-baked-shape", m.bytes()),
+              ElementsAre("export-baked-shape main/Gather_0"));
+}
+
 TEST(ExportUnrolledLoop, NestedInLoopAndIf) {
   ModelBuilder m = traced_loop(4, {3, 2, 1, 0});
   EXPECT_THAT(findings(kRule, nest_in_loop(m.proto())),

@@ -1,0 +1,145 @@
+#!/usr/bin/python3
+"""Remakes the export-baked-shape corpus models (tests/data/corpus/torch_baked_*.onnx and the
+near misses torch_dynamic_*_clean_op13.onnx).
+
+Run with Debian's python3-torch 1.13 from this folder:  /usr/bin/python3 gen_baked_shapes.py
+Weights are random but seeded, and tiny (a few KB per file). Every model is traced by
+torch.onnx.export with dynamic_axes, so the graph *claims* to be dynamic; the "baked" ones
+compute a Python int from the example input, which tracing freezes into a constant.
+"""
+import os
+import warnings
+
+import torch
+from torch import nn
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OPSET = 13
+
+
+def export(model, args, name, input_names, dynamic_axes, output_names=("y",)):
+    torch.manual_seed(0)
+    model.eval()
+    path = os.path.join(HERE, name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # TracerWarning: exactly what these models are about
+        torch.onnx.export(model, args, path, opset_version=OPSET, input_names=list(input_names),
+                          output_names=list(output_names), dynamic_axes=dynamic_axes)
+    print(name, os.path.getsize(path), "bytes")
+
+
+# --- baked ------------------------------------------------------------------------------------
+
+class ViewBakedBatch(nn.Module):
+    """Flattens per sample with the batch size written as a literal: x.view(2, -1)."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(16, 4)
+
+    def forward(self, x):  # x: [batch, 4, 4]
+        return self.fc(x.view(2, -1))
+
+
+class LoopOverDynamicAxis(nn.Module):
+    """A Python loop over the sequence axis: traced once per position of the example."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(8, 8)
+
+    def forward(self, x):  # x: [batch, seq, 8]
+        outs = []
+        for t in range(x.shape[1]):
+            outs.append(torch.tanh(self.fc(x[:, t])))
+        return torch.stack(outs, 1)
+
+
+class SplitExampleSizes(nn.Module):
+    """torch.split with sizes computed in Python from the example's sequence length."""
+
+    def forward(self, x):  # x: [batch, seq, 8]
+        n = int(x.shape[1])
+        first, second = torch.split(x, [n // 2, n - n // 2], dim=1)
+        return torch.cat([second, first], 1)
+
+
+class ClsTokenBakedBatch(nn.Module):
+    """A class token expanded to the batch size read as a Python int, then concatenated."""
+
+    def __init__(self):
+        super().__init__()
+        self.cls = nn.Parameter(torch.randn(1, 1, 8))
+
+    def forward(self, x):  # x: [batch, seq, 8]
+        return torch.cat([self.cls.expand(int(x.shape[0]), -1, -1), x], 1)
+
+
+class OnesBakedBatch(nn.Module):
+    """torch.ones with the batch size read as a Python int (exported as a constant tensor)."""
+
+    def forward(self, x):  # x: [batch, 16]
+        return x * torch.ones(int(x.shape[0]), 16)
+
+
+# --- near misses (must stay clean) ------------------------------------------------------------
+
+class DynamicCleanPatterns(nn.Module):
+    """Repeated layers from nn.ModuleList, a loop over a static axis, reshapes that keep the
+    dynamic batch (x.view(x.size(0), -1), reshape(-1, ...)), all with a dynamic batch."""
+
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.ModuleList([nn.Linear(16, 16) for _ in range(3)])
+        self.head = nn.Linear(4, 4)
+
+    def forward(self, x):  # x: [batch, 4, 4]
+        h = x.view(x.size(0), -1)
+        for layer in self.layers:
+            h = torch.relu(layer(h))
+        g = h.reshape(-1, 4, 4)
+        cols = [self.head(g[:, i]) for i in range(4)]  # axis 1 is static (4)
+        return torch.stack(cols, 1).reshape(x.shape[0], -1)
+
+
+class KvCache(nn.Module):
+    """Attention step with a KV cache: the cache grows along a dynamic axis by concatenation."""
+
+    def __init__(self):
+        super().__init__()
+        self.k = nn.Linear(8, 8)
+        self.v = nn.Linear(8, 8)
+        self.q = nn.Linear(8, 8)
+
+    def forward(self, x, past_k, past_v):  # x: [batch, seq, 8], past: [batch, past, 8]
+        k = torch.cat([past_k, self.k(x)], 1)
+        v = torch.cat([past_v, self.v(x)], 1)
+        att = torch.softmax(self.q(x) @ k.transpose(1, 2) / 8 ** 0.5, -1)
+        return att @ v, k, v
+
+
+def main():
+    torch.manual_seed(0)
+    export(ViewBakedBatch(), (torch.randn(2, 4, 4),), "torch_baked_view_batch_op13.onnx", ["x"],
+           {"x": {0: "batch"}, "y": {0: "batch"}})
+    export(LoopOverDynamicAxis(), (torch.randn(2, 3, 8),), "torch_baked_loop_dynamic_axis_op13.onnx",
+           ["x"], {"x": {0: "batch", 1: "seq"}, "y": {0: "batch", 1: "seq"}})
+    export(SplitExampleSizes(), (torch.randn(2, 6, 8),), "torch_baked_split_sizes_op13.onnx", ["x"],
+           {"x": {0: "batch", 1: "seq"}, "y": {0: "batch", 1: "seq"}})
+    export(DynamicCleanPatterns(), (torch.randn(2, 4, 4),),
+           "torch_dynamic_layers_reshape_clean_op13.onnx", ["x"],
+           {"x": {0: "batch"}, "y": {0: "batch"}})
+    export(KvCache(), (torch.randn(2, 3, 8), torch.randn(2, 5, 8), torch.randn(2, 5, 8)),
+           "torch_dynamic_kv_cache_clean_op13.onnx", ["x", "past_k", "past_v"],
+           {"x": {0: "batch", 1: "seq"}, "past_k": {0: "batch", 1: "past"},
+            "past_v": {0: "batch", 1: "past"}, "y": {0: "batch", 1: "seq"},
+            "k": {0: "batch", 1: "total"}, "v": {0: "batch", 1: "total"}},
+           output_names=("y", "k", "v"))
+    export(ClsTokenBakedBatch(), (torch.randn(2, 6, 8),), "torch_baked_expand_cls_op13.onnx",
+           ["x"], {"x": {0: "batch", 1: "seq"}, "y": {0: "batch"}})
+    export(OnesBakedBatch(), (torch.randn(2, 16),), "torch_baked_ones_batch_op13.onnx", ["x"],
+           {"x": {0: "batch"}, "y": {0: "batch"}})
+
+
+if __name__ == "__main__":
+    main()
