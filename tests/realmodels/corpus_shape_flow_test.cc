@@ -1,9 +1,8 @@
 // Every model of the real-model corpus (tests/data/corpus, exported by PyTorch) satisfies its
 // manifest entries for the shape-*, flow-*, export-unrolled-loop and export-baked-shape rules:
-// `expect` entries are
-// reported, `forbid` entries are not, and `clean` models get no warning or error from them. An
-// entry with `at` (node or value names) holds at those places only: an expected finding must be
-// reported there, a forbidden one must not be (elsewhere it may).
+// `expect` entries are reported, `forbid` entries are not, and `clean` models get no warning or
+// error from them. An entry with `at` (node or value names) holds at those places only: an
+// expected finding must be reported there, a forbidden one must not be (elsewhere it may).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <onnxlint/linter.h>
