@@ -3,6 +3,7 @@
 // finding per origin; everything downstream inherits the class silently, and the graph outputs
 // it reaches are the finding's related locations (shape-dynamic-output leaves them out).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <onnxlint/provenance.h>
 
 #include <unordered_map>
@@ -122,6 +123,18 @@ class DataDependent final : public Rule {
       } else {
         d.notes.push_back(
             fmt::format("'{}' comes from {}", p.name_of(cause), p.explain_value(cause)));
+      }
+    }
+    // The static bound of the count, where one exists: what a static-shape target, a TensorRT
+    // profile or a padded re-export needs.
+    if (out != kNoValue) {
+      const ComputedShape c = computed_shape(p, out);
+      if (c.known && !c.bounds.empty()) {
+        std::string bounds = fmt::format("{}", fmt::join(c.bounds, "; "));
+        // "k ≤ 20, set by NonZero '/NonZero'" at that NonZero: the origin goes without saying.
+        const std::string self = fmt::format(", set by {}", node_label(n));
+        for (size_t at; (at = bounds.find(self)) != std::string::npos;) bounds.erase(at, self.size());
+        d.notes.push_back(fmt::format("'{}' is {}: {}", p.name_of(out), c.text, bounds));
       }
     }
     if (auto it = reaches_.find(&n); it != reaches_.end()) {

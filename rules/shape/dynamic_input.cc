@@ -59,6 +59,80 @@ std::string usage_text(size_t count, size_t total, const std::string& name) {
 
 bool dim_dynamic(const Dim& d) { return !(d.kind == Dim::Kind::Value && d.value >= 0); }
 
+// Fixing dynamic dims without re-exporting, in each runtime's own terms: ONNX Runtime's
+// free-dimension overrides and its make_dynamic_shape_fixed tool (by dim name when the exporter
+// named the dim, else by input shape), and a TensorRT optimization profile for trtexec.
+struct RuntimeFixes {
+  std::vector<std::string> ort_overrides;  // dim names
+  std::vector<std::string> make_fixed;     // tool command lines
+  std::string trt_min, trt_opt, trt_max;   // "x:1x16,y:1x3"
+};
+
+void add_runtime_fixes(const ValueInfo& in, RuntimeFixes& f) {
+  if (!in.type.has_shape) return;
+  std::string mins, opts, maxs;
+  bool unnamed = false;
+  for (const Dim& d : in.type.dims) {
+    const std::string sep = mins.empty() ? "" : "x";
+    if (!dim_dynamic(d)) {
+      const std::string v = std::to_string(d.value);
+      mins += sep + v;
+      opts += sep + v;
+      maxs += sep + v;
+      continue;
+    }
+    const std::string name = named_dim(d) ? std::string(d.param) : std::string("size");
+    mins += sep + "1";
+    opts += sep + "<opt_" + name + ">";
+    maxs += sep + "<max_" + name + ">";
+    if (named_dim(d)) {
+      if (std::find(f.ort_overrides.begin(), f.ort_overrides.end(), name) ==
+          f.ort_overrides.end()) {
+        f.ort_overrides.push_back(name);
+        f.make_fixed.push_back(fmt::format(
+            "python -m onnxruntime.tools.make_dynamic_shape_fixed --dim_param {} --dim_value "
+            "<size> model.onnx model.fixed.onnx",
+            name));
+      }
+    } else {
+      unnamed = true;
+    }
+  }
+  if (unnamed) {
+    std::string shape;
+    for (const Dim& d : in.type.dims) {
+      shape += (shape.empty() ? "" : ",") +
+               (dim_dynamic(d) ? std::string("<size>") : std::to_string(d.value));
+    }
+    f.make_fixed.push_back(fmt::format(
+        "python -m onnxruntime.tools.make_dynamic_shape_fixed --input_name {} --input_shape {} "
+        "model.onnx model.fixed.onnx",
+        in.name, shape));
+  }
+  auto add = [&](std::string& list, const std::string& dims) {
+    list += (list.empty() ? "" : ",") + std::string(in.name) + ":" + dims;
+  };
+  add(f.trt_min, mins);
+  add(f.trt_opt, opts);
+  add(f.trt_max, maxs);
+}
+
+std::string runtime_fix_note(const ValueInfo& in) {
+  RuntimeFixes f;
+  add_runtime_fixes(in, f);
+  if (f.make_fixed.empty()) return "";
+  std::string ort;
+  for (const std::string& n : f.ort_overrides) {
+    ort += fmt::format("{}`SessionOptions.add_free_dimension_override_by_name(\"{}\", <size>)`",
+                       ort.empty() ? "" : ", ", n);
+  }
+  return fmt::format(
+      "to fix the size at deployment without re-exporting: ONNX Runtime {}`{}`{}; TensorRT "
+      "`trtexec --minShapes={} --optShapes={} --maxShapes={}`",
+      ort.empty() ? "" : ort + " or ", f.make_fixed[0],
+      f.make_fixed.size() > 1 ? " (once per dim)" : "", f.trt_min, f.trt_opt, f.trt_max);
+}
+
 class DynamicInput final : public Rule {
  public:
   static const RuleInfo& static_info() {
@@ -90,6 +164,7 @@ class DynamicInput final : public Rule {
     };
 
     nlohmann::json inputs = nlohmann::json::array();
+    RuntimeFixes fixes;
     // dim name -> inputs carrying it, in input order
     std::map<std::string, std::vector<std::string>> dim_inputs;
     std::vector<std::string> dim_order;
@@ -137,6 +212,7 @@ class DynamicInput final : public Rule {
       }
       const bool dynamic = !all_names.empty();
       ji["dynamic"] = dynamic;
+      if (dynamic) add_runtime_fixes(in, fixes);
       inputs.push_back(std::move(ji));
       if (!dynamic) continue;
 
@@ -169,6 +245,7 @@ class DynamicInput final : public Rule {
           auto u = usage.find(names[k]);
           diag.notes.push_back(usage_text(u == usage.end() ? 0 : u->second, total, labels[k]));
         }
+        if (std::string fix = runtime_fix_note(in); !fix.empty()) diag.notes.push_back(fix);
         if (!in.type.has_shape) {
           diag.help =
               "give the input a shape at export (pass example inputs of the real shape; list "
@@ -203,6 +280,26 @@ class DynamicInput final : public Rule {
                      : fmt::format("dim '{}': {} of {} nodes depend on it", label, count, total));
     }
 
+    // Each output as the analysis computes it: an expression in input dims, with the static
+    // bound of every data-set dim (what a static-shape target or a TensorRT profile needs).
+    nlohmann::json outputs = nlohmann::json::array();
+    size_t shown = 0;
+    for (const ValueInfo& out : g.outputs) {
+      const ValueId v = p.find(g, out.name);
+      const ComputedShape c = computed_shape(p, v);
+      const ShapeClass cls = v == kNoValue ? ShapeClass::Unknown : p.shape_class(v);
+      outputs.push_back({{"name", std::string(out.name)},
+                         {"shape", c.known ? c.json : nlohmann::json(nullptr)},
+                         {"class", std::string(shape_class_name(cls))}});
+      // Static, or not followed at all (nothing to show but "?"): JSON only.
+      if (cls == ShapeClass::Static || !c.known) continue;
+      if (shown++ >= 5) continue;
+      text.push_back(fmt::format(
+          "output '{}' = {}{}", out.name, c.text,
+          c.bounds.empty() ? "" : fmt::format(" ({})", fmt::join(c.bounds, "; "))));
+    }
+    if (shown > 5) text.push_back(fmt::format("... and {} more dynamic outputs", shown - 5));
+
     const size_t data_nodes = p.data_dependent_nodes();
     nlohmann::json origins = nlohmann::json::array();
     std::vector<std::string> origin_text;
@@ -224,6 +321,16 @@ class DynamicInput final : public Rule {
     section.name = "dynamic_shapes";
     section.data = {{"nodes", total},
                     {"inputs", std::move(inputs)},
+                    {"outputs", std::move(outputs)},
+                    {"fixes",
+                     {{"onnxruntime_free_dimension_overrides", fixes.ort_overrides},
+                      {"make_dynamic_shape_fixed", fixes.make_fixed},
+                      {"trtexec",
+                       fixes.trt_min.empty()
+                           ? nlohmann::json(nullptr)
+                           : nlohmann::json({{"minShapes", fixes.trt_min},
+                                             {"optShapes", fixes.trt_opt},
+                                             {"maxShapes", fixes.trt_max}})}}},
                     {"dims", std::move(dims)},
                     {"data_dependent", {{"nodes", data_nodes}, {"origins", std::move(origins)}}}};
     section.text = std::move(text);

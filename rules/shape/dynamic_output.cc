@@ -61,16 +61,22 @@ class DynamicOutput final : public Rule {
               : fmt::format("output '{}' has no declared shape and its shape is {}", out.name,
                             shape_class_name(cls));
       Diagnostic& d = ctx.report(ctx.at_value(g, out.name), std::move(message));
+      const ComputedShape computed = computed_shape(p, v);
       switch (cls) {
         case ShapeClass::Static:
-          d.notes.push_back(
-              "the graph computes a static shape here: only the declaration is dynamic (the "
-              "exporter could not infer it)");
+          d.notes.push_back(fmt::format(
+              "the graph computes the static shape {} here: only the declaration is dynamic (the "
+              "exporter could not infer it)",
+              computed.known ? computed.text : std::string("of this output")));
           d.help =
               "run ONNX shape inference (`onnx.shape_inference.infer_shapes`) or "
               "onnx-simplifier to declare the static output shape";
           break;
         case ShapeClass::InputDim:
+          // Worth saying when it tells more than the declaration ([N+1, 4] vs [?, 4]).
+          if (computed.known && computed.text != "[" + shape_text + "]") {
+            d.notes.push_back(fmt::format("its shape is {}", computed.text));
+          }
           d.notes.push_back(fmt::format("its shape depends on {}: {}", dims_phrase(p.shape_dims(v)),
                                         p.explain_shape(v)));
           d.help =
@@ -79,6 +85,11 @@ class DynamicOutput final : public Rule {
           break;
         case ShapeClass::DataDependent: {
           const Node* origin = p.shape_origin(v);
+          if (computed.known) {
+            d.notes.push_back(fmt::format(
+                "its shape is {}{}", computed.text,
+                computed.bounds.empty() ? "" : fmt::format(", {}", fmt::join(computed.bounds, "; "))));
+          }
           d.notes.push_back(fmt::format(
               "its shape depends on runtime values{}: {}",
               origin != nullptr ? " (from " + node_label(*origin) + ")" : "", p.explain_shape(v)));

@@ -7,6 +7,8 @@
 #include <onnxlint/opset_table.h>
 #include <onnxlint/provenance.h>
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -113,6 +115,58 @@ inline std::string dynamic_dim_text(const Dim& d, size_t axis) {
   if (named_dim(d)) return fmt::format("{} '{}'", axis, d.param);
   if (d.kind == Dim::Kind::Param && !d.param.empty()) return fmt::format("{} (unnamed)", axis);
   return fmt::format("{} (unknown size)", axis);
+}
+
+/// A value's shape as the analysis computes it: "[N, 3, (H-1)/2+1, 16]", data-set dims named
+/// k, k2, ... with their bounds ("k ≤ 100, set by NonZero '/NonZero'"), unknown dims "?".
+struct ComputedShape {
+  bool known = false;        ///< false when not even the rank is known
+  std::string text;          ///< "[k, 4]"
+  std::vector<std::string> bounds;  ///< "k ≤ 100 (NonZero '/NonZero')"
+  nlohmann::json json;       ///< [4, "N", {"data": "main/NonZero", "max": 100}, null]
+};
+
+inline ComputedShape computed_shape(const Provenance& p, ValueId v) {
+  ComputedShape out;
+  auto dims = v == kNoValue ? std::nullopt : p.dims(v);
+  if (!dims) return out;
+  out.known = true;
+  out.json = nlohmann::json::array();
+  std::vector<std::string> parts;
+  int data_dims = 0;
+  for (const DimFact& d : *dims) {
+    switch (d.kind) {
+      case DimFact::Kind::Fixed:
+        parts.push_back(std::to_string(d.value));
+        out.json.push_back(d.value);
+        break;
+      case DimFact::Kind::Symbolic:
+        parts.push_back(d.expr);
+        out.json.push_back(d.expr);
+        break;
+      case DimFact::Kind::Data: {
+        std::string name = ++data_dims == 1 ? "k" : fmt::format("k{}", data_dims);
+        parts.push_back(name);
+        nlohmann::json j = {{"data", d.origin != nullptr ? d.origin->display_name() : ""}};
+        std::string by = d.origin != nullptr ? fmt::format(", set by {}", node_label(*d.origin))
+                                             : std::string(", set by data");
+        if (d.bound >= 0) {
+          j["max"] = d.bound;
+          out.bounds.push_back(fmt::format("{} \u2264 {}{}", name, d.bound, by));
+        } else {
+          out.bounds.push_back(fmt::format("{} unbounded{}", name, by));
+        }
+        out.json.push_back(std::move(j));
+        break;
+      }
+      case DimFact::Kind::Unknown:
+        parts.push_back("?");
+        out.json.push_back(nullptr);
+        break;
+    }
+  }
+  out.text = fmt::format("[{}]", fmt::join(parts, ", "));
+  return out;
 }
 
 }  // namespace onnxlint::rules::prov

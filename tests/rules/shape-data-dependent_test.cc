@@ -23,7 +23,9 @@ TEST(ShapeDataDependent, ReportsOnlyTheNonZeroOriginWithItsMaskChain) {
             "NonZero 'NonZero_2' has an output shape set by the runtime values of its input 'X' "
             "('mask')");
   // The graph output it reaches is a related location (it says how far the shape spreads).
-  EXPECT_THAT(d[0].notes, ElementsAre("'mask' comes from Greater_1 \u2190 input 'x'"));
+  // ... and the static bound of the count, what a static-shape target needs.
+  EXPECT_THAT(d[0].notes, ElementsAre("'mask' comes from Greater_1 \u2190 input 'x'",
+                                      "'nz' is [2, k]: k \u2264 20"));
   ASSERT_EQ(d[0].related.size(), 1u);
   EXPECT_EQ(d[0].related[0].location.anchor(), "main:'y'");
   EXPECT_THAT(d[0].help, HasSubstr("torch.where(mask, x, fill)"));

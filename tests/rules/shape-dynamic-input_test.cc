@@ -40,13 +40,26 @@ TEST(ShapeDynamicInput, ReportsEachDynamicInputNamingItsDims) {
   auto diags = diagnostics(kRule, m.bytes());
   ASSERT_EQ(diags.size(), 3u);
   EXPECT_EQ(diags[0].message, "input 'x' [batch, 16] has dynamic dim: 0 'batch'");
-  EXPECT_THAT(diags[0].notes, ElementsAre("the shapes of 2 of 3 nodes depend on 'batch'"));
+  EXPECT_THAT(
+      diags[0].notes,
+      ElementsAre("the shapes of 2 of 3 nodes depend on 'batch'",
+                  "to fix the size at deployment without re-exporting: ONNX Runtime "
+                  "`SessionOptions.add_free_dimension_override_by_name(\"batch\", <size>)` or "
+                  "`python -m onnxruntime.tools.make_dynamic_shape_fixed --dim_param batch "
+                  "--dim_value <size> model.onnx model.fixed.onnx`; TensorRT `trtexec "
+                  "--minShapes=x:1x16 --optShapes=x:<opt_batch>x16 --maxShapes=x:<max_batch>x16`"));
   EXPECT_THAT(diags[0].help, HasSubstr("allow-dims"));
   EXPECT_EQ(diags[1].message, "input 'y' [2, ?] has dynamic dim: 1 (unknown size)");
   // Nothing depends on y's unnamed dim: said so, not "0 of 3 nodes have shapes that ...".
+  // An unnamed dim is fixed by input shape, not by name.
   EXPECT_THAT(diags[1].notes,
               ElementsAre("no node's output shape depends on 'y.shape[1]' (values computed from "
-                          "it, such as a loop's trip count, are not counted)"));
+                          "it, such as a loop's trip count, are not counted)",
+                          "to fix the size at deployment without re-exporting: ONNX Runtime "
+                          "`python -m onnxruntime.tools.make_dynamic_shape_fixed --input_name y "
+                          "--input_shape 2,<size> model.onnx model.fixed.onnx`; TensorRT `trtexec "
+                          "--minShapes=y:2x1 --optShapes=y:2x<opt_size> "
+                          "--maxShapes=y:2x<max_size>`"));
   EXPECT_THAT(diags[1].help, HasSubstr("name each dim"));
   EXPECT_EQ(diags[2].message, "input 'z' has no declared shape");
   // A dim the exporter was told to name is intent (info); an unnamed dim or a missing shape
@@ -124,7 +137,7 @@ TEST(ShapeDynamicInput, NestedModelStillReportsTheMainInputWithBodyUsage) {
   auto diags = diagnostics(kRule, bytes);
   ASSERT_EQ(diags.size(), 1u);
   // Relu and Reshape in the body, and the nest Loop stacking their result.
-  EXPECT_THAT(diags[0].notes, ElementsAre("the shapes of 3 of 11 nodes depend on 'batch'"));
+  EXPECT_EQ(diags[0].notes.at(0), "the shapes of 3 of 11 nodes depend on 'batch'");
 }
 
 FileReport lint(const std::string& bytes) {
@@ -155,6 +168,13 @@ TEST(ShapeDynamicInput, WritesTheDynamicShapeSummarySection) {
     {"name": "y.shape[1]", "inputs": ["y"], "nodes": 0},
     {"name": "z.shape", "inputs": ["z"], "nodes": 1}])"));
   EXPECT_EQ(s.data["data_dependent"]["nodes"], 0);
+  EXPECT_EQ(s.data["fixes"], nlohmann::json::parse(R"({
+    "onnxruntime_free_dimension_overrides": ["batch"],
+    "make_dynamic_shape_fixed": [
+      "python -m onnxruntime.tools.make_dynamic_shape_fixed --dim_param batch --dim_value <size> model.onnx model.fixed.onnx",
+      "python -m onnxruntime.tools.make_dynamic_shape_fixed --input_name y --input_shape 2,<size> model.onnx model.fixed.onnx"],
+    "trtexec": {"minShapes": "x:1x16,y:2x1", "optShapes": "x:<opt_batch>x16,y:2x<opt_size>",
+                "maxShapes": "x:<max_batch>x16,y:2x<max_size>"}})"));
   EXPECT_THAT(s.text,
               ElementsAre("input 'x' [batch, 16]: dynamic 0 'batch'",
                           "input 'y' [2, ?]: dynamic 1 (unknown size)",
@@ -171,8 +191,12 @@ TEST(ShapeDynamicInput, SummaryOfAStaticModelWithDataDependentShapes) {
   EXPECT_EQ(s.data["data_dependent"]["nodes"], 3);
   EXPECT_EQ(s.data["data_dependent"]["origins"],
             nlohmann::json::parse(R"([{"node": "main/NonZero_2", "op_type": "NonZero"}])"));
-  EXPECT_THAT(s.text, ElementsAre("data-dependent shapes: 3 of 4 nodes, arising at "
-                                  "main/NonZero_2"));
+  // The output as the analysis computes it, with the bound of its data-set dim.
+  EXPECT_THAT(s.text,
+              ElementsAre("output 'y' = [k] (k \u2264 20, set by NonZero 'NonZero_2')",
+                          "data-dependent shapes: 3 of 4 nodes, arising at main/NonZero_2"));
+  EXPECT_EQ(s.data["outputs"], nlohmann::json::parse(R"([{"name": "y", "class": "data-dependent",
+      "shape": [{"data": "NonZero_2", "max": 20}]}])"));
 }
 
 TEST(ShapeDynamicInput, SummaryOfAFullyStaticModelHasNoText) {

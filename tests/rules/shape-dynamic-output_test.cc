@@ -59,13 +59,27 @@ TEST(ShapeDynamicOutput, UndeclaredOutputIsReportedOnlyWhenNotStatic) {
   EXPECT_THAT(findings(kRule, s.bytes()), IsEmpty());
 }
 
+TEST(ShapeDynamicOutput, ShowsTheComputedExpressionWhenTheDeclarationSaysLess) {
+  // torch names a dim it could not infer "<node><output>_dim_<i>": the analysis knows it is N+1.
+  ModelBuilder m(13);
+  m.graph().input("x", kFloat, {std::string("N"), 8});
+  m.graph().output("y", kFloat, {std::string("Concaty_dim_0"), 8});
+  m.graph().initializer(make_tensor_f32("row", {1, 8}, std::vector<float>(8, 0.f)));
+  attr_int(m.graph().node("Concat", {"x", "row"}, {"y"}, "Concat_0"), "axis", 0);
+  auto d = diagnostics(kRule, m.bytes());
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].message, "output 'y' [?, 8] has dynamic dim: 0 (unnamed)");
+  EXPECT_EQ(d[0].notes.at(0), "its shape is [N+1, 8]");
+  EXPECT_THAT(d[0].notes.at(1), HasSubstr("depends on input dim 'N'"));
+}
+
 TEST(ShapeDynamicOutput, StaleSymbolicDeclarationOfAStaticOutput) {
   ModelBuilder m(13);
   m.graph().input("x", kFloat, {2, 3}).output("y", kFloat, {std::string("d0"), 3});
   m.graph().node("Relu", {"x"}, {"y"});
   auto d = diagnostics(kRule, m.bytes());
   ASSERT_EQ(d.size(), 1u);
-  EXPECT_THAT(d[0].notes[0], HasSubstr("the graph computes a static shape"));
+  EXPECT_THAT(d[0].notes[0], HasSubstr("the graph computes the static shape [2, 3] here"));
   EXPECT_THAT(d[0].help, HasSubstr("shape inference"));
 }
 
