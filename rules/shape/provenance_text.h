@@ -122,7 +122,7 @@ inline std::string dynamic_dim_text(const Dim& d, size_t axis) {
 struct ComputedShape {
   bool known = false;        ///< false when not even the rank is known
   std::string text;          ///< "[k, 4]"
-  std::vector<std::string> bounds;  ///< "k ≤ 100 (NonZero '/NonZero')"
+  std::vector<std::string> bounds;  ///< "k ≤ 100, set by NonZero '/NonZero'" (bounded dims)
   nlohmann::json json;       ///< [4, "N", {"data": "main/NonZero", "max": 100}, null]
 };
 
@@ -150,11 +150,10 @@ inline ComputedShape computed_shape(const Provenance& p, ValueId v) {
         nlohmann::json j = {{"data", d.origin != nullptr ? d.origin->display_name() : ""}};
         std::string by = d.origin != nullptr ? fmt::format(", set by {}", node_label(*d.origin))
                                              : std::string(", set by data");
+        // Only a static bound is worth a line: "unbounded" says nothing a reader can use.
         if (d.bound >= 0) {
           j["max"] = d.bound;
           out.bounds.push_back(fmt::format("{} \u2264 {}{}", name, d.bound, by));
-        } else {
-          out.bounds.push_back(fmt::format("{} unbounded{}", name, by));
         }
         out.json.push_back(std::move(j));
         break;
