@@ -205,6 +205,11 @@ class Provenance {
   std::unique_ptr<Impl> impl_;
 };
 
+/// The ops of the default domain whose output dims the analysis computes (besides If, Loop and
+/// Scan, followed through their bodies, and model-local functions), sorted. Outputs of every
+/// other op have unknown dims: their shape classes come from the op semantics table alone.
+std::vector<std::string_view> ops_with_dim_facts();
+
 /// Every value of every graph with its dims and known elements, as one JSON document:
 /// {"file", "graphs": [{"key", "path", "values": {name: {"dims", "elems"?}}}]}. A dim is a
 /// number (fixed), a string (symbolic: its expression), {"data": origin, "max"?} or null

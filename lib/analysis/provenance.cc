@@ -631,7 +631,15 @@ bool Provenance::Impl::join_carried(uint32_t formal, uint32_t initial, uint32_t 
     varies = 1;
   }
   set_seq_len(formal, len);
-  return changed || (len.has_value() != lf.has_value()) || (len && !(*len == *lf));
+  // Element dims: the join of what enters and what the body makes; an empty sequence on entry
+  // has no elements to disagree with.
+  const ArenaRef ei = seq_elem_of(initial), eo = seq_elem_of(body_out), ef = seq_elem_of(formal);
+  bool elem_differ = false;
+  ArenaRef elem =
+      li && li->is_fixed() && li->v == 0 && n_of(ei) < 0 ? eo : merge(ei, eo, elem_differ);
+  set_seq_elem(formal, elem);
+  return changed || !same(elem, ef) || (len.has_value() != lf.has_value()) ||
+         (len && !(*len == *lf));
 }
 
 void Provenance::Impl::run_graph(const Graph& g) {
@@ -778,6 +786,12 @@ void Provenance::Impl::do_if(const Node& n, const GraphSlot& s, std::span<const 
     if (t != kNoValue) lt = seq_len_of(t);
     if (e != kNoValue) le = seq_len_of(e);
     set_seq_len(id, lt && le && *lt == *le ? lt : std::nullopt);
+    if (t != kNoValue && e != kNoValue) {
+      bool differ = false;  // elements of different dims: those dims are unknown
+      set_seq_elem(id, merge(seq_elem_of(t), seq_elem_of(e), differ));
+    } else {
+      seq_elem.erase(id);
+    }
 
     Acc va(*this);
     if (t != kNoValue) va.take(value[t], t, true);
@@ -808,6 +822,7 @@ void Provenance::Impl::iterate_body(const Graph& body, std::span<const uint32_t>
       if (carried[k] == kNoValue) continue;
       dims[carried[k]] = svec[carried[k]] = ArenaRef{};
       seq_len.erase(carried[k]);
+      seq_elem.erase(carried[k]);
       varies[k] = 1;
     }
   };
@@ -930,6 +945,7 @@ void Provenance::Impl::do_loop(const Node& n, const GraphSlot& s, std::span<cons
       shape[id] = sf;
       dims[id] = d;
       set_seq_len(id, varies[k] ? std::nullopt : seq_len_of(f));
+      set_seq_elem(id, seq_elem_of(f));
       Acc va(*this);
       va.take(value[f], f, true);
       if (tsrc != kNoValue) va.take(value[tsrc], tsrc, true, here);

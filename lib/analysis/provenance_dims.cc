@@ -62,7 +62,12 @@ enum class K : uint8_t {
   SequenceInsert,
   SequenceErase,
   SequenceLength,
+  SequenceAt,
+  ConcatFromSequence,
   SplitToSequence,
+  Dft,
+  TfIdf,
+  StringNormalizer,
   GatherND,
   DepthToSpace,
   SpaceToDepth,
@@ -169,6 +174,11 @@ const std::unordered_map<std::string_view, K>& kinds() {
     t.emplace("SequenceInsert", K::SequenceInsert);
     t.emplace("SequenceErase", K::SequenceErase);
     t.emplace("SequenceLength", K::SequenceLength);
+    t.emplace("SequenceAt", K::SequenceAt);
+    t.emplace("ConcatFromSequence", K::ConcatFromSequence);
+    t.emplace("DFT", K::Dft);
+    t.emplace("TfIdfVectorizer", K::TfIdf);
+    t.emplace("StringNormalizer", K::StringNormalizer);
     t.emplace("SplitToSequence", K::SplitToSequence);
     t.emplace("GatherND", K::GatherND);
     t.emplace("DepthToSpace", K::DepthToSpace);
@@ -398,6 +408,8 @@ struct Infer {
   void nms();
   void sequence(K kind);
   void split_to_sequence();
+  void concat_from_sequence();
+  void dft();
   void gather_nd();
   void space_depth(bool to_space);
   void conv_transpose();
@@ -438,6 +450,7 @@ void Infer::run(K kind) {
         a.dims[id] = a.dims[in(0)];
         a.svec[id] = a.svec[in(0)];
         a.set_seq_len(id, a.seq_len_of(in(0)));
+        a.set_seq_elem(id, a.seq_elem_of(in(0)));
       }
       break;
     case K::Neg:
@@ -576,8 +589,33 @@ void Infer::run(K kind) {
     case K::SequenceInsert:
     case K::SequenceErase:
     case K::SequenceLength:
+    case K::SequenceAt:
+    case K::ConcatFromSequence:
       sequence(kind);
       break;
+    case K::Dft:
+      dft();
+      break;
+    case K::TfIdf: {
+      auto d = dims(0);
+      const auto* idx = ints_attr(n, "ngram_indexes");
+      if (!d || idx == nullptr || idx->empty() || d->empty() || d->size() > 2) return;
+      const Sym width = Sym::fixed(*std::max_element(idx->begin(), idx->end()) + 1);
+      set_dims(0, d->size() == 1 ? std::vector<Sym>{width} : std::vector<Sym>{(*d)[0], width});
+      break;
+    }
+    case K::StringNormalizer: {
+      auto d = dims(0);
+      if (!d || d->empty()) return;
+      // Stopwords drop elements: the last dim is then only known at run time.
+      const Attribute* stop = n.attribute("stopwords");
+      std::vector<Sym> out = *d;
+      if (stop != nullptr && !stop->strings.empty()) {
+        out.back() = count_of({0}, out.back().is_fixed() ? out.back().v : -1);
+      }
+      set_dims(0, out);
+      break;
+    }
     case K::SplitToSequence:
       split_to_sequence();
       break;
@@ -914,14 +952,39 @@ void Infer::sequence(K kind) {
     case K::SequenceEmpty:
       a.set_seq_len(out, Sym::fixed(0));
       break;
-    case K::SequenceConstruct:
+    case K::SequenceConstruct: {
       a.set_seq_len(out, Sym::fixed(static_cast<int64_t>(ins.size())));
+      ArenaRef elem = has(0) ? a.dims[in(0)] : ArenaRef{};
+      for (size_t i = 1; i < ins.size(); ++i) {
+        bool differ = false;
+        elem = has(i) ? a.merge(elem, a.dims[in(i)], differ) : ArenaRef{};
+      }
+      a.set_seq_elem(out, elem);
       break;
+    }
     case K::SequenceInsert:
-    case K::SequenceErase:
-      if (auto l = has(0) ? a.seq_len_of(in(0)) : std::nullopt) {
+    case K::SequenceErase: {
+      auto l = has(0) ? a.seq_len_of(in(0)) : std::nullopt;
+      if (l) {
         a.set_seq_len(out, derive(*l, Sym::fixed(kind == K::SequenceInsert ? 1 : -1), SymOp::kAdd));
       }
+      ArenaRef elem = has(0) ? a.seq_elem_of(in(0)) : ArenaRef{};
+      if (kind == K::SequenceInsert) {
+        const ArenaRef x = has(1) ? a.dims[in(1)] : ArenaRef{};
+        bool differ = false;
+        // Into an empty sequence: its only element; else the dims all elements share.
+        elem = l && l->is_fixed() && l->v == 0 ? x : a.merge(elem, x, differ);
+      }
+      a.set_seq_elem(out, elem);
+      break;
+    }
+    case K::SequenceAt:
+      if (has(0)) {
+        if (uint32_t id = a.out_id(s, n, 0); id != kNoValue) a.dims[id] = a.seq_elem_of(in(0));
+      }
+      break;
+    case K::ConcatFromSequence:
+      concat_from_sequence();
       break;
     case K::SequenceLength:
       set_dims(0, {});
@@ -930,6 +993,64 @@ void Infer::sequence(K kind) {
     default:
       break;
   }
+}
+
+void Infer::concat_from_sequence() {
+  const uint32_t out = a.out_id(s, n, 0);
+  if (out == kNoValue || !has(0)) return;
+  auto elem_ref = a.seq_elem_of(in(0));
+  auto len = a.seq_len_of(in(0));
+  if (a.n_of(elem_ref) < 0 || !len) return;
+  auto ev = a.view(elem_ref);
+  std::vector<Sym> elem(ev.begin(), ev.end());
+  const bool new_axis = attr("new_axis", 0) != 0;
+  int64_t ax = attr("axis", 0);
+  const int64_t r = static_cast<int64_t>(elem.size()) + (new_axis ? 1 : 0);
+  if (!norm_axis(ax, r)) return;
+  if (new_axis) {
+    elem.insert(elem.begin() + ax, *len);
+  } else {
+    // Elements may differ along the axis (that dim is unknown then); equal ones add up.
+    elem[ax] = derive(*len, elem[ax], SymOp::kMul);
+  }
+  set_dims(0, elem);
+}
+
+void Infer::dft() {
+  auto d = dims(0);
+  if (!d || d->size() < 2) return;
+  const int64_t r = static_cast<int64_t>(d->size());
+  int64_t axis = 1;
+  if (opset >= 20) {
+    axis = -2;
+    if (has(2)) {
+      auto v = ints(2);
+      if (!v || v->size() != 1) return;
+      axis = (*v)[0];
+    }
+  } else {
+    axis = attr("axis", 1);
+  }
+  // The last dim holds the real/imaginary parts: it is not a signal axis.
+  if (axis < 0) axis += r;
+  if (axis < 0 || axis >= r - 1) return;
+  std::vector<Sym> out = *d;
+  out.back() = Sym::fixed(2);
+  Sym n_len = out[axis];
+  if (has(1)) {
+    auto l = elems(1);
+    if (!l || l->size() != 1) {
+      out[axis] = Sym::unknown();
+      set_dims(0, out);
+      return;
+    }
+    n_len = (*l)[0];
+  }
+  const bool onesided = attr("onesided", 0) != 0 && attr("inverse", 0) == 0;
+  out[axis] = onesided
+                  ? derive(derive(n_len, Sym::fixed(2), SymOp::kDiv), Sym::fixed(1), SymOp::kAdd)
+                  : n_len;
+  set_dims(0, out);
 }
 
 void Infer::split_to_sequence() {
@@ -941,6 +1062,13 @@ void Infer::split_to_sequence() {
   const Sym& dim = (*d)[ax];
   if (!has(1)) {
     a.set_seq_len(out, dim);  // one element per index along the axis
+    std::vector<Sym> elem = *d;
+    if (attr("keepdims", 1) != 0) {
+      elem[ax] = Sym::fixed(1);
+    } else {
+      elem.erase(elem.begin() + ax);
+    }
+    a.set_seq_elem(out, a.push(elem));
     return;
   }
   auto split_dims = dims(1);
@@ -1754,6 +1882,13 @@ void Infer::resize(bool upsample) {
 }
 
 }  // namespace
+
+std::vector<std::string_view> ops_with_dim_facts() {
+  std::vector<std::string_view> out;
+  for (const auto& [op, kind] : kinds()) out.push_back(op);
+  std::sort(out.begin(), out.end());
+  return out;
+}
 
 ArenaRef Provenance::Impl::const_svec(const TensorData& t) {
   auto count = t.element_count();

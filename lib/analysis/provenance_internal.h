@@ -119,6 +119,19 @@ struct Provenance::Impl {
       seq_len.erase(v);
     }
   }
+  // The dims every element of a sequence value has in common (unknown where they differ).
+  std::unordered_map<uint32_t, ArenaRef> seq_elem;
+  void set_seq_elem(uint32_t v, ArenaRef d) {
+    if (n_of(d) >= 0) {
+      seq_elem[v] = d;
+    } else {
+      seq_elem.erase(v);
+    }
+  }
+  ArenaRef seq_elem_of(uint32_t v) const {
+    auto it = seq_elem.find(v);
+    return it == seq_elem.end() ? ArenaRef{} : it->second;
+  }
   std::optional<Sym> seq_len_of(uint32_t v) const {
     auto it = seq_len.find(v);
     return it == seq_len.end() ? std::nullopt : std::optional<Sym>(it->second);

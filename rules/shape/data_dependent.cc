@@ -133,7 +133,8 @@ class DataDependent final : public Rule {
         std::string bounds = fmt::format("{}", fmt::join(c.bounds, "; "));
         // "k ≤ 20, set by NonZero '/NonZero'" at that NonZero: the origin goes without saying.
         const std::string self = fmt::format(", set by {}", node_label(n));
-        for (size_t at; (at = bounds.find(self)) != std::string::npos;) bounds.erase(at, self.size());
+        for (size_t at; (at = bounds.find(self)) != std::string::npos;)
+          bounds.erase(at, self.size());
         d.notes.push_back(fmt::format("'{}' is {}: {}", p.name_of(out), c.text, bounds));
       }
     }

@@ -294,9 +294,9 @@ class DynamicInput final : public Rule {
       // Static, or not followed at all (nothing to show but "?"): JSON only.
       if (cls == ShapeClass::Static || !c.known) continue;
       if (shown++ >= 5) continue;
-      text.push_back(fmt::format(
-          "output '{}' = {}{}", out.name, c.text,
-          c.bounds.empty() ? "" : fmt::format(" ({})", fmt::join(c.bounds, "; "))));
+      text.push_back(
+          fmt::format("output '{}' = {}{}", out.name, c.text,
+                      c.bounds.empty() ? "" : fmt::format(" ({})", fmt::join(c.bounds, "; "))));
     }
     if (shown > 5) text.push_back(fmt::format("... and {} more dynamic outputs", shown - 5));
 
@@ -319,20 +319,19 @@ class DynamicInput final : public Rule {
 
     ReportSection section;
     section.name = "dynamic_shapes";
-    section.data = {{"nodes", total},
-                    {"inputs", std::move(inputs)},
-                    {"outputs", std::move(outputs)},
-                    {"fixes",
-                     {{"onnxruntime_free_dimension_overrides", fixes.ort_overrides},
-                      {"make_dynamic_shape_fixed", fixes.make_fixed},
-                      {"trtexec",
-                       fixes.trt_min.empty()
-                           ? nlohmann::json(nullptr)
-                           : nlohmann::json({{"minShapes", fixes.trt_min},
-                                             {"optShapes", fixes.trt_opt},
-                                             {"maxShapes", fixes.trt_max}})}}},
-                    {"dims", std::move(dims)},
-                    {"data_dependent", {{"nodes", data_nodes}, {"origins", std::move(origins)}}}};
+    section.data = {
+        {"nodes", total},
+        {"inputs", std::move(inputs)},
+        {"outputs", std::move(outputs)},
+        {"fixes",
+         {{"onnxruntime_free_dimension_overrides", fixes.ort_overrides},
+          {"make_dynamic_shape_fixed", fixes.make_fixed},
+          {"trtexec", fixes.trt_min.empty() ? nlohmann::json(nullptr)
+                                            : nlohmann::json({{"minShapes", fixes.trt_min},
+                                                              {"optShapes", fixes.trt_opt},
+                                                              {"maxShapes", fixes.trt_max}})}}},
+        {"dims", std::move(dims)},
+        {"data_dependent", {{"nodes", data_nodes}, {"origins", std::move(origins)}}}};
     section.text = std::move(text);
     ctx.add_section(std::move(section));
   }

@@ -88,7 +88,8 @@ class DynamicOutput final : public Rule {
           if (computed.known) {
             d.notes.push_back(fmt::format(
                 "its shape is {}{}", computed.text,
-                computed.bounds.empty() ? "" : fmt::format(", {}", fmt::join(computed.bounds, "; "))));
+                computed.bounds.empty() ? ""
+                                        : fmt::format(", {}", fmt::join(computed.bounds, "; "))));
           }
           d.notes.push_back(fmt::format(
               "its shape depends on runtime values{}: {}",

@@ -8,7 +8,6 @@
 #include <onnxlint/provenance.h>
 
 #include <nlohmann/json.hpp>
-
 #include <string>
 #include <string_view>
 #include <vector>
@@ -120,10 +119,10 @@ inline std::string dynamic_dim_text(const Dim& d, size_t axis) {
 /// A value's shape as the analysis computes it: "[N, 3, (H-1)/2+1, 16]", data-set dims named
 /// k, k2, ... with their bounds ("k ≤ 100, set by NonZero '/NonZero'"), unknown dims "?".
 struct ComputedShape {
-  bool known = false;        ///< false when not even the rank is known
-  std::string text;          ///< "[k, 4]"
+  bool known = false;               ///< false when not even the rank is known
+  std::string text;                 ///< "[k, 4]"
   std::vector<std::string> bounds;  ///< "k ≤ 100, set by NonZero '/NonZero'" (bounded dims)
-  nlohmann::json json;       ///< [4, "N", {"data": "main/NonZero", "max": 100}, null]
+  nlohmann::json json;              ///< [4, "N", {"data": "main/NonZero", "max": 100}, null]
 };
 
 inline ComputedShape computed_shape(const Provenance& p, ValueId v) {

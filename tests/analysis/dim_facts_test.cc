@@ -6,6 +6,8 @@
 #include <onnxlint/loader.h>
 #include <onnxlint/provenance.h>
 
+#include <algorithm>
+#include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
 
@@ -231,6 +233,24 @@ TEST(DimFacts, ASequenceOfFixedLengthCanHoldDataShapedTensors) {
   EXPECT_EQ(f.shape("first"), ShapeClass::DataDependent);
 }
 
+TEST(DimFacts, SequenceElementsKeepTheDimsTheyShare) {
+  ModelBuilder m(13);
+  auto& g = m.graph();
+  g.input("a", kFloat, {2, 3, 4}).input("b", kFloat, {1, 3, 4});
+  g.output("cat", kFloat, {int64_t{-1}, 3, 4});
+  g.node("SequenceConstruct", {"a", "b"}, {"s"});
+  g.constant_i64("i0", {0}, {});
+  g.node("SequenceAt", {"s", "i0"}, {"first"});
+  attr_int(g.node("ConcatFromSequence", {"s"}, {"cat"}), "axis", 1);
+  auto& stacked = g.node("ConcatFromSequence", {"s"}, {"stacked"});
+  attr_int(stacked, "axis", 0);
+  attr_int(stacked, "new_axis", 1);
+  Facts f = analyse(m.bytes());
+  EXPECT_EQ(f.dims("first"), "?,3,4");
+  EXPECT_EQ(f.dims("cat"), "?,6,4");
+  EXPECT_EQ(f.dims("stacked"), "2,?,3,4");
+}
+
 TEST(DimFacts, DataSetDimsCarryStaticBounds) {
   ModelBuilder m(13);
   auto& g = m.graph();
@@ -331,6 +351,34 @@ TEST(DimFacts, DumpListsEveryValueOfEveryGraphByStructuralKey) {
   EXPECT_EQ(body["path"], kNestedPath);
   EXPECT_EQ(body["values"]["y"]["dims"], nlohmann::json::parse(R"([2, {"data": "NonZero_0"}])"));
   EXPECT_EQ(body["values"]["s"]["elems"], nlohmann::json::parse(R"(["N", 4])"));
+}
+
+// docs/dynamic-shapes.md lists the ops with per-dimension facts between two markers; the list
+// must be the analysis's own, so the page never claims an op is followed when it is not.
+TEST(DimFacts, DocsListExactlyTheOpsWithDimFacts) {
+  std::ifstream in(std::string(ONNXLINT_SOURCE_DIR) + "/docs/dynamic-shapes.md");
+  std::string doc((std::istreambuf_iterator<char>(in)), {});
+  const std::string open = "<!-- ops-with-dim-facts -->", close = "<!-- /ops-with-dim-facts -->";
+  const size_t a = doc.find(open), b = doc.find(close);
+  ASSERT_NE(a, std::string::npos);
+  ASSERT_NE(b, std::string::npos);
+  std::vector<std::string> listed;
+  const std::string body = doc.substr(a + open.size(), b - a - open.size());
+  for (size_t i = body.find('`'); i != std::string::npos; i = body.find('`', i)) {
+    const size_t j = body.find('`', i + 1);
+    listed.push_back(body.substr(i + 1, j - i - 1));
+    i = j + 1;
+  }
+  std::sort(listed.begin(), listed.end());
+  std::vector<std::string> ops;
+  for (std::string_view op : ops_with_dim_facts()) ops.emplace_back(op);
+  std::vector<std::string> missing, extra;
+  std::set_difference(ops.begin(), ops.end(), listed.begin(), listed.end(),
+                      std::back_inserter(missing));
+  std::set_difference(listed.begin(), listed.end(), ops.begin(), ops.end(),
+                      std::back_inserter(extra));
+  EXPECT_THAT(missing, ::testing::IsEmpty()) << "followed by the analysis, not in the docs";
+  EXPECT_THAT(extra, ::testing::IsEmpty()) << "in the docs, not followed by the analysis";
 }
 
 }  // namespace
