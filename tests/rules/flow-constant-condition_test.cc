@@ -47,6 +47,22 @@ TEST(FlowConstantCondition, Int64MaxTripCountIsNoLimit) {
   EXPECT_THAT(d[0].message, ::testing::Not(HasSubstr("9223372036854775807")));
 }
 
+TEST(FlowConstantCondition, AFixedDimNextToADataDimDecidesTheCondition) {
+  // Shape(t)[1] of t[K, 1] is 1 although K comes from NonZero: squeeze(1) always squeezes.
+  ModelBuilder m = shape_flow::squeeze_after_mask(1);
+  EXPECT_THAT(findings(kRule, m.bytes()), ElementsAre("flow-constant-condition main/If_sq"));
+  auto d = diagnostics(kRule, m.bytes());
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].message,
+            "the condition 'cond' of If 'If_sq' is a constant (1): only then_branch can run");
+  // Near miss: the same test on K itself is data (flow-data-dependent-if reports it).
+  EXPECT_THAT(findings(kRule, shape_flow::squeeze_after_mask(0).bytes()), IsEmpty());
+  // Nested: the same inside a Loop body.
+  EXPECT_THAT(
+      findings(kRule, nest_in_loop(m.proto())),
+      ::testing::Contains(std::string("flow-constant-condition ") + kNestedPath + "/If_sq"));
+}
+
 TEST(FlowConstantCondition, NearMisses) {
   EXPECT_THAT(findings(kRule, shape_flow::if_model("data").bytes()), IsEmpty());
   EXPECT_THAT(findings(kRule, shape_flow::if_model("dim").bytes()), IsEmpty());

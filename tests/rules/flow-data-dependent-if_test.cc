@@ -32,6 +32,48 @@ TEST(FlowDataDependentIf, NearMissConstantAndDimConditions) {
   EXPECT_THAT(findings(kRule, shape_flow::if_model("dim").bytes()), IsEmpty());
 }
 
+TEST(FlowDataDependentIf, OnlyTheDimThatIsSetByDataMakesTheConditionData) {
+  // Shape(t)[0] of t[K, 1] is the NonZero count: data. Shape(t)[1] is the constant 1.
+  EXPECT_THAT(findings(kRule, shape_flow::squeeze_after_mask(0).bytes()),
+              ElementsAre("flow-data-dependent-if main/If_sq"));
+  EXPECT_THAT(findings(kRule, shape_flow::squeeze_after_mask(1).bytes()), IsEmpty());
+  EXPECT_THAT(findings(kRule, nest_in_if(shape_flow::squeeze_after_mask(0).proto())),
+              ElementsAre(std::string("flow-data-dependent-if ") + kNestedIfPath + "/If_sq"));
+}
+
+TEST(FlowDataDependentIf, LengthOfASequenceGrownByADataLoop) {
+  // if len(parts) > 0 after `while data: parts.append(...)`: the length is data, not constant.
+  ModelBuilder m(13);
+  auto& g = m.graph();
+  g.input("x", kFloat, {4});
+  g.output("y", kFloat, {}, false);
+  g.node("SequenceEmpty", {}, {"empty"});
+  g.initializer(make_tensor_bool("go", true));
+  onnx::GraphProto body;
+  GraphBuilder b(&body);
+  b.input("i", kInt64, {}).input("c_in", kBool, {}).input("seq_in", kFloat, {}, false);
+  b.output("c_out", kBool, {}).output("seq_out", kFloat, {}, false);
+  b.node("SequenceInsert", {"seq_in", "x"}, {"seq_out"});
+  b.node("ReduceSum", {"x"}, {"total"});
+  b.initializer(make_tensor_f32("lim", {}, {1.f}));
+  b.node("Greater", {"total", "lim"}, {"c_out"});
+  attr_graph(g.node("Loop", {"", "go", "empty"}, {"seq"}, "Loop_grow"), "body", body);
+  g.node("SequenceLength", {"seq"}, {"n"});
+  g.constant_i64("zero", {0}, {});
+  g.node("Greater", {"n", "zero"}, {"nonempty"});
+  onnx::GraphProto then_g, else_g;
+  GraphBuilder tb(&then_g), eb(&else_g);
+  tb.output("a", kFloat, {}, false);
+  tb.node("Identity", {"x"}, {"a"});
+  eb.output("b", kFloat, {}, false);
+  eb.node("Neg", {"x"}, {"b"});
+  auto& iff = g.node("If", {"nonempty"}, {"y"}, "If_len");
+  attr_graph(iff, "then_branch", then_g);
+  attr_graph(iff, "else_branch", else_g);
+  EXPECT_THAT(findings(kRule, m.bytes()), ElementsAre("flow-data-dependent-if main/If_len"));
+  EXPECT_THAT(findings("flow-constant-condition", m.bytes()), IsEmpty());
+}
+
 TEST(FlowDataDependentIf, NestedInLoop) {
   ModelBuilder m = shape_flow::if_model("data");
   EXPECT_THAT(findings(kRule, nest_in_loop(m.proto())),

@@ -74,6 +74,25 @@ TEST(ShapeDataDependent, LoopStackingADataDependentNumberOfSlices) {
   EXPECT_THAT(findings(kRule, shape_flow::loop_model("const", false).bytes()), IsEmpty());
 }
 
+TEST(ShapeDataDependent, RangeOverAWeightFixedDimOfADataShapedTensorIsStatic) {
+  // arange(y.shape[1]) with y = Linear(x[mask]) [K, 10]: only the NonZero is an origin.
+  ModelBuilder m = shape_flow::nonzero_model();
+  auto& g = m.graph();
+  g.output("r", kInt64, {}, false);
+  g.node("Shape", {"nz"}, {"snz"}, "Shape_nz");
+  g.constant_i64("i0", {0}, {});
+  g.node("Gather", {"snz", "i0"}, {"rank"}, "Gather_rank");  // the rank row: 2, fixed
+  g.constant_i64("i1", {1}, {});
+  g.node("Gather", {"snz", "i1"}, {"count"}, "Gather_count");  // K: data
+  g.constant_i64("start", {0}, {});
+  g.constant_i64("step", {1}, {});
+  g.node("Range", {"start", "rank", "step"}, {"r"}, "Range_fixed");
+  g.output("r2", kInt64, {}, false);
+  g.node("Range", {"start", "count", "step"}, {"r2"}, "Range_data");
+  EXPECT_THAT(findings(kRule, m.bytes()), ElementsAre("shape-data-dependent main/NonZero_2",
+                                                      "shape-data-dependent main/Range_data"));
+}
+
 TEST(ShapeDataDependent, NestedInLoopAndIf) {
   ModelBuilder m = shape_flow::nonzero_model();
   EXPECT_THAT(findings(kRule, nest_in_loop(m.proto())),

@@ -179,4 +179,38 @@ inline ModelBuilder function_model(bool twice = false) {
   return m;
 }
 
+/// torch's opset-11 squeeze of `t = kept[:, [0]]` after boolean-mask indexing: t is [K, 1]
+/// with K set by NonZero, and the squeeze tests Shape(t)[axis] == 1 in If_sq. `axis` 1 reads
+/// the fixed dim (the If is constant), 0 reads K (the If depends on data).
+inline ModelBuilder squeeze_after_mask(int64_t axis) {
+  ModelBuilder m(11);
+  auto& g = m.graph();
+  g.input("boxes", kFloat, {std::string("n"), 5});
+  g.output("first", kFloat, {}, false);
+  g.initializer(make_tensor_f32("half", {}, {0.5f}));
+  g.constant_i64("col", {4}, {});
+  attr_int(g.node("Gather", {"boxes", "col"}, {"score"}, "Gather_score"), "axis", 1);
+  g.node("Greater", {"score", "half"}, {"mask"}, "Greater_mask");
+  g.node("NonZero", {"mask"}, {"nz"}, "NonZero_mask");
+  attr_ints(g.node("Transpose", {"nz"}, {"idx"}, "Transpose_idx"), "perm", {1, 0});
+  g.node("GatherND", {"boxes", "idx"}, {"kept"}, "GatherND_kept");
+  g.constant_i64("first_col", {0}, {1});
+  attr_int(g.node("Gather", {"kept", "first_col"}, {"t"}, "Gather_t"), "axis", 1);
+  g.node("Shape", {"t"}, {"st"}, "Shape_t");
+  g.constant_i64("which", {axis}, {});
+  g.node("Gather", {"st", "which"}, {"d"}, "Gather_d");
+  g.constant_i64("one", {1}, {});
+  g.node("Equal", {"d", "one"}, {"cond"}, "Equal_cond");
+  onnx::GraphProto then_g, else_g;
+  GraphBuilder tb(&then_g), eb(&else_g);
+  tb.output("sq", kFloat, {}, false);
+  attr_ints(tb.node("Squeeze", {"t"}, {"sq"}, "Squeeze_then"), "axes", {axis});
+  eb.output("id", kFloat, {}, false);
+  eb.node("Identity", {"t"}, {"id"}, "Identity_else");
+  auto& iff = g.node("If", {"cond"}, {"first"}, "If_sq");
+  attr_graph(iff, "then_branch", then_g);
+  attr_graph(iff, "else_branch", else_g);
+  return m;
+}
+
 }  // namespace onnxlint::testing::shape_flow
