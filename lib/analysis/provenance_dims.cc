@@ -65,6 +65,9 @@ enum class K : uint8_t {
   SequenceAt,
   ConcatFromSequence,
   SplitToSequence,
+  Optional,
+  OptionalGetElement,
+  OptionalHasElement,
   Dft,
   TfIdf,
   StringNormalizer,
@@ -177,6 +180,9 @@ const std::unordered_map<std::string_view, K>& kinds() {
     t.emplace("SequenceAt", K::SequenceAt);
     t.emplace("ConcatFromSequence", K::ConcatFromSequence);
     t.emplace("DFT", K::Dft);
+    t.emplace("Optional", K::Optional);
+    t.emplace("OptionalGetElement", K::OptionalGetElement);
+    t.emplace("OptionalHasElement", K::OptionalHasElement);
     t.emplace("TfIdfVectorizer", K::TfIdf);
     t.emplace("StringNormalizer", K::StringNormalizer);
     t.emplace("SplitToSequence", K::SplitToSequence);
@@ -410,6 +416,7 @@ struct Infer {
   void split_to_sequence();
   void concat_from_sequence();
   void dft();
+  void optional(K kind);
   void gather_nd();
   void space_depth(bool to_space);
   void conv_transpose();
@@ -595,6 +602,11 @@ void Infer::run(K kind) {
       break;
     case K::Dft:
       dft();
+      break;
+    case K::Optional:
+    case K::OptionalGetElement:
+    case K::OptionalHasElement:
+      optional(kind);
       break;
     case K::TfIdf: {
       auto d = dims(0);
@@ -1014,6 +1026,38 @@ void Infer::concat_from_sequence() {
     elem[ax] = derive(*len, elem[ax], SymOp::kMul);
   }
   set_dims(0, elem);
+}
+
+// An optional is followed as a sequence of length 0 (empty) or 1 whose element is the value,
+// so If branches and loop passes join it like one.
+void Infer::optional(K kind) {
+  const uint32_t out = a.out_id(s, n, 0);
+  if (out == kNoValue) return;
+  const uint32_t x = has(0) ? in(0) : kNoValue;
+  const bool is_optional = x != kNoValue && a.seq_len_of(x).has_value();
+  switch (kind) {
+    case K::Optional:
+      a.set_seq_len(out, Sym::fixed(x != kNoValue ? 1 : 0));
+      a.set_seq_elem(out, x != kNoValue ? a.dims[x] : ArenaRef{});
+      break;
+    case K::OptionalGetElement:
+      if (x == kNoValue) return;
+      // Of an optional the analysis followed; anything else (a graph input of optional or
+      // sequence type, a plain tensor at opset 18) stays unknown.
+      if (is_optional) a.dims[out] = a.seq_elem_of(x);
+      break;
+    case K::OptionalHasElement: {
+      set_dims(0, {});
+      if (x == kNoValue) {
+        set_elems(0, {Sym::fixed(0)});
+      } else if (auto l = a.seq_len_of(x); l && l->is_fixed()) {
+        set_elems(0, {Sym::fixed(l->v != 0 ? 1 : 0)});
+      }
+      break;
+    }
+    default:
+      break;
+  }
 }
 
 void Infer::dft() {

@@ -251,6 +251,20 @@ TEST(DimFacts, SequenceElementsKeepTheDimsTheyShare) {
   EXPECT_EQ(f.dims("stacked"), "2,?,3,4");
 }
 
+TEST(DimFacts, OptionalsAreFollowedLikeSequencesOfAtMostOne) {
+  ModelBuilder m(18);
+  auto& g = m.graph();
+  g.input("x", kFloat, {std::string("N"), 3});
+  g.output("has", kBool, {});
+  g.node("Optional", {"x"}, {"opt"});
+  g.node("OptionalHasElement", {"opt"}, {"has"});
+  g.node("OptionalGetElement", {"opt"}, {"back"});
+  Facts f = analyse(m.bytes());
+  EXPECT_EQ(f.value("has"), ValueClass::Constant);
+  EXPECT_EQ(f.p->known_ints(f.v("has")), std::vector<int64_t>{1});
+  EXPECT_EQ(f.dims("back"), "N,3");
+}
+
 TEST(DimFacts, DataSetDimsCarryStaticBounds) {
   ModelBuilder m(13);
   auto& g = m.graph();
