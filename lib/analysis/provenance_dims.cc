@@ -371,6 +371,30 @@ struct Infer {
     return out;
   }
 
+  /// Output 0 gets the multidirectional broadcast of every input's dims.
+  void set_broadcast_dims() {
+    std::vector<size_t> all(ins.size());
+    for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+    if (auto d = broadcast_all(all)) set_dims(0, *d);
+  }
+  /// The elements of every input for element-wise shape arithmetic, and in `len` the length
+  /// they broadcast to (scalars repeat). Empty when an input's elements are not known or the
+  /// lengths do not broadcast.
+  std::vector<std::vector<Sym>> broadcast_elems(size_t& len) const {
+    std::vector<std::vector<Sym>> es;
+    len = 1;
+    for (size_t i = 0; i < ins.size(); ++i) {
+      auto e = elems(i);
+      if (!e || e->empty()) return {};
+      if (e->size() != 1) {
+        if (len != 1 && len != e->size()) return {};
+        len = e->size();
+      }
+      es.push_back(std::move(*e));
+    }
+    return es;
+  }
+
   static bool norm_axis(int64_t& ax, int64_t rank) {
     if (ax < 0) ax += rank;
     return ax >= 0 && ax < rank;
@@ -470,9 +494,7 @@ void Infer::run(K kind) {
       }
       break;
     case K::Broadcast: {
-      std::vector<size_t> all(ins.size());
-      for (size_t i = 0; i < all.size(); ++i) all[i] = i;
-      if (auto d = broadcast_all(all)) set_dims(0, *d);
+      set_broadcast_dims();
       break;
     }
     case K::Arith:
@@ -570,9 +592,7 @@ void Infer::run(K kind) {
       break;
     case K::Compare:
     case K::Logic: {
-      std::vector<size_t> all(ins.size());
-      for (size_t i = 0; i < all.size(); ++i) all[i] = i;
-      if (auto d = broadcast_all(all)) set_dims(0, *d);
+      set_broadcast_dims();
       elementwise(n.op_type);
       break;
     }
@@ -802,17 +822,8 @@ void Infer::space_depth(bool to_space) {
 // symbolic or data elements are never assumed equal (in a loop body the same name can hold
 // values of different iterations), so the result is unknown there.
 void Infer::elementwise(std::string_view op) {
-  std::vector<std::vector<Sym>> es;
   size_t len = 1;
-  for (size_t i = 0; i < ins.size(); ++i) {
-    auto e = elems(i);
-    if (!e || e->empty()) return;
-    if (e->size() != 1) {
-      if (len != 1 && len != e->size()) return;
-      len = e->size();
-    }
-    es.push_back(std::move(*e));
-  }
+  std::vector<std::vector<Sym>> es = broadcast_elems(len);
   if (es.empty() || (op == "Not") != (es.size() == 1)) return;
   std::vector<Sym> out(len);
   for (size_t j = 0; j < len; ++j) {
@@ -854,9 +865,7 @@ void Infer::elementwise(std::string_view op) {
 }
 
 void Infer::where() {
-  std::vector<size_t> all(ins.size());
-  for (size_t i = 0; i < all.size(); ++i) all[i] = i;
-  if (auto d = broadcast_all(all)) set_dims(0, *d);
+  set_broadcast_dims();
   auto c = elems(0), x = elems(1), y = elems(2);
   if (!c || !x || !y) return;
   size_t len = std::max({c->size(), x->size(), y->size()});
@@ -1137,21 +1146,10 @@ void Infer::unary() {
 }
 
 void Infer::arith() {
-  std::vector<size_t> all(ins.size());
-  for (size_t i = 0; i < all.size(); ++i) all[i] = i;
-  if (auto d = broadcast_all(all)) set_dims(0, *d);
+  set_broadcast_dims();
   // Shape arithmetic: element-wise on small vectors (scalars broadcast).
-  std::vector<std::vector<Sym>> es;
   size_t len = 1;
-  for (size_t i = 0; i < ins.size(); ++i) {
-    auto e = elems(i);
-    if (!e || e->empty()) return;
-    if (e->size() != 1) {
-      if (len != 1 && len != e->size()) return;
-      len = e->size();
-    }
-    es.push_back(std::move(*e));
-  }
+  std::vector<std::vector<Sym>> es = broadcast_elems(len);
   if (es.empty()) return;
   std::string_view op = n.op_type;
   std::vector<Sym> out(len);
