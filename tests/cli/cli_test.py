@@ -451,8 +451,13 @@ class Schema(TempModels):
                 validate(self, broken)
         # Sections are open: other features add their own.
         extended = json.loads(out)
-        extended["files"][0]["sections"]["dynamic_shapes"] = {"anything": [1, 2]}
+        extended["files"][0]["sections"]["my_feature"] = {"anything": [1, 2]}
         validate(self, extended)
+        # ... but the dynamic_shapes section is described: a malformed one is rejected.
+        broken = json.loads(out)
+        broken["files"][0]["sections"]["dynamic_shapes"] = {"anything": [1, 2]}
+        with self.assertRaises(jsonschema.ValidationError):
+            validate(self, broken)
 
 
 class Jobs(unittest.TestCase):
