@@ -294,6 +294,16 @@ struct Infer {
     auto d = a.view(a.svec[v]);
     return std::vector<Sym>(d.begin(), d.end());
   }
+  /// The elements of input i, or, when they are not followed but the input is a 1-D vector of
+  /// known length, that many unknown elements: the rank of what it shapes is still known.
+  std::optional<std::vector<Sym>> elems_or_length(size_t i) const {
+    if (auto e = elems(i)) return e;
+    auto d = dims(i);
+    if (!d || d->size() != 1 || !(*d)[0].is_fixed() || (*d)[0].v < 0 || (*d)[0].v > 64) {
+      return std::nullopt;
+    }
+    return std::vector<Sym>(static_cast<size_t>((*d)[0].v), Sym::unknown());
+  }
   // Fixed integer elements of input i.
   std::optional<std::vector<int64_t>> ints(size_t i) const {
     auto e = elems(i);
@@ -1314,7 +1324,7 @@ void Infer::reshape() {
       for (int64_t v : *at) target->push_back(Sym::fixed(v));
     }
   } else {
-    target = elems(1);
+    target = elems_or_length(1);
   }
   if (!target) return;
   auto d = dims(0);
@@ -1381,7 +1391,7 @@ void Infer::expand() {
 void Infer::tile() {
   if (opset < 6) return;
   auto d = dims(0);
-  auto r = elems(1);
+  auto r = elems_or_length(1);
   if (!d || !r || r->size() != d->size()) return;
   std::vector<Sym> out;
   for (size_t i = 0; i < d->size(); ++i) {
@@ -1650,7 +1660,7 @@ void Infer::constant() {
 }
 
 void Infer::constant_of_shape() {
-  if (auto e = elems(0)) set_dims(0, *e);
+  if (auto e = elems_or_length(0)) set_dims(0, *e);
 }
 
 void Infer::range() {
@@ -1850,7 +1860,7 @@ void Infer::pad() {
     if (at == nullptr) return;
     for (int64_t v : *at) pads.push_back(Sym::fixed(v));
   } else {
-    auto e = elems(1);
+    auto e = elems_or_length(1);
     if (!e) return;
     pads = *e;
   }
@@ -1892,7 +1902,7 @@ void Infer::resize(bool upsample) {
   const size_t r = d->size();
   // Resize-11+: sizes (input 3) wins when given.
   if (!upsample && opset >= 11 && has(3)) {
-    if (auto e = elems(3); e && e->size() == r) set_dims(0, *e);
+    if (auto e = elems_or_length(3); e && e->size() == r) set_dims(0, *e);
     return;
   }
   std::optional<std::vector<double>> scales;
@@ -1903,7 +1913,15 @@ void Infer::resize(bool upsample) {
   } else {
     scales = floats_of(upsample || opset < 11 ? 1 : 2);
   }
-  if (!scales || scales->size() != r) return;
+  if (!scales) {
+    // Scales computed at run time: the rank is the input's, the sizes are not known.
+    const size_t si = upsample || opset < 11 ? 1 : 2;
+    if (auto len = elems_or_length(si); len && len->size() == r) {
+      set_dims(0, std::vector<Sym>(r, Sym::unknown()));
+    }
+    return;
+  }
+  if (scales->size() != r) return;
   std::vector<Sym> out;
   for (size_t i = 0; i < r; ++i) {
     const Sym& x = (*d)[i];
