@@ -604,13 +604,13 @@ void Provenance::Impl::set_constants(const GraphSlot& s) {
 }
 
 bool Provenance::Impl::join_carried(uint32_t formal, uint32_t initial, uint32_t body_out,
-                                    uint8_t& varies) {
+                                    uint8_t& varies, std::optional<ArenaRef> initial_dims) {
   Acc sh(*this);
   sh.take(shape[initial], initial, false);
   sh.take(shape[body_out], body_out, false);
   const Fact sf = sh.done();
   bool v = false;
-  const ArenaRef d = merge(dims[initial], dims[body_out], v);
+  const ArenaRef d = merge(initial_dims.value_or(dims[initial]), dims[body_out], v);
   if (v) varies = 1;
   Acc va(*this);
   va.take(value[initial], initial, true);
@@ -1017,9 +1017,12 @@ void Provenance::Impl::do_scan(const Node& n, const GraphSlot& s, std::span<cons
     value[f] = link(value[a], a, true);
     svec[f] = k < ns ? svec[a] : ArenaRef{};
     dims[f] = ArenaRef{};
-    if (k < ns) {
+    if (opset < 9) {
+      // Scan-8: every input has a leading batch axis, and scan inputs the sequence axis next.
+      dims[f] = drop_leading(dims[a], k < ns ? 1 : 2);
+    } else if (k < ns) {
       dims[f] = dims[a];
-    } else if (opset >= 9 && n_of(dims[a]) > 0) {
+    } else if (n_of(dims[a]) > 0) {
       // A slice: the scanned axis removed.
       auto ds = view(dims[a]);
       int64_t ax = axis_of(in_axes, k - ns, static_cast<int64_t>(ds.size()));
@@ -1039,19 +1042,35 @@ void Provenance::Impl::do_scan(const Node& n, const GraphSlot& s, std::span<cons
     for (size_t k = 0; k < ns; ++k) {
       uint32_t f = formal(k), o = body_out(k), a = ins[off + k];
       if (f == kNoValue || o == kNoValue || a == kNoValue) continue;
-      if (join_carried(f, a, o, varies[k])) changed = true;
+      std::optional<ArenaRef> initial;
+      if (opset < 9) initial = drop_leading(dims[a], 1);
+      if (join_carried(f, a, o, varies[k], initial)) changed = true;
     }
     return changed;
   });
 
-  // The scan length: the scanned axis of the first scan input.
+  // The scan length: the scanned axis of the first scan input (Scan-8: axis 1, after the
+  // batch axis, which every output gets back in front).
+  Sym batch = Sym::unknown();
+  if (opset < 9 && ns + num_scan > 0 && ins[off] != kNoValue && n_of(dims[ins[off]]) > 0) {
+    batch = view(dims[ins[off]])[0];
+  }
   const uint32_t first_scan = num_scan > 0 ? ins[off + ns] : kNoValue;
   Sym length = Sym::unknown();
-  if (first_scan != kNoValue && opset >= 9 && n_of(dims[first_scan]) > 0) {
+  if (first_scan != kNoValue && n_of(dims[first_scan]) > 0) {
     auto ds = view(dims[first_scan]);
-    int64_t ax = axis_of(in_axes, 0, static_cast<int64_t>(ds.size()));
+    int64_t ax = opset < 9 ? 1 : axis_of(in_axes, 0, static_cast<int64_t>(ds.size()));
     if (ax >= 0 && ax < static_cast<int64_t>(ds.size())) length = ds[ax];
   }
+  // Scan-8 outputs: the batch axis in front of what the body computes (unknown batch: none).
+  auto with_batch = [&](ArenaRef d) {
+    if (opset >= 9 || n_of(d) < 0) return d;
+    if (batch.kind == Sym::kUnknown) return ArenaRef{};
+    auto inner = view(d);
+    std::vector<Sym> ds{batch};
+    ds.insert(ds.end(), inner.begin(), inner.end());
+    return push(ds);
+  };
   for (size_t k = 0; k < n.outputs.size(); ++k) {
     uint32_t id = out_id(s, n, k);
     if (id == kNoValue) continue;
@@ -1065,8 +1084,8 @@ void Provenance::Impl::do_scan(const Node& n, const GraphSlot& s, std::span<cons
       }
       shape[id] = link(shape[f], f, false);
       value[id] = link(value[f], f, true);
-      dims[id] = varies[k] ? ArenaRef{} : dims[f];
-      svec[id] = svec[f];
+      dims[id] = varies[k] ? ArenaRef{} : with_batch(dims[f]);
+      svec[id] = opset < 9 ? ArenaRef{} : svec[f];
       continue;
     }
     Acc sh(*this);
@@ -1078,10 +1097,10 @@ void Provenance::Impl::do_scan(const Node& n, const GraphSlot& s, std::span<cons
     if (o != kNoValue && n_of(dims[o]) >= 0 && length.kind != Sym::kUnknown) {
       auto inner = view(dims[o]);
       std::vector<Sym> ds(inner.begin(), inner.end());
-      int64_t ax = axis_of(out_axes, k - ns, static_cast<int64_t>(ds.size()) + 1);
+      int64_t ax = opset < 9 ? 0 : axis_of(out_axes, k - ns, static_cast<int64_t>(ds.size()) + 1);
       if (ax >= 0 && ax <= static_cast<int64_t>(ds.size())) {
         ds.insert(ds.begin() + ax, length);
-        d = push(ds);
+        d = with_batch(push(ds));
       }
     }
     refine(*this, sf, d);

@@ -1967,7 +1967,23 @@ void Provenance::Impl::infer(const Node& n, const GraphSlot& s, std::span<const 
     if (id != kNoValue) {
       dims[id] = svec[id] = ArenaRef{};
       if (!seq_len.empty()) seq_len.erase(id);
+      if (!seq_elem.empty()) seq_elem.erase(id);
     }
+  }
+  if (n.domain == "ai.onnx.preview.training") {
+    // Optimizer updates (inputs R, T, X1..n, G1..n, then one or two states per tensor; outputs
+    // the new X and states): each output has the dims of the input it updates.
+    const size_t groups = n.op_type == "Adam"                                   ? 3
+                          : (n.op_type == "Adagrad" || n.op_type == "Momentum") ? 2
+                                                                                : 0;
+    if (groups == 0 || n.outputs.size() % groups != 0) return;
+    const size_t count = n.outputs.size() / groups;
+    if (ins.size() != 2 + (groups + 1) * count) return;
+    for (size_t j = 0; j < n.outputs.size(); ++j) {
+      const uint32_t from = ins[j < count ? 2 + j : 2 + count + j];
+      if (uint32_t id = out_id(s, n, j); id != kNoValue && from != kNoValue) dims[id] = dims[from];
+    }
+    return;
   }
   if (!(n.domain.empty() || n.domain == "ai.onnx")) return;
   // Inside a function body an attribute may refer to the caller's: not known here.

@@ -227,7 +227,15 @@ struct Provenance::Impl {
   /// One fixpoint step for a loop-carried value (Loop and Scan state): the body's formal
   /// input joins the initial value and the body's output. Sets `varies` when their dims
   /// definitely differ; returns whether the formal's facts changed.
-  bool join_carried(uint32_t formal, uint32_t initial, uint32_t body_out, uint8_t& varies);
+  /// `initial_dims` replaces the initial value's dims (Scan-8 states lose their batch axis).
+  bool join_carried(uint32_t formal, uint32_t initial, uint32_t body_out, uint8_t& varies,
+                    std::optional<ArenaRef> initial_dims = std::nullopt);
+  /// The dims without their first `count` entries (unknown when the rank is smaller).
+  ArenaRef drop_leading(ArenaRef d, size_t count) {
+    if (n_of(d) < static_cast<int32_t>(count)) return ArenaRef{};
+    auto v = view(d);
+    return push(std::vector<Sym>(v.begin() + static_cast<std::ptrdiff_t>(count), v.end()));
+  }
   /// Runs a loop body until the carried values (`carried`, formal inputs of the body) are
   /// stable under `join`, which returns whether they changed. After kMaxLoopPasses, or over
   /// budget, carried dims and elements become unknown and the body is run once more.
