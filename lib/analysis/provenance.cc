@@ -1127,6 +1127,10 @@ void Provenance::Impl::do_other_subgraphs(const Node& n, const GraphSlot& s, con
     if (a.g != nullptr) subs.push_back(a.g);
     for (const Graph* g : a.graphs) subs.push_back(g);
   }
+  // SequenceMap runs its body once per element: a body input is an element of the sequence
+  // input (the dims its elements share, where followed) or the tensor input itself.
+  const bool seq_map = is_standard(n.domain) && n.op_type == "SequenceMap" && subs.size() == 1;
+  auto is_sequence = [&](uint32_t a) { return seq_len.count(a) != 0 || seq_elem.count(a) != 0; };
   for (const Graph* sg : subs) {
     const GraphSlot& ss = slot(*sg);
     for (size_t k = 0; k < sg->inputs.size(); ++k) {
@@ -1134,6 +1138,13 @@ void Provenance::Impl::do_other_subgraphs(const Node& n, const GraphSlot& s, con
       shape[f] = fs;
       value[f] = fv;
       dims[f] = svec[f] = ArenaRef{};
+      const uint32_t a = k < ins.size() ? ins[k] : kNoValue;
+      if (!seq_map || a == kNoValue) continue;
+      if (k == 0 || is_sequence(a)) {
+        dims[f] = seq_elem_of(a);
+      } else {
+        dims[f] = dims[a];
+      }
     }
     run_graph(*sg);
   }
@@ -1159,6 +1170,12 @@ void Provenance::Impl::do_other_subgraphs(const Node& n, const GraphSlot& s, con
     shape[id] = sh.done();
     value[id] = va.done();
     dims[id] = svec[id] = ArenaRef{};
+    if (seq_map && k < subs[0]->outputs.size()) {
+      // One output element per element of the first input, shaped as the body makes it.
+      const uint32_t o = resolve(slot(*subs[0]), subs[0]->outputs[k].name);
+      set_seq_len(id, ins.empty() || ins[0] == kNoValue ? std::nullopt : seq_len_of(ins[0]));
+      set_seq_elem(id, o == kNoValue ? ArenaRef{} : dims[o]);
+    }
   }
 }
 

@@ -265,6 +265,24 @@ TEST(DimFacts, OptionalsAreFollowedLikeSequencesOfAtMostOne) {
   EXPECT_EQ(f.dims("back"), "N,3");
 }
 
+TEST(DimFacts, SequenceMapBodiesSeeOneElement) {
+  ModelBuilder m(17);
+  auto& g = m.graph();
+  g.input("x", kFloat, {6, 4});
+  g.output("shapes", kInt64, {}, false);
+  attr_int(g.node("SplitToSequence", {"x"}, {"rows"}), "keepdims", 0);
+  onnx::GraphProto body;
+  GraphBuilder b(&body);
+  b.input("row", kFloat, {}, false).output("s", kInt64, {}, false);
+  b.node("Shape", {"row"}, {"s"});
+  attr_graph(g.node("SequenceMap", {"rows"}, {"shapes"}, "Map_0"), "body", body);
+  g.node("SequenceLength", {"shapes"}, {"n"});
+  Facts f = analyse(m.bytes());
+  EXPECT_EQ(f.dims("row", "main/Map_0:body"), "4");
+  EXPECT_EQ(f.elems("s", "main/Map_0:body"), "4");
+  EXPECT_EQ(f.p->known_ints(f.v("n")), std::vector<int64_t>{6});
+}
+
 TEST(DimFacts, DataSetDimsCarryStaticBounds) {
   ModelBuilder m(13);
   auto& g = m.graph();
