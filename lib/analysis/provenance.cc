@@ -308,23 +308,35 @@ uint64_t sym_key(const Sym& s) {
   return (static_cast<uint64_t>(s.v) * 0x9E3779B97F4A7C15ull) ^ (uint64_t{s.set} << 8 | s.kind);
 }
 
-std::optional<int64_t> apply(SymOp op, int64_t p, int64_t q) {
+}  // namespace
+
+// Integer arithmetic as ONNX computes it (Div truncates, Mod takes the divisor's sign), with no
+// answer where it would overflow or divide by zero: a hostile model must not make the analysis
+// claim a number, nor make it run into undefined behaviour.
+std::optional<int64_t> fixed_arith(SymOp op, int64_t p, int64_t q) {
+  int64_t r = 0;
+  const bool div_ok = q != 0 && !(p == std::numeric_limits<int64_t>::min() && q == -1);
   switch (op) {
     case SymOp::kAdd:
-      return p + q;
+      if (__builtin_add_overflow(p, q, &r)) return std::nullopt;
+      return r;
     case SymOp::kSub:
-      return p - q;
+      if (__builtin_sub_overflow(p, q, &r)) return std::nullopt;
+      return r;
     case SymOp::kMul:
-      return p * q;
+      if (__builtin_mul_overflow(p, q, &r)) return std::nullopt;
+      return r;
     case SymOp::kDiv:
-      if (q == 0) return std::nullopt;
-      return p / q - ((p % q != 0) && ((p < 0) != (q < 0)) ? 1 : 0);
+      if (!div_ok) return std::nullopt;
+      return p / q;
     case SymOp::kCeilDiv:
-      if (q == 0) return std::nullopt;
-      return -(-p / q - ((-p % q != 0) && ((-p < 0) != (q < 0)) ? 1 : 0));
-    case SymOp::kMod:
-      if (q == 0) return std::nullopt;
-      return p - q * (p / q - ((p % q != 0) && ((p < 0) != (q < 0)) ? 1 : 0));
+      if (!div_ok) return std::nullopt;
+      return p / q + ((p % q != 0) && ((p < 0) == (q < 0)) ? 1 : 0);
+    case SymOp::kMod: {
+      if (!div_ok) return std::nullopt;
+      const int64_t m = p % q;
+      return m != 0 && ((m < 0) != (q < 0)) ? m + q : m;
+    }
     case SymOp::kMax:
       return std::max(p, q);
     case SymOp::kMin:
@@ -334,7 +346,6 @@ std::optional<int64_t> apply(SymOp op, int64_t p, int64_t q) {
   }
   return std::nullopt;
 }
-}  // namespace
 
 Sym Provenance::Impl::derive(const Sym& x, const Sym& y, SymOp op) {
   if (x.kind == Sym::kUnknown || y.kind == Sym::kUnknown) return Sym::unknown();
@@ -342,7 +353,7 @@ Sym Provenance::Impl::derive(const Sym& x, const Sym& y, SymOp op) {
   if (x.kind == Sym::kData) return Sym::data(x.set);
   if (y.kind == Sym::kData) return Sym::data(y.set);
   if (x.is_fixed() && y.is_fixed()) {
-    auto r = apply(op, x.v, y.v);
+    auto r = fixed_arith(op, x.v, y.v);
     return r ? Sym::fixed(*r) : Sym::unknown();
   }
   uint32_t set =
@@ -358,17 +369,18 @@ Sym Provenance::Impl::derive(const Sym& x, const Sym& y, SymOp op) {
   if (b.is_fixed()) {
     if ((op == SymOp::kAdd || op == SymOp::kSub) && b.v == 0) return a;
     if ((op == SymOp::kMul || op == SymOp::kDiv || op == SymOp::kCeilDiv) && b.v == 1) return a;
-    if (op == SymOp::kSub) return derive(a, Sym::fixed(-b.v), SymOp::kAdd);
+    if (op == SymOp::kSub) {
+      auto neg = fixed_arith(SymOp::kSub, 0, b.v);
+      return neg ? derive(a, Sym::fixed(*neg), SymOp::kAdd) : Sym::unknown();
+    }
     const SymExpr* inner =
         a.kind == Sym::kSymbolic && a.v != 0 ? &exprs[static_cast<size_t>(a.v)] : nullptr;
     if (inner != nullptr && inner->b.is_fixed() && !inner->a.is_fixed()) {
       const Sym base = inner->a;
       const int64_t c = inner->b.v;
-      if (op == SymOp::kAdd && inner->op == SymOp::kAdd) {
-        return derive(base, Sym::fixed(c + b.v), SymOp::kAdd);
-      }
-      if (op == SymOp::kMul && inner->op == SymOp::kMul) {
-        return derive(base, Sym::fixed(c * b.v), SymOp::kMul);
+      if ((op == SymOp::kAdd || op == SymOp::kMul) && inner->op == op) {
+        auto folded = fixed_arith(op, c, b.v);
+        return folded ? derive(base, Sym::fixed(*folded), op) : Sym::unknown();
       }
       if (op == SymOp::kDiv && inner->op == SymOp::kMul && b.v > 0 && c % b.v == 0) {
         return derive(base, Sym::fixed(c / b.v), SymOp::kMul);

@@ -347,7 +347,9 @@ struct Infer {
     for (const Sym& d : ds) {
       if (d.kind == Sym::kUnknown) return Sym::unknown();
       if (d.is_fixed()) {
-        p *= d.v;
+        auto q = fixed_arith(SymOp::kMul, p, d.v);
+        if (!q) return Sym::unknown();
+        p = *q;
       } else {
         fixed = false;
         sym = sym.is_fixed() ? d : derive(sym, d, SymOp::kMul);
@@ -451,6 +453,58 @@ struct Infer {
   void concat_from_sequence();
   void dft();
   void optional(K kind);
+  /// The elements of a Cast's (or CastLike's) output: the input's, when the target type holds
+  /// them unchanged (integers in range; bool as 0/1); none for floating-point targets, where
+  /// later arithmetic is not integer arithmetic, and for CastLike, whose type is not known here.
+  ArenaRef cast_elems() {
+    if (n.op_type != "Cast" || !has(0)) return ArenaRef{};
+    auto e = elems(0);
+    if (!e || a.n_of(a.svec[in(0)]) < 0) return ArenaRef{};
+    const int64_t to = attr("to", 0);
+    int64_t lo = 0, hi = 0;
+    switch (to) {
+      case 2:
+        lo = 0, hi = 255;
+        break;  // uint8
+      case 3:
+        lo = -128, hi = 127;
+        break;  // int8
+      case 4:
+        lo = 0, hi = 65535;
+        break;  // uint16
+      case 5:
+        lo = -32768, hi = 32767;
+        break;  // int16
+      case 6:
+        lo = INT32_MIN, hi = INT32_MAX;
+        break;  // int32
+      case 7:
+        lo = INT64_MIN, hi = INT64_MAX;
+        break;  // int64
+      case 12:
+        lo = 0, hi = UINT32_MAX;
+        break;  // uint32
+      case 13:
+        lo = 0, hi = INT64_MAX;
+        break;  // uint64
+      case 9:
+        break;  // bool
+      default:
+        return ArenaRef{};
+    }
+    for (Sym& x : *e) {
+      if (!x.is_fixed()) {
+        if (to == 9 && x.kind != Sym::kData) x = Sym::unknown();  // a bool is no dim
+        continue;
+      }
+      if (to == 9) {
+        x = Sym::fixed(x.v != 0 ? 1 : 0);
+      } else if (x.v < lo || x.v > hi) {
+        x = Sym::unknown();
+      }
+    }
+    return a.push(*e);
+  }
   void gather_nd();
   void space_depth(bool to_space);
   void conv_transpose();
@@ -486,10 +540,11 @@ void Infer::run(K kind) {
       unary();
       break;
     case K::Passthru:
-      // Same dims and elements: share the input's arena ranges.
+      // Same dims and elements: share the input's arena ranges. A Cast keeps the elements only
+      // where it keeps their values (see cast_elems).
       if (uint32_t id = a.out_id(s, n, 0); id != kNoValue && has(0)) {
         a.dims[id] = a.dims[in(0)];
-        a.svec[id] = a.svec[in(0)];
+        a.svec[id] = n.op_type == "Identity" ? a.svec[in(0)] : cast_elems();
         a.set_seq_len(id, a.seq_len_of(in(0)));
         a.set_seq_elem(id, a.seq_elem_of(in(0)));
       }
@@ -498,7 +553,7 @@ void Infer::run(K kind) {
       unary();
       if (auto e = elems(0)) {
         for (Sym& x : *e) {
-          if (x.is_fixed()) x.v = -x.v;
+          if (x.is_fixed()) x = derive(Sym::fixed(0), x, SymOp::kSub);
         }
         set_elems(0, *e);
       }
@@ -1167,36 +1222,18 @@ void Infer::arith() {
     Sym acc = es[0][es[0].size() == 1 ? 0 : j];
     for (size_t i = 1; i < es.size(); ++i) {
       const Sym& y = es[i][es[i].size() == 1 ? 0 : j];
-      if (acc.is_fixed() && y.is_fixed()) {
-        int64_t p = acc.v, q = y.v;
-        if (op == "Add") {
-          acc.v = p + q;
-        } else if (op == "Sub") {
-          acc.v = p - q;
-        } else if (op == "Mul") {
-          acc.v = p * q;
-        } else if (op == "Div" || op == "Mod") {
-          if (q == 0) {
-            acc = Sym::unknown();
-          } else {
-            acc.v = op == "Div" ? floor_div(p, q) : p - floor_div(p, q) * q;
-          }
-        } else if (op == "Max") {
-          acc.v = std::max(p, q);
-        } else {
-          acc.v = std::min(p, q);
-        }
-      } else if ((op == "Mul" || op == "Div") && y.is_fixed() && y.v == 1) {
-        // x * 1, x / 1: unchanged
-      } else if ((op == "Add" || op == "Sub") && y.is_fixed() && y.v == 0) {
-        // x + 0: unchanged
-      } else {
-        static const std::unordered_map<std::string_view, SymOp> ops = {
-            {"Add", SymOp::kAdd}, {"Sub", SymOp::kSub}, {"Mul", SymOp::kMul}, {"Div", SymOp::kDiv},
-            {"Mod", SymOp::kMod}, {"Max", SymOp::kMax}, {"Min", SymOp::kMin}};
-        auto it = ops.find(op);
-        acc = derive(acc, y, it == ops.end() ? SymOp::kF : it->second);
+      static const std::unordered_map<std::string_view, SymOp> ops = {
+          {"Add", SymOp::kAdd}, {"Sub", SymOp::kSub}, {"Mul", SymOp::kMul}, {"Div", SymOp::kDiv},
+          {"Mod", SymOp::kMod}, {"Max", SymOp::kMax}, {"Min", SymOp::kMin}};
+      if (op == "Mod" && attr("fmod", 0) != 0) {
+        // fmod: the remainder takes the dividend's sign (C's %).
+        auto q =
+            acc.is_fixed() && y.is_fixed() ? fixed_arith(SymOp::kDiv, acc.v, y.v) : std::nullopt;
+        acc = q ? Sym::fixed(acc.v - *q * y.v) : derive(acc, y, SymOp::kF);
+        continue;
       }
+      auto it = ops.find(op);
+      acc = derive(acc, y, it == ops.end() ? SymOp::kF : it->second);
     }
     out[j] = acc;
   }

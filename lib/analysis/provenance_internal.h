@@ -63,6 +63,10 @@ struct Sym {
 /// How a symbolic dim was computed from others: the operation of an expression node.
 enum class SymOp : uint8_t { kF = 0, kAdd, kSub, kMul, kDiv, kMod, kMax, kMin, kCeilDiv };
 
+/// `p op q` on fixed numbers as ONNX computes it (Div truncates toward zero, Mod takes the
+/// divisor's sign); nullopt on overflow, division by zero, or for kF.
+std::optional<int64_t> fixed_arith(SymOp op, int64_t p, int64_t q);
+
 /// One interned expression: `op(a, b)`. Structurally equal expressions share an id, so
 /// `N + 1` computed twice is the same dim while `N` and `N + 1` differ.
 struct SymExpr {

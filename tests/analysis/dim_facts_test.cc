@@ -283,6 +283,35 @@ TEST(DimFacts, SequenceMapBodiesSeeOneElement) {
   EXPECT_EQ(f.p->known_ints(f.v("n")), std::vector<int64_t>{6});
 }
 
+TEST(DimFacts, ArithmeticIsIntegerArithmeticOnlyWhereTheValuesAreIntegers) {
+  ModelBuilder m(13);
+  auto& g = m.graph();
+  g.output("eq", kBool, {});
+  g.constant_i64("seven", {7}, {});
+  g.constant_i64("two", {2}, {});
+  g.constant_i64("three", {3}, {});
+  // 7.0 / 2.0 is 3.5 in float: not the integer 3.
+  for (const char* v : {"seven", "two", "three"}) {
+    attr_int(g.node("Cast", {v}, {std::string(v) + "_f"}), "to", 1);
+  }
+  g.node("Div", {"seven_f", "two_f"}, {"half"});
+  g.node("Equal", {"half", "three_f"}, {"eq"});
+  // Integer Div truncates toward zero (-7 / 2 = -3), Mod takes the divisor's sign.
+  g.constant_i64("minus7", {-7}, {});
+  g.node("Div", {"minus7", "two"}, {"q"});
+  g.node("Mod", {"minus7", "two"}, {"r"});
+  // No number where the arithmetic overflows.
+  g.constant_i64("big", {std::numeric_limits<int64_t>::max()}, {});
+  g.node("Mul", {"big", "two"}, {"over"});
+  g.node("Add", {"big", "big"}, {"over2"});
+  Facts f = analyse(m.bytes());
+  EXPECT_FALSE(f.p->known_ints(f.v("eq")));
+  EXPECT_EQ(f.p->known_ints(f.v("q")), std::vector<int64_t>{-3});
+  EXPECT_EQ(f.p->known_ints(f.v("r")), std::vector<int64_t>{1});
+  EXPECT_FALSE(f.p->known_ints(f.v("over")));
+  EXPECT_FALSE(f.p->known_ints(f.v("over2")));
+}
+
 TEST(DimFacts, DataSetDimsCarryStaticBounds) {
   ModelBuilder m(13);
   auto& g = m.graph();
