@@ -227,17 +227,12 @@ std::string_view help_for(Check c) {
   return "";
 }
 
-std::string key(std::string_view t, std::string_view d, std::string_view op) {
-  return fmt::format("{}|{}|{}", t, d, op);
-}
-
-// The encoded restrictions by key(target, domain, op), built once.
-const std::unordered_map<std::string, std::vector<const target::Restriction*>>& by_key() {
+// The encoded restrictions by op name (all targets and domains: a few per op), built once; looked
+// up per node and target without building a key.
+const std::unordered_map<std::string_view, std::vector<const target::Restriction*>>& by_op() {
   static const auto* index = [] {
-    auto* m = new std::unordered_map<std::string, std::vector<const target::Restriction*>>();
-    for (const target::Restriction& r : target::restriction_table()) {
-      (*m)[key(r.target, r.domain, r.op)].push_back(&r);
-    }
+    auto* m = new std::unordered_map<std::string_view, std::vector<const target::Restriction*>>();
+    for (const target::Restriction& r : target::restriction_table()) (*m)[r.op].push_back(&r);
     return m;
   }();
   return *index;
@@ -769,11 +764,20 @@ std::vector<BrokenRestriction> broken_restrictions(const TargetInfo& t, const No
                                                    const NodeCheck& nc, RuleContext& ctx) {
   std::vector<BrokenRestriction> out;
   if (!nc.runs_node() || !nc.op.supported() || nc.op.entry == nullptr) return out;
-  const auto& index = by_key();
-  auto it = index.find(key(t.id, normalize_domain(n.domain), n.op_type));
+  const auto& index = by_op();
+  auto it = index.find(n.op_type);
   if (it != index.end()) {
-    const OpSchema* schema = node_schema(ctx.model(), n);
-    for (const Restriction* r : it->second) evaluate(*r, t, n, schema, ctx, out);
+    const std::string_view domain = normalize_domain(n.domain);
+    const OpSchema* schema = nullptr;
+    bool schema_known = false;
+    for (const Restriction* r : it->second) {
+      if (r->target != t.id || r->domain != domain) continue;
+      if (!schema_known) {
+        schema = node_schema(ctx.model(), n);
+        schema_known = true;
+      }
+      evaluate(*r, t, n, schema, ctx, out);
+    }
   }
   check_limits(t, n, ctx, out);
   return out;

@@ -148,8 +148,6 @@ std::vector<TypeOffence> unsupported_types(const Model& model, const TargetInfo&
                                            const NodeCheck& nc, const KnownValues& known) {
   std::vector<TypeOffence> out;
   if (!nc.runs_node() || !nc.op.supported() || nc.op.entry == nullptr) return out;
-  const OpSchema* schema = node_schema(model, n);
-  if (schema == nullptr) return out;  // no formal parameters to map the values to
   const TargetOp& entry = *nc.op.entry;
   const TypedRange* kernel = nullptr;
   if (!entry.typed_ranges.empty()) {
@@ -158,6 +156,8 @@ std::vector<TypeOffence> unsupported_types(const Model& model, const TargetInfo&
   } else if (entry.types.empty()) {
     return out;  // the table has no type data for this op
   }
+  const OpSchema* schema = node_schema(model, n);
+  if (schema == nullptr) return out;  // no formal parameters to map the values to
   // Tables without per-parameter data (TensorRT) list the types of the op's main data
   // tensor: the type parameter of its first type-parameterised input.
   std::string_view primary;
