@@ -1,6 +1,7 @@
 // target-restriction: a statically checkable restriction from a target table's notes (constant
 // inputs, attribute values, ranks, types, optional inputs/outputs), plus the target-wide rank and
-// dimension limits. The restrictions are data: rules/target/restrictions.cc.
+// dimension limits. The restrictions are data: rules/target/restrictions.cc. The evaluation,
+// target::broken_restrictions, is shared with the fallback estimate (target-unsupported-op).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <onnxlint/graph_index.h>
