@@ -110,6 +110,8 @@ nlohmann::json FallbackEstimate::to_json() const {
       {"folded_nodes", folded},
       {"expanded_nodes", expanded},
       {"dynamic_shape_nodes", dynamic_shape_nodes},
+      {"unsupported_type_nodes", type_nodes},
+      {"restriction_nodes", restriction_nodes},
       {"unsupported_ops", std::move(ops)},
       {"partitions", partitions},
       {"cpu_fallback", target->cpu_fallback},
@@ -145,6 +147,14 @@ std::string FallbackEstimate::text() const {
   if (dynamic_shape_nodes != 0) {
     s += fmt::format("; {} node{} with dynamic input shapes", dynamic_shape_nodes,
                      dynamic_shape_nodes == 1 ? "" : "s");
+  }
+  if (type_nodes != 0) {
+    s += fmt::format("; {} node{} with unsupported element types", type_nodes,
+                     type_nodes == 1 ? "" : "s");
+  }
+  if (restriction_nodes != 0) {
+    s += fmt::format("; {} node{} breaking a documented restriction", restriction_nodes,
+                     restriction_nodes == 1 ? "" : "s");
   }
   if (opset_out_of_range) s += "; the model's opset is outside what it accepts";
   if (ir_out_of_range) s += "; the model's IR version is newer than it accepts";

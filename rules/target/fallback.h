@@ -43,6 +43,12 @@ struct FallbackEstimate {
   /// Counted in `unsupported`: nodes with dynamic input shapes on a target that requires static
   /// shapes (their op is supported).
   uint64_t dynamic_shape_nodes = 0;
+  /// Counted in `unsupported`: nodes whose op is supported but not with their element types
+  /// (target-unsupported-type's check).
+  uint64_t type_nodes = 0;
+  /// Counted in `unsupported`: nodes whose op and types are supported but that break a
+  /// restriction the target refuses them for (target-restriction's check).
+  uint64_t restriction_nodes = 0;
   uint64_t folded = 0;
   /// Counted in `supported`: expanded into their ONNX function bodies (ops not checked).
   uint64_t expanded = 0;  // counted in `supported`: folded into initializers by the runtime

@@ -1,6 +1,7 @@
 // target-restriction: a statically checkable restriction from a target table's notes (constant
 // inputs, attribute values, ranks, types, optional inputs/outputs), plus the target-wide rank and
-// dimension limits. The restrictions are data: rules/target/restrictions.cc.
+// dimension limits. The restrictions are data: rules/target/restrictions.cc. The evaluation,
+// target::broken_restrictions, is shared with the fallback estimate (target-unsupported-op).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <onnxlint/graph_index.h>
@@ -227,13 +228,489 @@ std::string_view help_for(Check c) {
   return "";
 }
 
+// The encoded restrictions by op name (all targets and domains: a few per op), built once; looked
+// up per node and target without building a key.
+const std::unordered_map<std::string_view, std::vector<const target::Restriction*>>& by_op() {
+  static const auto* index = [] {
+    auto* m = new std::unordered_map<std::string_view, std::vector<const target::Restriction*>>();
+    for (const target::Restriction& r : target::restriction_table()) (*m)[r.op].push_back(&r);
+    return m;
+  }();
+  return *index;
+}
+
+struct Finding {
+  std::string what;            // "…" completing "<node> (<op>) …"
+  std::string arg;             // fingerprint key part
+  std::string_view help = {};  // overrides the check's help
+};
+
+constexpr std::string_view kOverridableHelp =
+    "export with keep_initializers_as_inputs=False (or remove the initializers from the graph "
+    "inputs, e.g. onnxruntime/tools/python/remove_initializer_from_input.py)";
+
+void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
+              const OpSchema* schema, RuleContext& ctx,
+              std::vector<target::BrokenRestriction>& out) {
+  if (!r.when_attr.empty()) {
+    if (r.when_value == "*") {
+      if (n.attribute(r.when_attr) == nullptr) return;
+    } else {
+      auto w = attr_value(n, schema, r.when_attr);
+      if (!w || w->items.size() != 1 || !same_value(w->items[0], r.when_value)) return;
+    }
+  }
+  const Graph& g = *n.graph;
+  const auto& known = ctx.get<target::KnownValues>();
+  const auto& consts = ctx.get<target::ConstantValues>();
+  const auto& cindex = ctx.get<ConstantIndex>();
+  const std::string_view who = t.display_name;
+  std::vector<Finding> found;
+  auto value0 = [&] { return r.values.empty() ? std::string_view() : r.values[0]; };
+  auto int0 = [&] { return static_cast<int64_t>(as_number(value0()).value_or(0)); };
+
+  switch (r.check) {
+    case Check::ConstInput:
+      for (const Arg& a : find_args(n, schema, r.args, false)) {
+        if (!consts.is_runtime(g, a.value)) continue;
+        const ConstantIndex::Constant* c = cindex.find(g, a.value);
+        if (c != nullptr && c->overridable) {
+          found.push_back({fmt::format("takes {} from '{}', an initializer that is also a graph "
+                                       "input (so it can be overridden at run time), but {} "
+                                       "needs it constant",
+                                       a.label, a.value, who),
+                           a.label, kOverridableHelp});
+        } else {
+          found.push_back({fmt::format("computes {} ('{}') at run time, but {} needs it constant",
+                                       a.label, a.value, who),
+                           a.label});
+        }
+      }
+      break;
+    case Check::NoInput:
+      for (const Arg& a : find_args(n, schema, r.args, false)) {
+        found.push_back({fmt::format("uses the optional {} ('{}'), which {} does not support",
+                                     a.label, a.value, who),
+                         a.label});
+      }
+      break;
+    case Check::NoOutput:
+      for (std::string_view name : r.args) {
+        if (auto a = find_arg(n, schema, name, true)) {
+          found.push_back({fmt::format("produces the optional {} ('{}'), which {} does not "
+                                       "support",
+                                       a->label, a->value, who),
+                           a->label});
+        }
+      }
+      break;
+    case Check::MaxOutputs: {
+      const auto count = std::count_if(n.outputs.begin(), n.outputs.end(),
+                                       [](std::string_view o) { return !o.empty(); });
+      if (count > int0()) {
+        found.push_back(
+            {fmt::format("has {} outputs, but {} supports at most {}", count, who, int0()),
+             "outputs"});
+      }
+      break;
+    }
+    case Check::MinInputs: {
+      const auto count = std::count_if(n.inputs.begin(), n.inputs.end(),
+                                       [](std::string_view i) { return !i.empty(); });
+      if (count < int0()) {
+        found.push_back({fmt::format("has {} input{}, but {} needs at least {}", count,
+                                     count == 1 ? "" : "s", who, int0()),
+                         "inputs"});
+      }
+      break;
+    }
+    case Check::AttrIn:
+    case Check::AttrNotIn: {
+      const std::string_view name = r.args.at(0);
+      auto v = attr_value(n, schema, name);
+      if (!v) break;
+      for (const std::string& item : v->items) {
+        const bool listed = in_values(item, r.values);
+        if (listed == (r.check == Check::AttrIn)) continue;
+        found.push_back(
+            {fmt::format("has {}={}{}, which {} does not support ({})", name, attr_text(*v),
+                         v->from_default ? " (the default)" : "", who,
+                         r.check == Check::AttrIn ? "supported: " + quoted_list(r.values)
+                                                  : "unsupported: " + quoted_list(r.values)),
+             std::string(name)});
+        break;
+      }
+      break;
+    }
+    case Check::AttrAbsent:
+      for (std::string_view name : r.args) {
+        if (n.attribute(name) != nullptr) {
+          found.push_back({fmt::format("sets attribute '{}', which {} does not support", name, who),
+                           std::string(name)});
+        }
+      }
+      break;
+    case Check::AttrAllEqual: {
+      const Attribute* a = n.attribute(r.args.at(0));
+      if (a == nullptr) break;
+      if (std::any_of(a->ints.begin(), a->ints.end(), [&](int64_t x) { return x != int0(); })) {
+        found.push_back({fmt::format("has {}=[{}], but {} supports only {} of all {}", r.args[0],
+                                     fmt::join(a->ints, ", "), who, r.args[0], int0()),
+                         std::string(r.args[0])});
+      }
+      break;
+    }
+    case Check::RankIn:
+    case Check::RankAtMost:
+    case Check::RankAtLeast:
+      for (const Arg& a : find_args(n, schema, r.args, true)) {
+        auto rank = known.rank(g, a.value);
+        if (!rank) continue;
+        const auto rk = static_cast<int64_t>(*rank);
+        bool ok = true;
+        std::string allowed;
+        if (r.check == Check::RankIn) {
+          ok = in_values(std::to_string(rk), r.values);
+          allowed = quoted_list(r.values);
+        } else if (r.check == Check::RankAtMost) {
+          ok = rk <= int0();
+          allowed = fmt::format("at most {}", int0());
+        } else {
+          ok = rk >= int0();
+          allowed = fmt::format("at least {}", int0());
+        }
+        if (!ok) {
+          found.push_back({fmt::format("has {} ('{}') of rank {}, but {} supports rank {}", a.label,
+                                       a.value, rk, who, allowed),
+                           a.label});
+        }
+      }
+      break;
+    case Check::StaticShape:
+      for (const Arg& a : find_args(n, schema, r.args, true)) {
+        const target::ValueFacts* f = known.find(g, a.value);
+        if (f == nullptr || !f->has_shape || f->is_static_shape()) continue;
+        found.push_back({fmt::format("has {} ('{}') with dynamic shape {}, but {} needs it "
+                                     "static",
+                                     a.label, a.value, dims_text(f->dims), who),
+                         a.label});
+      }
+      break;
+    case Check::TypeIn:
+    case Check::TypeNotIn:
+      for (const Arg& a : find_args(n, schema, r.args, true)) {
+        const int32_t elem = known.elem_type(g, a.value);
+        const std::string_view name = elem != 0 ? element_type_name(elem) : "";
+        if (name.empty()) continue;
+        const bool listed = std::find(r.values.begin(), r.values.end(), name) != r.values.end();
+        if (listed == (r.check == Check::TypeIn)) continue;
+        found.push_back({fmt::format("has {} ('{}') of type {}, which {} does not support here",
+                                     a.label, a.value, name, who),
+                         a.label});
+      }
+      break;
+    case Check::ConstAllEqual:
+    case Check::ConstMin:
+    case Check::ConstBelow:
+    case Check::ConstNotValue:
+      for (const Arg& a : find_args(n, schema, r.args, false)) {
+        if (!consts.is_constant(g, a.value)) {
+          if (!consts.is_runtime(g, a.value)) continue;
+          // Only "must equal" needs the value fixed; the bounds apply to whatever it is.
+          if (r.check == Check::ConstAllEqual) {
+            found.push_back({fmt::format("computes {} ('{}') at run time, but {} needs it to "
+                                         "be the constant {}",
+                                         a.label, a.value, who, value0()),
+                             a.label});
+          }
+          continue;
+        }
+        auto values = cindex.ints(g, a.value);
+        if (!values) continue;  // derived from constants or not an integer type: unknown
+        const int64_t v = int0();
+        auto bad = std::find_if(values->begin(), values->end(), [&](int64_t x) {
+          switch (r.check) {
+            case Check::ConstAllEqual:
+              return x != v;
+            case Check::ConstMin:
+              return x < v;
+            case Check::ConstBelow:
+              return x >= v;
+            default:
+              return x == v;
+          }
+        });
+        if (bad == values->end()) continue;
+        std::string need = r.check == Check::ConstAllEqual ? fmt::format("all {}", v)
+                           : r.check == Check::ConstMin    ? fmt::format(">= {}", v)
+                           : r.check == Check::ConstBelow  ? fmt::format("< {}", v)
+                                                           : fmt::format("no {}", v);
+        found.push_back({fmt::format("has {} ('{}') containing {}, but {} needs {}", a.label,
+                                     a.value, *bad, who, need),
+                         a.label});
+      }
+      break;
+    case Check::ConstIntScalarAtMost:
+      for (const Arg& a : find_args(n, schema, r.args, false)) {
+        if (consts.is_runtime(g, a.value)) {
+          found.push_back({fmt::format("computes {} ('{}') at run time, but {} needs a constant "
+                                       "scalar integer <= {}",
+                                       a.label, a.value, who, int0()),
+                           a.label});
+          continue;
+        }
+        const ConstantIndex::Constant* c = cindex.find(g, a.value);
+        if (c == nullptr || c->tensor == nullptr) continue;
+        std::optional<std::vector<double>> vals = ctx.model().read_floats(*c->tensor, 16);
+        if (!vals) {
+          if (auto ints = ctx.model().read_ints(*c->tensor, 16)) {
+            vals = std::vector<double>(ints->begin(), ints->end());
+          }
+        }
+        if (!vals) continue;
+        const bool ok = vals->size() == 1 && std::floor((*vals)[0]) == (*vals)[0] &&
+                        (*vals)[0] <= static_cast<double>(int0());
+        if (!ok) {
+          found.push_back({fmt::format("has {} ('{}') = [{}], but {} needs one integer <= {}",
+                                       a.label, a.value, fmt::join(*vals, ", "), who, int0()),
+                           a.label});
+        }
+      }
+      break;
+    case Check::Scalar:
+      for (const Arg& a : find_args(n, schema, r.args, false)) {
+        const target::ValueFacts* f = known.find(g, a.value);
+        if (f == nullptr || !f->is_static_shape()) continue;
+        int64_t count = 1;
+        for (const Dim& d : f->dims) count *= d.value;
+        if (count != 1) {
+          found.push_back({fmt::format("has {} ('{}') with {} elements (per-axis), but {} "
+                                       "supports only one (per-tensor)",
+                                       a.label, a.value, count, who),
+                           a.label});
+        }
+      }
+      break;
+    case Check::SameShapes: {
+      const target::ValueFacts* first = nullptr;
+      std::string_view first_name;
+      for (size_t k = 0; k < n.inputs.size(); ++k) {
+        const std::string_view in = n.inputs[k];
+        const target::ValueFacts* f = known.input(n, k);
+        if (in.empty() || f == nullptr || !f->is_static_shape()) continue;
+        if (first == nullptr) {
+          first = f;
+          first_name = in;
+          continue;
+        }
+        bool same = f->dims.size() == first->dims.size();
+        for (size_t i = 0; same && i < f->dims.size(); ++i) {
+          same = f->dims[i].value == first->dims[i].value;
+        }
+        if (!same) {
+          found.push_back(
+              {fmt::format("broadcasts '{}' {} with '{}' {}, but {} needs inputs "
+                           "of the same shape",
+                           first_name, dims_text(first->dims), in, dims_text(f->dims), who),
+               "shapes"});
+          break;
+        }
+      }
+      break;
+    }
+    case Check::BidiActivationsMatch: {
+      const Attribute* a = n.attribute(r.args.at(0));
+      const auto per = static_cast<size_t>(int0());
+      if (a == nullptr || per == 0 || a->strings.size() < 2 * per) break;
+      if (!std::equal(a->strings.begin(), a->strings.begin() + per, a->strings.begin() + per)) {
+        found.push_back({fmt::format("uses different forward and reverse activations [{}], "
+                                     "which {} does not support",
+                                     fmt::join(a->strings, ", "), who),
+                         "activations"});
+      }
+      break;
+    }
+    case Check::PadsSymmetric: {
+      const Attribute* a = n.attribute("pads");
+      if (a == nullptr || a->ints.size() % 2 != 0) break;
+      const size_t k = a->ints.size() / 2;
+      for (size_t i = 0; i < k; ++i) {
+        if (a->ints[i] != a->ints[i + k]) {
+          found.push_back({fmt::format("has pads=[{}] with different begin and end pads, which "
+                                       "{} does not support",
+                                       fmt::join(a->ints, ", "), who),
+                           "pads"});
+          break;
+        }
+      }
+      break;
+    }
+    case Check::PadsLastDims: {
+      // Pads given as the `pads` input (opset 11+) or attribute (older); with `axes` the
+      // positions are not per dimension.
+      if (find_arg(n, schema, "axes", false)) break;
+      std::optional<std::vector<int64_t>> pads;
+      if (auto a = find_arg(n, schema, "pads", false)) {
+        pads = cindex.ints(g, a->value);
+      } else if (const Attribute* attr = n.attribute("pads")) {
+        pads.emplace(attr->ints.begin(), attr->ints.end());
+      }
+      if (!pads || pads->size() % 2 != 0) break;
+      const size_t rank = pads->size() / 2;
+      const auto last = static_cast<size_t>(int0());
+      for (size_t i = 0; i + last < rank; ++i) {
+        if ((*pads)[i] != 0 || (*pads)[i + rank] != 0) {
+          found.push_back({fmt::format("pads axis {} (pads [{}]), but {} pads only the last {} "
+                                       "axes",
+                                       i, fmt::join(*pads, ", "), who, last),
+                           "pads"});
+          break;
+        }
+      }
+      break;
+    }
+    case Check::AxisIsLast: {
+      auto v = attr_value(n, schema, r.args.at(0));
+      if (!v || v->items.size() != 1 || n.inputs.empty()) break;
+      const auto axis = as_number(v->items[0]);
+      if (!axis || *axis == -1) break;
+      auto rank = known.rank(g, n.inputs[0]);
+      if (!rank || static_cast<double>(*rank) - 1 == *axis) break;
+      found.push_back(
+          {fmt::format("has {}={}{} on a rank-{} input, but {} supports only the "
+                       "last axis",
+                       r.args[0], v->items[0], v->from_default ? " (the default)" : "", *rank, who),
+           std::string(r.args[0])});
+      break;
+    }
+    case Check::IfBranchRanks: {
+      const Attribute* then_a = n.attribute("then_branch");
+      const Attribute* else_a = n.attribute("else_branch");
+      if (then_a == nullptr || else_a == nullptr || then_a->g == nullptr || else_a->g == nullptr) {
+        break;
+      }
+      const Graph& tg = *then_a->g;
+      const Graph& eg = *else_a->g;
+      for (size_t i = 0; i < tg.outputs.size() && i < eg.outputs.size(); ++i) {
+        const TypeInfo& x = tg.outputs[i].type;
+        const TypeInfo& y = eg.outputs[i].type;
+        if (!x.has_shape || !y.has_shape || x.dims.size() == y.dims.size()) continue;
+        found.push_back({fmt::format("returns output {} with rank {} from then_branch and {} "
+                                     "from else_branch, which {} does not support",
+                                     i, x.dims.size(), y.dims.size(), who),
+                         fmt::format("output {}", i)});
+      }
+      break;
+    }
+    case Check::ConstUnlessType:
+      for (const Arg& a : find_args(n, schema, r.args, false)) {
+        if (!consts.is_runtime(g, a.value)) continue;
+        const int32_t elem = known.elem_type(g, a.value);
+        if (elem == 0 || element_type_name(elem) == value0()) continue;
+        found.push_back({fmt::format("computes {} ('{}', {}) at run time, but {} needs it "
+                                     "constant unless it is {}",
+                                     a.label, a.value, element_type_name(elem), who, value0()),
+                         a.label});
+      }
+      break;
+    case Check::ConstUnlessAttr: {
+      auto a = find_arg(n, schema, r.args.at(0), false);
+      if (!a || !consts.is_runtime(g, a->value)) break;
+      auto v = attr_value(n, schema, r.args.at(1));
+      if (!v || (v->items.size() == 1 && same_value(v->items[0], value0()))) break;
+      found.push_back(
+          {fmt::format("computes {} ('{}') at run time with {}={}, but {} needs it "
+                       "constant unless {}={}",
+                       a->label, a->value, r.args[1], attr_text(*v), who, r.args[1], value0()),
+           a->label});
+      break;
+    }
+    case Check::AxesGiven:
+      if (find_arg(n, schema, "axes", false) || n.attribute("axes") != nullptr) break;
+      found.push_back({fmt::format("reduces over all axes by default (no axes given), which {} "
+                                   "does not support",
+                                   who),
+                       "axes"});
+      break;
+  }
+
+  // One restriction broken by several inputs of one node is one finding: the first input
+  // in the message, the others in a note.
+  if (!found.empty()) {
+    const Finding& f = found.front();
+    Diagnostic d;
+    d.message =
+        fmt::format("{} ({}) {}", n.display_name(), target::op_label(n.domain, n.op_type), f.what);
+    d.target = std::string(t.id);
+    d.key = fmt::format("{}:{}", target::to_string(r.check), f.arg);
+    d.notes.push_back(fmt::format("{} documents for {}: \"{}\"", who, n.op_type, r.note));
+    if (found.size() > 1) {
+      std::string others;
+      for (size_t i = 1; i < found.size(); ++i) {
+        others += fmt::format("{}{}", i == 1 ? "" : ", ", found[i].arg);
+      }
+      d.notes.push_back(fmt::format("the same holds for {}", others));
+    }
+    d.help = std::string(f.help.empty() ? help_for(r.check) : f.help);
+    out.push_back({std::move(d), r.fails_node});
+  }
+}
+
+void add_fact_note(const TargetInfo& t, std::string_view fact, Diagnostic& d) {
+  for (const FactSource& f : t.extra_fact_sources) {
+    if (f.fact == fact) d.notes.push_back(fmt::format("source: {}", f.source));
+  }
+}
+
+// Target-wide limits from extra_facts.json: max rank and max dimension of a node's inputs.
+void check_limits(const TargetInfo& t, const Node& n, RuleContext& ctx,
+                  std::vector<target::BrokenRestriction>& out) {
+  if (t.max_rank <= 0 && t.max_dim <= 0) return;
+  const auto& known = ctx.get<target::KnownValues>();
+  for (size_t i = 0; i < n.inputs.size(); ++i) {
+    const target::ValueFacts* f = known.input(n, i);
+    if (n.inputs[i].empty() || f == nullptr || !f->has_shape) continue;
+    if (t.max_rank > 0 && static_cast<int>(f->dims.size()) > t.max_rank) {
+      Diagnostic d;
+      d.message =
+          fmt::format("{} ({}) reads '{}' of rank {}, but {} supports tensors up to rank {}",
+                      n.display_name(), target::op_label(n.domain, n.op_type), n.inputs[i],
+                      f->dims.size(), t.display_name, t.max_rank);
+      d.target = std::string(t.id);
+      d.key = fmt::format("max-rank:{}", i);
+      add_fact_note(t, "max_rank", d);
+      d.help = std::string(help_for(Check::RankAtMost));
+      out.push_back({std::move(d), true});
+    }
+    if (t.max_dim > 0) {
+      for (const Dim& dim : f->dims) {
+        if (dim.is_static() && dim.value > t.max_dim) {
+          Diagnostic d;
+          d.message =
+              fmt::format("{} ({}) reads '{}' with a dimension of {}, but {} supports at most {}",
+                          n.display_name(), target::op_label(n.domain, n.op_type), n.inputs[i],
+                          dim.value, t.display_name, t.max_dim);
+          d.target = std::string(t.id);
+          d.key = fmt::format("max-dim:{}", i);
+          add_fact_note(t, "max_dim", d);
+          d.help =
+              "split or reshape the tensor so that no dimension exceeds the limit, or keep "
+              "the node off this target";
+          out.push_back({std::move(d), true});
+          break;
+        }
+      }
+    }
+  }
+}
+
 class RestrictionRule final : public Rule {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
         .id = "target-restriction",
         .category = "target",
-        .severity = Severity::Warning,
+        .severity = Severity::Error,
         .summary =
             "Statically checkable restriction of a selected target runtime that a node "
             "violates",
@@ -245,504 +722,27 @@ class RestrictionRule final : public Rule {
 
   void on_model(const Model&, RuleContext& ctx) override {
     targets_ = target::selected_targets(ctx);
-    by_key_.clear();
-    const auto& table = target::restriction_table();
-    for (size_t i = 0; i < table.size(); ++i) {
-      by_key_[key(table[i].target, table[i].domain, table[i].op)].push_back(&table[i]);
-    }
   }
 
   void on_node(const Node& n, RuleContext& ctx) override {
     if (targets_.empty()) return;
-    const Model& model = ctx.model();
-    const OpSchema* schema = target::node_schema(model, n);
     for (const TargetInfo* tp : targets_) {
       const TargetInfo& t = *tp;
       const target::NodeCheck nc =
-          target::check_node(model, t, n, &ctx.get<target::ConstantValues>());
-      if (!nc.runs_node() || !nc.op.supported() || nc.op.entry == nullptr) continue;
-      auto it = by_key_.find(key(t.id, normalize_domain(n.domain), n.op_type));
-      if (it != by_key_.end()) {
-        for (const target::Restriction* r : it->second) evaluate(*r, t, n, schema, ctx);
-      }
-      check_limits(t, n, ctx);
-    }
-  }
-
- private:
-  static std::string key(std::string_view t, std::string_view d, std::string_view op) {
-    return fmt::format("{}|{}|{}", t, d, op);
-  }
-
-  struct Finding {
-    std::string what;            // "…" completing "<node> (<op>) …"
-    std::string arg;             // fingerprint key part
-    std::string_view help = {};  // overrides the check's help
-  };
-
-  static constexpr std::string_view kOverridableHelp =
-      "export with keep_initializers_as_inputs=False (or remove the initializers from the graph "
-      "inputs, e.g. onnxruntime/tools/python/remove_initializer_from_input.py)";
-
-  void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
-                const OpSchema* schema, RuleContext& ctx) {
-    if (!r.when_attr.empty()) {
-      if (r.when_value == "*") {
-        if (n.attribute(r.when_attr) == nullptr) return;
-      } else {
-        auto w = attr_value(n, schema, r.when_attr);
-        if (!w || w->items.size() != 1 || !same_value(w->items[0], r.when_value)) return;
-      }
-    }
-    const Graph& g = *n.graph;
-    const auto& known = ctx.get<target::KnownValues>();
-    const auto& consts = ctx.get<target::ConstantValues>();
-    const auto& cindex = ctx.get<ConstantIndex>();
-    const std::string_view who = t.display_name;
-    std::vector<Finding> found;
-    auto value0 = [&] { return r.values.empty() ? std::string_view() : r.values[0]; };
-    auto int0 = [&] { return static_cast<int64_t>(as_number(value0()).value_or(0)); };
-
-    switch (r.check) {
-      case Check::ConstInput:
-        for (const Arg& a : find_args(n, schema, r.args, false)) {
-          if (!consts.is_runtime(g, a.value)) continue;
-          const ConstantIndex::Constant* c = cindex.find(g, a.value);
-          if (c != nullptr && c->overridable) {
-            found.push_back({fmt::format("takes {} from '{}', an initializer that is also a graph "
-                                         "input (so it can be overridden at run time), but {} "
-                                         "needs it constant",
-                                         a.label, a.value, who),
-                             a.label, kOverridableHelp});
-          } else {
-            found.push_back({fmt::format("computes {} ('{}') at run time, but {} needs it constant",
-                                         a.label, a.value, who),
-                             a.label});
-          }
-        }
-        break;
-      case Check::NoInput:
-        for (const Arg& a : find_args(n, schema, r.args, false)) {
-          found.push_back({fmt::format("uses the optional {} ('{}'), which {} does not support",
-                                       a.label, a.value, who),
-                           a.label});
-        }
-        break;
-      case Check::NoOutput:
-        for (std::string_view name : r.args) {
-          if (auto a = find_arg(n, schema, name, true)) {
-            found.push_back({fmt::format("produces the optional {} ('{}'), which {} does not "
-                                         "support",
-                                         a->label, a->value, who),
-                             a->label});
-          }
-        }
-        break;
-      case Check::MaxOutputs: {
-        const auto count = std::count_if(n.outputs.begin(), n.outputs.end(),
-                                         [](std::string_view o) { return !o.empty(); });
-        if (count > int0()) {
-          found.push_back(
-              {fmt::format("has {} outputs, but {} supports at most {}", count, who, int0()),
-               "outputs"});
-        }
-        break;
-      }
-      case Check::MinInputs: {
-        const auto count = std::count_if(n.inputs.begin(), n.inputs.end(),
-                                         [](std::string_view i) { return !i.empty(); });
-        if (count < int0()) {
-          found.push_back({fmt::format("has {} input{}, but {} needs at least {}", count,
-                                       count == 1 ? "" : "s", who, int0()),
-                           "inputs"});
-        }
-        break;
-      }
-      case Check::AttrIn:
-      case Check::AttrNotIn: {
-        const std::string_view name = r.args.at(0);
-        auto v = attr_value(n, schema, name);
-        if (!v) break;
-        for (const std::string& item : v->items) {
-          const bool listed = in_values(item, r.values);
-          if (listed == (r.check == Check::AttrIn)) continue;
-          found.push_back(
-              {fmt::format("has {}={}{}, which {} does not support ({})", name, attr_text(*v),
-                           v->from_default ? " (the default)" : "", who,
-                           r.check == Check::AttrIn ? "supported: " + quoted_list(r.values)
-                                                    : "unsupported: " + quoted_list(r.values)),
-               std::string(name)});
-          break;
-        }
-        break;
-      }
-      case Check::AttrAbsent:
-        for (std::string_view name : r.args) {
-          if (n.attribute(name) != nullptr) {
-            found.push_back(
-                {fmt::format("sets attribute '{}', which {} does not support", name, who),
-                 std::string(name)});
-          }
-        }
-        break;
-      case Check::AttrAllEqual: {
-        const Attribute* a = n.attribute(r.args.at(0));
-        if (a == nullptr) break;
-        if (std::any_of(a->ints.begin(), a->ints.end(), [&](int64_t x) { return x != int0(); })) {
-          found.push_back({fmt::format("has {}=[{}], but {} supports only {} of all {}", r.args[0],
-                                       fmt::join(a->ints, ", "), who, r.args[0], int0()),
-                           std::string(r.args[0])});
-        }
-        break;
-      }
-      case Check::RankIn:
-      case Check::RankAtMost:
-      case Check::RankAtLeast:
-        for (const Arg& a : find_args(n, schema, r.args, true)) {
-          auto rank = known.rank(g, a.value);
-          if (!rank) continue;
-          const auto rk = static_cast<int64_t>(*rank);
-          bool ok = true;
-          std::string allowed;
-          if (r.check == Check::RankIn) {
-            ok = in_values(std::to_string(rk), r.values);
-            allowed = quoted_list(r.values);
-          } else if (r.check == Check::RankAtMost) {
-            ok = rk <= int0();
-            allowed = fmt::format("at most {}", int0());
-          } else {
-            ok = rk >= int0();
-            allowed = fmt::format("at least {}", int0());
-          }
-          if (!ok) {
-            found.push_back({fmt::format("has {} ('{}') of rank {}, but {} supports rank {}",
-                                         a.label, a.value, rk, who, allowed),
-                             a.label});
-          }
-        }
-        break;
-      case Check::StaticShape:
-        for (const Arg& a : find_args(n, schema, r.args, true)) {
-          const target::ValueFacts* f = known.find(g, a.value);
-          if (f == nullptr || !f->has_shape || f->is_static_shape()) continue;
-          found.push_back({fmt::format("has {} ('{}') with dynamic shape {}, but {} needs it "
-                                       "static",
-                                       a.label, a.value, dims_text(f->dims), who),
-                           a.label});
-        }
-        break;
-      case Check::TypeIn:
-      case Check::TypeNotIn:
-        for (const Arg& a : find_args(n, schema, r.args, true)) {
-          const int32_t elem = known.elem_type(g, a.value);
-          const std::string_view name = elem != 0 ? element_type_name(elem) : "";
-          if (name.empty()) continue;
-          const bool listed = std::find(r.values.begin(), r.values.end(), name) != r.values.end();
-          if (listed == (r.check == Check::TypeIn)) continue;
-          found.push_back({fmt::format("has {} ('{}') of type {}, which {} does not support here",
-                                       a.label, a.value, name, who),
-                           a.label});
-        }
-        break;
-      case Check::ConstAllEqual:
-      case Check::ConstMin:
-      case Check::ConstBelow:
-      case Check::ConstNotValue:
-        for (const Arg& a : find_args(n, schema, r.args, false)) {
-          if (!consts.is_constant(g, a.value)) {
-            if (!consts.is_runtime(g, a.value)) continue;
-            // Only "must equal" needs the value fixed; the bounds apply to whatever it is.
-            if (r.check == Check::ConstAllEqual) {
-              found.push_back({fmt::format("computes {} ('{}') at run time, but {} needs it to "
-                                           "be the constant {}",
-                                           a.label, a.value, who, value0()),
-                               a.label});
-            }
-            continue;
-          }
-          auto values = cindex.ints(g, a.value);
-          if (!values) continue;  // derived from constants or not an integer type: unknown
-          const int64_t v = int0();
-          auto bad = std::find_if(values->begin(), values->end(), [&](int64_t x) {
-            switch (r.check) {
-              case Check::ConstAllEqual:
-                return x != v;
-              case Check::ConstMin:
-                return x < v;
-              case Check::ConstBelow:
-                return x >= v;
-              default:
-                return x == v;
-            }
-          });
-          if (bad == values->end()) continue;
-          std::string need = r.check == Check::ConstAllEqual ? fmt::format("all {}", v)
-                             : r.check == Check::ConstMin    ? fmt::format(">= {}", v)
-                             : r.check == Check::ConstBelow  ? fmt::format("< {}", v)
-                                                             : fmt::format("no {}", v);
-          found.push_back({fmt::format("has {} ('{}') containing {}, but {} needs {}", a.label,
-                                       a.value, *bad, who, need),
-                           a.label});
-        }
-        break;
-      case Check::ConstIntScalarAtMost:
-        for (const Arg& a : find_args(n, schema, r.args, false)) {
-          if (consts.is_runtime(g, a.value)) {
-            found.push_back({fmt::format("computes {} ('{}') at run time, but {} needs a constant "
-                                         "scalar integer <= {}",
-                                         a.label, a.value, who, int0()),
-                             a.label});
-            continue;
-          }
-          const ConstantIndex::Constant* c = cindex.find(g, a.value);
-          if (c == nullptr || c->tensor == nullptr) continue;
-          std::optional<std::vector<double>> vals = ctx.model().read_floats(*c->tensor, 16);
-          if (!vals) {
-            if (auto ints = ctx.model().read_ints(*c->tensor, 16)) {
-              vals = std::vector<double>(ints->begin(), ints->end());
-            }
-          }
-          if (!vals) continue;
-          const bool ok = vals->size() == 1 && std::floor((*vals)[0]) == (*vals)[0] &&
-                          (*vals)[0] <= static_cast<double>(int0());
-          if (!ok) {
-            found.push_back({fmt::format("has {} ('{}') = [{}], but {} needs one integer <= {}",
-                                         a.label, a.value, fmt::join(*vals, ", "), who, int0()),
-                             a.label});
-          }
-        }
-        break;
-      case Check::Scalar:
-        for (const Arg& a : find_args(n, schema, r.args, false)) {
-          const target::ValueFacts* f = known.find(g, a.value);
-          if (f == nullptr || !f->is_static_shape()) continue;
-          int64_t count = 1;
-          for (const Dim& d : f->dims) count *= d.value;
-          if (count != 1) {
-            found.push_back({fmt::format("has {} ('{}') with {} elements (per-axis), but {} "
-                                         "supports only one (per-tensor)",
-                                         a.label, a.value, count, who),
-                             a.label});
-          }
-        }
-        break;
-      case Check::SameShapes: {
-        const target::ValueFacts* first = nullptr;
-        std::string_view first_name;
-        for (size_t k = 0; k < n.inputs.size(); ++k) {
-          const std::string_view in = n.inputs[k];
-          const target::ValueFacts* f = known.input(n, k);
-          if (in.empty() || f == nullptr || !f->is_static_shape()) continue;
-          if (first == nullptr) {
-            first = f;
-            first_name = in;
-            continue;
-          }
-          bool same = f->dims.size() == first->dims.size();
-          for (size_t i = 0; same && i < f->dims.size(); ++i) {
-            same = f->dims[i].value == first->dims[i].value;
-          }
-          if (!same) {
-            found.push_back(
-                {fmt::format("broadcasts '{}' {} with '{}' {}, but {} needs inputs "
-                             "of the same shape",
-                             first_name, dims_text(first->dims), in, dims_text(f->dims), who),
-                 "shapes"});
-            break;
-          }
-        }
-        break;
-      }
-      case Check::BidiActivationsMatch: {
-        const Attribute* a = n.attribute(r.args.at(0));
-        const auto per = static_cast<size_t>(int0());
-        if (a == nullptr || per == 0 || a->strings.size() < 2 * per) break;
-        if (!std::equal(a->strings.begin(), a->strings.begin() + per, a->strings.begin() + per)) {
-          found.push_back({fmt::format("uses different forward and reverse activations [{}], "
-                                       "which {} does not support",
-                                       fmt::join(a->strings, ", "), who),
-                           "activations"});
-        }
-        break;
-      }
-      case Check::PadsSymmetric: {
-        const Attribute* a = n.attribute("pads");
-        if (a == nullptr || a->ints.size() % 2 != 0) break;
-        const size_t k = a->ints.size() / 2;
-        for (size_t i = 0; i < k; ++i) {
-          if (a->ints[i] != a->ints[i + k]) {
-            found.push_back({fmt::format("has pads=[{}] with different begin and end pads, which "
-                                         "{} does not support",
-                                         fmt::join(a->ints, ", "), who),
-                             "pads"});
-            break;
-          }
-        }
-        break;
-      }
-      case Check::PadsLastDims: {
-        // Pads given as the `pads` input (opset 11+) or attribute (older); with `axes` the
-        // positions are not per dimension.
-        if (find_arg(n, schema, "axes", false)) break;
-        std::optional<std::vector<int64_t>> pads;
-        if (auto a = find_arg(n, schema, "pads", false)) {
-          pads = cindex.ints(g, a->value);
-        } else if (const Attribute* attr = n.attribute("pads")) {
-          pads.emplace(attr->ints.begin(), attr->ints.end());
-        }
-        if (!pads || pads->size() % 2 != 0) break;
-        const size_t rank = pads->size() / 2;
-        const auto last = static_cast<size_t>(int0());
-        for (size_t i = 0; i + last < rank; ++i) {
-          if ((*pads)[i] != 0 || (*pads)[i + rank] != 0) {
-            found.push_back({fmt::format("pads axis {} (pads [{}]), but {} pads only the last {} "
-                                         "axes",
-                                         i, fmt::join(*pads, ", "), who, last),
-                             "pads"});
-            break;
-          }
-        }
-        break;
-      }
-      case Check::AxisIsLast: {
-        auto v = attr_value(n, schema, r.args.at(0));
-        if (!v || v->items.size() != 1 || n.inputs.empty()) break;
-        const auto axis = as_number(v->items[0]);
-        if (!axis || *axis == -1) break;
-        auto rank = known.rank(g, n.inputs[0]);
-        if (!rank || static_cast<double>(*rank) - 1 == *axis) break;
-        found.push_back({fmt::format("has {}={}{} on a rank-{} input, but {} supports only the "
-                                     "last axis",
-                                     r.args[0], v->items[0],
-                                     v->from_default ? " (the default)" : "", *rank, who),
-                         std::string(r.args[0])});
-        break;
-      }
-      case Check::IfBranchRanks: {
-        const Attribute* then_a = n.attribute("then_branch");
-        const Attribute* else_a = n.attribute("else_branch");
-        if (then_a == nullptr || else_a == nullptr || then_a->g == nullptr ||
-            else_a->g == nullptr) {
-          break;
-        }
-        const Graph& tg = *then_a->g;
-        const Graph& eg = *else_a->g;
-        for (size_t i = 0; i < tg.outputs.size() && i < eg.outputs.size(); ++i) {
-          const TypeInfo& x = tg.outputs[i].type;
-          const TypeInfo& y = eg.outputs[i].type;
-          if (!x.has_shape || !y.has_shape || x.dims.size() == y.dims.size()) continue;
-          found.push_back({fmt::format("returns output {} with rank {} from then_branch and {} "
-                                       "from else_branch, which {} does not support",
-                                       i, x.dims.size(), y.dims.size(), who),
-                           fmt::format("output {}", i)});
-        }
-        break;
-      }
-      case Check::ConstUnlessType:
-        for (const Arg& a : find_args(n, schema, r.args, false)) {
-          if (!consts.is_runtime(g, a.value)) continue;
-          const int32_t elem = known.elem_type(g, a.value);
-          if (elem == 0 || element_type_name(elem) == value0()) continue;
-          found.push_back({fmt::format("computes {} ('{}', {}) at run time, but {} needs it "
-                                       "constant unless it is {}",
-                                       a.label, a.value, element_type_name(elem), who, value0()),
-                           a.label});
-        }
-        break;
-      case Check::ConstUnlessAttr: {
-        auto a = find_arg(n, schema, r.args.at(0), false);
-        if (!a || !consts.is_runtime(g, a->value)) break;
-        auto v = attr_value(n, schema, r.args.at(1));
-        if (!v || (v->items.size() == 1 && same_value(v->items[0], value0()))) break;
-        found.push_back(
-            {fmt::format("computes {} ('{}') at run time with {}={}, but {} needs it "
-                         "constant unless {}={}",
-                         a->label, a->value, r.args[1], attr_text(*v), who, r.args[1], value0()),
-             a->label});
-        break;
-      }
-      case Check::AxesGiven:
-        if (find_arg(n, schema, "axes", false) || n.attribute("axes") != nullptr) break;
-        found.push_back({fmt::format("reduces over all axes by default (no axes given), which {} "
-                                     "does not support",
-                                     who),
-                         "axes"});
-        break;
-    }
-
-    // One restriction broken by several inputs of one node is one finding: the first input
-    // in the message, the others in a note.
-    if (!found.empty()) {
-      const Finding& f = found.front();
-      Diagnostic d;
-      d.message = fmt::format("{} ({}) {}", n.display_name(), target::op_label(n.domain, n.op_type),
-                              f.what);
-      d.target = std::string(t.id);
-      d.key = fmt::format("{}:{}", target::to_string(r.check), f.arg);
-      d.notes.push_back(fmt::format("{} documents for {}: \"{}\"", who, n.op_type, r.note));
-      if (found.size() > 1) {
-        std::string others;
-        for (size_t i = 1; i < found.size(); ++i) {
-          others += fmt::format("{}{}", i == 1 ? "" : ", ", found[i].arg);
-        }
-        d.notes.push_back(fmt::format("the same holds for {}", others));
-      }
-      d.help = std::string(f.help.empty() ? help_for(r.check) : f.help);
-      add(t, n, std::move(d), ctx);
-    }
-  }
-
-  // Target-wide limits from extra_facts.json: max rank and max dimension of a node's inputs.
-  void check_limits(const TargetInfo& t, const Node& n, RuleContext& ctx) {
-    if (t.max_rank <= 0 && t.max_dim <= 0) return;
-    const auto& known = ctx.get<target::KnownValues>();
-    for (size_t i = 0; i < n.inputs.size(); ++i) {
-      const target::ValueFacts* f = known.input(n, i);
-      if (n.inputs[i].empty() || f == nullptr || !f->has_shape) continue;
-      if (t.max_rank > 0 && static_cast<int>(f->dims.size()) > t.max_rank) {
-        Diagnostic d;
-        d.message =
-            fmt::format("{} ({}) reads '{}' of rank {}, but {} supports tensors up to rank {}",
-                        n.display_name(), target::op_label(n.domain, n.op_type), n.inputs[i],
-                        f->dims.size(), t.display_name, t.max_rank);
-        d.target = std::string(t.id);
-        d.key = fmt::format("max-rank:{}", i);
-        add_fact_note(t, "max_rank", d);
-        d.help = std::string(help_for(Check::RankAtMost));
-        add(t, n, std::move(d), ctx);
-      }
-      if (t.max_dim > 0) {
-        for (const Dim& dim : f->dims) {
-          if (dim.is_static() && dim.value > t.max_dim) {
-            Diagnostic d;
-            d.message =
-                fmt::format("{} ({}) reads '{}' with a dimension of {}, but {} supports at most {}",
-                            n.display_name(), target::op_label(n.domain, n.op_type), n.inputs[i],
-                            dim.value, t.display_name, t.max_dim);
-            d.target = std::string(t.id);
-            d.key = fmt::format("max-dim:{}", i);
-            add_fact_note(t, "max_dim", d);
-            d.help =
-                "split or reshape the tensor so that no dimension exceeds the limit, or keep "
-                "the node off this target";
-            add(t, n, std::move(d), ctx);
-            break;
-          }
-        }
+          target::check_node(ctx.model(), t, n, &ctx.get<target::ConstantValues>());
+      for (target::BrokenRestriction& b : target::broken_restrictions(t, n, nc, ctx)) {
+        // Nodes of one op that break one restriction on one target are one finding (see
+        // target::NodeFindings); the restriction is the finding's key. The severity follows
+        // the target's consequence (node_failure_severity): the node runs elsewhere or the
+        // conversion fails, and the verdict counts the node as unsupported. A restriction the
+        // target survives (it ignores the argument) stays a warning.
+        const std::string reason = b.diagnostic.key;
+        findings_.add(t, n, reason, std::move(b.diagnostic), ctx.at_node(n),
+                      b.fails_node ? std::nullopt : std::optional(Severity::Warning));
       }
     }
   }
 
-  // Nodes of one op that break one restriction on one target are one finding (see
-  // target::NodeFindings); the restriction is the finding's key.
-  void add(const TargetInfo& t, const Node& n, Diagnostic d, RuleContext& ctx) {
-    std::string reason = d.key;
-    // A warning on every target: the restriction is a documented condition checked statically,
-    // and the target's verdict is decided by operator support (target-unsupported-op).
-    findings_.add(t, n, reason, std::move(d), ctx.at_node(n), Severity::Warning);
-  }
-
- public:
   void on_model_end(const Model&, RuleContext& ctx) override {
     findings_.report(ctx, [](const Diagnostic& first, const std::string&, size_t count) {
       const TargetInfo* t = find_target(first.target);
@@ -753,18 +753,38 @@ class RestrictionRule final : public Rule {
   }
 
  private:
-  static void add_fact_note(const TargetInfo& t, std::string_view fact, Diagnostic& d) {
-    for (const FactSource& f : t.extra_fact_sources) {
-      if (f.fact == fact) d.notes.push_back(fmt::format("source: {}", f.source));
-    }
-  }
-
   std::vector<const TargetInfo*> targets_;
-  std::unordered_map<std::string, std::vector<const target::Restriction*>> by_key_;
   target::NodeFindings findings_;
 };
 
 }  // namespace
+
+namespace target {
+
+std::vector<BrokenRestriction> broken_restrictions(const TargetInfo& t, const Node& n,
+                                                   const NodeCheck& nc, RuleContext& ctx) {
+  std::vector<BrokenRestriction> out;
+  if (!nc.runs_node() || !nc.op.supported() || nc.op.entry == nullptr) return out;
+  const auto& index = by_op();
+  auto it = index.find(n.op_type);
+  if (it != index.end()) {
+    const std::string_view domain = normalize_domain(n.domain);
+    const OpSchema* schema = nullptr;
+    bool schema_known = false;
+    for (const Restriction* r : it->second) {
+      if (r->target != t.id || r->domain != domain) continue;
+      if (!schema_known) {
+        schema = node_schema(ctx.model(), n);
+        schema_known = true;
+      }
+      evaluate(*r, t, n, schema, ctx, out);
+    }
+  }
+  check_limits(t, n, ctx, out);
+  return out;
+}
+
+}  // namespace target
 
 void add_target_restriction(RuleRegistry& registry) { registry.add<RestrictionRule>(); }
 

@@ -4,9 +4,13 @@
 // sync with the tables).
 #pragma once
 
+#include <onnxlint/rule.h>
+
 #include <cstdint>
 #include <string_view>
 #include <vector>
+
+#include "rules/target/target_common.h"
 
 namespace onnxlint::rules::target {
 
@@ -89,11 +93,29 @@ struct Restriction {
   /// Only when attribute when_attr (or its default) equals when_value ("*" = when it is set).
   std::string_view when_attr = {};
   std::string_view when_value = {};
+  /// Breaking it makes the target refuse the node (it runs elsewhere, or the conversion fails);
+  /// false where the target takes the node anyway (TensorRT ignores a Random* op's seed).
+  bool fails_node = true;
 };
 
 /// Every encoded restriction, grouped by target and op.
 const std::vector<Restriction>& restriction_table();
 
 std::string_view to_string(Check check);
+
+/// A restriction, or a target-wide limit (max_rank, max_dim), that a node breaks on one target:
+/// the finding (message, target, key, notes and help filled) and whether the target refuses the
+/// node for it.
+struct BrokenRestriction {
+  Diagnostic diagnostic;
+  bool fails_node = true;
+};
+
+/// Every encoded restriction of `t` for the node's op, and every target-wide limit, that `n`
+/// breaks (target-restriction reports them; the fallback estimate counts a node with one that
+/// fails it as unsupported). Empty when the target does not run the node itself or its op is not
+/// supported (`nc` from check_node): restrictions only matter once the op runs.
+std::vector<BrokenRestriction> broken_restrictions(const TargetInfo& t, const Node& n,
+                                                   const NodeCheck& nc, RuleContext& ctx);
 
 }  // namespace onnxlint::rules::target

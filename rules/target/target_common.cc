@@ -3,6 +3,7 @@
 #include <onnxlint/provenance.h>
 
 #include <algorithm>
+#include <map>
 
 namespace onnxlint::rules::target {
 
@@ -126,6 +127,85 @@ NodeCheck check_node(const Model& model, const TargetInfo& target, const Node& n
     r.expanded = s != nullptr && (s->has_function || s->has_context_dependent_function);
   }
   return r;
+}
+
+namespace {
+
+bool has_tensor_types(std::span<const std::string_view> types) {
+  return std::any_of(types.begin(), types.end(),
+                     [](std::string_view t) { return t.starts_with("tensor("); });
+}
+
+const ParamSchema* formal_for(std::span<const ParamSchema> formals, size_t i) {
+  if (i < formals.size()) return &formals[i];
+  if (!formals.empty() && formals.back().option == ParamOption::Variadic) return &formals.back();
+  return nullptr;
+}
+
+}  // namespace
+
+std::vector<TypeOffence> unsupported_types(const Model& model, const TargetInfo& t, const Node& n,
+                                           const NodeCheck& nc, const KnownValues& known) {
+  std::vector<TypeOffence> out;
+  if (!nc.runs_node() || !nc.op.supported() || nc.op.entry == nullptr) return out;
+  const TargetOp& entry = *nc.op.entry;
+  const TypedRange* kernel = nullptr;
+  if (!entry.typed_ranges.empty()) {
+    kernel = find_kernel(entry, nc.since);
+    if (kernel == nullptr) return out;
+  } else if (entry.types.empty()) {
+    return out;  // the table has no type data for this op
+  }
+  const OpSchema* schema = node_schema(model, n);
+  if (schema == nullptr) return out;  // no formal parameters to map the values to
+  // Tables without per-parameter data (TensorRT) list the types of the op's main data
+  // tensor: the type parameter of its first type-parameterised input.
+  std::string_view primary;
+  if (kernel == nullptr) {
+    for (const ParamSchema& p : schema->inputs) {
+      if (schema->find_constraint(p.type) != nullptr) {
+        primary = p.type;
+        break;
+      }
+    }
+    if (primary.empty()) return out;
+  }
+  std::map<std::pair<std::string_view, int32_t>, TypeOffence> offences;
+  auto check = [&](std::string_view value, const ParamSchema* formal, bool is_input) {
+    if (value.empty() || formal == nullptr) return;
+    if (schema->find_constraint(formal->type) == nullptr) return;  // a fixed type
+    const int32_t elem = known.elem_type(*n.graph, value);
+    const std::string_view type_string = elem != 0 ? tensor_type_string(elem) : "";
+    if (type_string.empty()) return;
+    std::span<const std::string_view> allowed;
+    if (kernel != nullptr) {
+      const TypeParamTypes* p = kernel->find_param(formal->type);
+      if (p == nullptr) return;  // the kernel does not constrain this parameter
+      allowed = p->types;
+    } else {
+      if (formal->type != primary) return;
+      allowed = entry.types;
+    }
+    if (!has_tensor_types(allowed)) return;
+    if (std::find(allowed.begin(), allowed.end(), type_string) != allowed.end()) return;
+    // TensorRT's parser casts DOUBLE down to FLOAT (table global note).
+    if (t.id == "tensorrt" && type_string == "tensor(double)") return;
+    TypeOffence& o = offences[{formal->type, elem}];
+    o.param = formal->type;
+    o.elem_type = elem;
+    o.allowed = allowed;
+    o.kernel = kernel;
+    (is_input ? o.inputs : o.outputs).push_back(value);
+  };
+  for (size_t i = 0; i < n.inputs.size(); ++i) {
+    check(n.inputs[i], formal_for(schema->inputs, i), true);
+  }
+  for (size_t i = 0; i < n.outputs.size(); ++i) {
+    check(n.outputs[i], formal_for(schema->outputs, i), false);
+  }
+  out.reserve(offences.size());
+  for (auto& [key, o] : offences) out.push_back(std::move(o));
+  return out;
 }
 
 std::string op_label(std::string_view domain, std::string_view op) {

@@ -13,6 +13,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -101,6 +102,27 @@ class ConstantValues;
 /// `constants` (optional) enables constant folding for targets that fold.
 NodeCheck check_node(const Model& model, const TargetInfo& target, const Node& n,
                      const ConstantValues* constants = nullptr);
+
+class KnownValues;
+
+/// One element type a target's kernel does not take: the values of `n` bound to type parameter
+/// `param` that have element type `elem_type`.
+struct TypeOffence {
+  std::string_view param;
+  int32_t elem_type = 0;
+  std::vector<std::string_view> inputs, outputs;
+  std::span<const std::string_view> allowed;  // the kernel's types for `param`
+  /// The ORT kernel whose since-version range holds the node; nullptr for tables with one type
+  /// list per op (TensorRT), which constrain the op's main data tensor only.
+  const TypedRange* kernel = nullptr;
+};
+
+/// The element types of `n` that target `t` does not support (target-unsupported-type), where
+/// both the model's type and the table's type list are known, ordered by (param, type). Empty
+/// when the target does not run the node itself or its op is not supported (`nc` from
+/// check_node): types only matter once the op runs.
+std::vector<TypeOffence> unsupported_types(const Model& model, const TargetInfo& t, const Node& n,
+                                           const NodeCheck& nc, const KnownValues& known);
 
 /// The node's schema at its visible opset (standard domains only), or nullptr.
 const OpSchema* node_schema(const Model& model, const Node& n);

@@ -10,6 +10,7 @@
 
 #include "rules/categories.h"
 #include "rules/target/fallback.h"
+#include "rules/target/restrictions.h"
 #include "rules/target/target_common.h"
 
 namespace onnxlint::rules {
@@ -123,6 +124,14 @@ class UnsupportedOp final : public Rule {
       const bool dynamic =
           ok && !nc.folded && t.requires_static_shapes && has_dynamic_input(n, ctx);
       if (dynamic) ok = false;
+      // The op alone does not decide: a node with an element type the target's kernel does not
+      // take, or that breaks a documented restriction, is not taken either (the findings are
+      // target-unsupported-type's and target-restriction's; the same checks decide here).
+      const bool bad_type =
+          ok && !target::unsupported_types(model, t, n, nc, ctx.get<target::KnownValues>()).empty();
+      if (bad_type) ok = false;
+      const bool restricted = ok && refuses(t, n, nc, ctx);
+      if (restricted) ok = false;
       status_[i][&n] = nc.folded ? target::NodeState::Removed
                        : ok      ? target::NodeState::Supported
                                  : target::NodeState::Unsupported;
@@ -137,6 +146,10 @@ class UnsupportedOp final : public Rule {
         ++e.unsupported;
         if (dynamic) {
           ++e.dynamic_shape_nodes;
+        } else if (bad_type) {
+          ++e.type_nodes;
+        } else if (restricted) {
+          ++e.restriction_nodes;
         } else {
           ++e.unsupported_ops[target::op_label(n.domain, n.op_type)];
         }
@@ -209,6 +222,13 @@ class UnsupportedOp final : public Rule {
   }
 
  private:
+  // A restriction of the target's table (or a target-wide limit) that makes it refuse the node.
+  static bool refuses(const TargetInfo& t, const Node& n, const NodeCheck& nc, RuleContext& ctx) {
+    const auto broken = target::broken_restrictions(t, n, nc, ctx);
+    return std::any_of(broken.begin(), broken.end(),
+                       [](const target::BrokenRestriction& b) { return b.fails_node; });
+  }
+
   static bool has_dynamic_input(const Node& n, RuleContext& ctx) {
     const Provenance& prov = ctx.get<Provenance>();
     for (std::string_view in : n.inputs) {

@@ -87,12 +87,18 @@ TEST(CorpusTargets, EveryModelGetsAnEstimatePerTarget) {
       EXPECT_EQ(nodes, supported + unsupported + folded) << file << " " << kTargets[i];
       uint64_t listed = 0;
       for (const auto& op : e["unsupported_ops"]) listed += op["count"].get<uint64_t>();
-      EXPECT_EQ(listed + e["dynamic_shape_nodes"].get<uint64_t>(), unsupported)
+      EXPECT_EQ(listed + e["dynamic_shape_nodes"].get<uint64_t>() +
+                    e["unsupported_type_nodes"].get<uint64_t>() +
+                    e["restriction_nodes"].get<uint64_t>(),
+                unsupported)
           << file << " " << kTargets[i];
-      // An unsupported-op error for a target means its estimate is not "ok", and the other way
-      // round an "ok" estimate has no such error.
-      const bool op_errors = errors[kTargets[i]].count("target-unsupported-op") > 0;
-      if (op_errors) {
+      // A node-level error for a target (an op, a type or a restriction it refuses) means its
+      // estimate is not "ok", and the other way round an "ok" estimate has no error at all.
+      const auto& target_errors = errors[kTargets[i]];
+      const bool node_errors = target_errors.count("target-unsupported-op") > 0 ||
+                               target_errors.count("target-unsupported-type") > 0 ||
+                               target_errors.count("target-restriction") > 0;
+      if (node_errors) {
         EXPECT_NE(e["verdict"], "ok") << file << " " << kTargets[i];
       }
       if (e["verdict"] == "ok") {

@@ -3,6 +3,7 @@
 // rank/dimension limits.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <onnxlint/linter.h>
 #include <onnxlint/opset_table.h>
 #include <onnxlint/targets.h>
 
@@ -224,6 +225,22 @@ std::string at(const std::string& node, const char* target) {
   return std::string(kRule) + " main/" + node + " @" + target;
 }
 
+// The target summary (section "targets") with only target-unsupported-op selected: the verdict
+// applies the restrictions whether or not target-restriction runs. `text`: its lines.
+nlohmann::json summary(const ModelBuilder& m, const char* target,
+                       std::vector<std::string>* text = nullptr) {
+  LintOptions o = for_targets({target});
+  o.select = {"target-unsupported-op"};
+  Linter linter(builtin_registry(), o);
+  FileReport r = linter.lint_bytes("test.onnx", m.bytes());
+  for (const ReportSection& s : r.sections) {
+    if (s.name != "targets") continue;
+    if (text != nullptr) *text = s.text;
+    return s.data.at(0);
+  }
+  return nullptr;
+}
+
 // ConstInput: TensorRT needs ReduceSum's axes as an initializer (or computed from constants).
 ModelBuilder reduce_sum(const std::string& axes_source) {
   ModelBuilder m(13);
@@ -250,12 +267,45 @@ TEST(TargetRestriction, ConstInput) {
   EXPECT_THAT(diags[0].notes[0],
               HasSubstr("TensorRT 10.15 documents for ReduceSum: \"axes must be an initializer\""));
   EXPECT_THAT(diags[0].help, HasSubstr("do_constant_folding"));
-  EXPECT_EQ(diags[0].severity, Severity::Warning);
+  // TensorRT's parser fails on the node: an error, and the verdict counts the node.
+  EXPECT_EQ(diags[0].severity, Severity::Error);
+  std::vector<std::string> text;
+  const nlohmann::json s = summary(reduce_sum("input"), "tensorrt", &text);
+  EXPECT_EQ(s["verdict"], "unsupported");
+  EXPECT_EQ(s["supported_nodes"], 0);
+  EXPECT_EQ(s["unsupported_nodes"], 1);
+  EXPECT_EQ(s["restriction_nodes"], 1);
+  EXPECT_EQ(s["unsupported_ops"], nlohmann::json::array());
+  ASSERT_FALSE(text.empty());
+  EXPECT_EQ(text[0],
+            "tensorrt (TensorRT 10.15): unsupported: 0/1 nodes supported, 0 supported partitions; "
+            "1 node breaking a documented restriction");
+  EXPECT_EQ(summary(reduce_sum("initializer"), "tensorrt")["verdict"], "ok");
   EXPECT_THAT(run(reduce_sum("initializer"), "tensorrt"), IsEmpty());
   EXPECT_THAT(run(reduce_sum("folded"), "tensorrt"), IsEmpty());
   // No target, or a target without this restriction: nothing.
   EXPECT_THAT(findings(kRule, reduce_sum("input").bytes()), IsEmpty());
   EXPECT_THAT(run(reduce_sum("input"), "ort-cpu"), IsEmpty());
+}
+
+// On an ONNX Runtime EP the node runs on another provider: a warning, and the node counts as
+// unsupported in the verdict ("partial") and the partitions.
+TEST(TargetRestriction, FallbackTargetWarnsAndCountsTheNode) {
+  ModelBuilder m(13);
+  m.graph().input("x", kFloat, {1, 1, 4, 4}).input("w", kFloat, {1, 1, 1, 1});
+  m.graph().output("y", kFloat, {1, 1, 4, 4});
+  m.graph().node("Relu", {"x"}, {"a"}, "r1");
+  m.graph().node("Conv", {"a", "w"}, {"b"}, "conv");  // NNAPI: weights must be constant
+  m.graph().node("Relu", {"b"}, {"y"}, "r2");
+  auto diags = diagnostics(kRule, m.bytes(), for_targets({"nnapi"}));
+  ASSERT_EQ(diags.size(), 1u);
+  EXPECT_EQ(diags[0].location.node_name, "conv");
+  EXPECT_EQ(diags[0].severity, Severity::Warning);
+  const nlohmann::json s = summary(m, "nnapi");
+  EXPECT_EQ(s["verdict"], "partial");
+  EXPECT_EQ(s["supported_nodes"], 2);
+  EXPECT_EQ(s["restriction_nodes"], 1);
+  EXPECT_EQ(s["partitions"], 2);
 }
 
 TEST(TargetRestriction, NestedInLoopBodyAndIfBranch) {
@@ -368,6 +418,11 @@ TEST(TargetRestriction, AttributePresenceAndLists) {
   EXPECT_THAT(run(m, "tensorrt"), IsEmpty());
   attr_float(n, "seed", 1);
   EXPECT_THAT(run(m, "tensorrt"), ElementsAre(at("rn", "tensorrt")));
+  // The node still converts: a warning on TensorRT too, and the verdict stays ok.
+  auto seeded = diagnostics(kRule, m.bytes(), for_targets({"tensorrt"}));
+  ASSERT_EQ(seeded.size(), 1u);
+  EXPECT_EQ(seeded[0].severity, Severity::Warning);
+  EXPECT_EQ(summary(m, "tensorrt")["verdict"], "ok");
   // TensorRT MaxPool: dilations all 1.
   ModelBuilder p(17);
   p.graph().input("x", kFloat, {1, 1, 8, 8}).output("y", kFloat, {1, 1, 3, 3});

@@ -1,5 +1,6 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <onnxlint/linter.h>
 
 #include "support/lint_harness.h"
 #include "support/model_builder.h"
@@ -17,6 +18,22 @@ LintOptions for_targets(std::vector<std::string> targets) {
   LintOptions o;
   o.targets = std::move(targets);
   return o;
+}
+
+// The target summary (section "targets") with only target-unsupported-op selected: the verdict
+// applies the type check whether or not target-unsupported-type runs. `text`: its lines.
+nlohmann::json summary(const std::string& bytes, const char* target,
+                       std::vector<std::string>* text = nullptr) {
+  LintOptions o = for_targets({target});
+  o.select = {"target-unsupported-op"};
+  Linter linter(builtin_registry(), o);
+  FileReport r = linter.lint_bytes("test.onnx", bytes);
+  for (const ReportSection& s : r.sections) {
+    if (s.name != "targets") continue;
+    if (text != nullptr) *text = s.text;
+    return s.data.at(0);
+  }
+  return nullptr;
 }
 
 // Pad on ORT CUDA: its kernel's T is bool/double/float/float16. `pads` is a fixed int64 input
@@ -43,6 +60,13 @@ TEST(TargetUnsupportedType, OrtKernelTypeParameter) {
   ASSERT_EQ(diags[0].notes.size(), 1u);
   EXPECT_EQ(diags[0].notes[0],
             "its Pad kernel for since-version 13-17 accepts T = bool, double, float, float16");
+  // The CUDA EP hands the node to the CPU: a warning, and the node is not the EP's.
+  const nlohmann::json s = summary(pad(kInt64).bytes(), "ort-cuda");
+  EXPECT_EQ(s["supported_nodes"], 0);
+  EXPECT_EQ(s["unsupported_nodes"], 1);
+  EXPECT_EQ(s["unsupported_type_nodes"], 1);
+  EXPECT_EQ(s["unsupported_ops"], nlohmann::json::array());
+  EXPECT_EQ(summary(pad(kFloat).bytes(), "ort-cuda")["verdict"], "ok");
 }
 
 TEST(TargetUnsupportedType, NearMissSupportedTypeAndFixedTypeInputs) {
@@ -69,6 +93,17 @@ TEST(TargetUnsupportedType, TensorRtMainInputTypes) {
       diags[0].message,
       "nz (NonZero) reads 'x' as int32, which TensorRT 10.15 does not support for NonZero-13");
   EXPECT_EQ(diags[0].notes[0], "its NonZero accepts float, float16");
+  // TensorRT's parser fails on the node: an error, and the verdict is not "ok".
+  EXPECT_EQ(diags[0].severity, Severity::Error);
+  std::vector<std::string> text;
+  const nlohmann::json s = summary(nonzero(kInt32).bytes(), "tensorrt", &text);
+  EXPECT_EQ(s["verdict"], "unsupported");
+  EXPECT_EQ(s["unsupported_type_nodes"], 1);
+  ASSERT_FALSE(text.empty());
+  EXPECT_EQ(text[0],
+            "tensorrt (TensorRT 10.15): unsupported: 0/1 nodes supported, 0 supported partitions; "
+            "1 node with unsupported element types");
+  EXPECT_EQ(summary(nonzero(kFloat16).bytes(), "tensorrt")["verdict"], "ok");
   EXPECT_THAT(findings(kRule, nonzero(kFloat16).bytes(), for_targets({"tensorrt"})), IsEmpty());
   // The parser casts DOUBLE down to FLOAT (table global note).
   EXPECT_THAT(findings(kRule, nonzero(kDouble).bytes(), for_targets({"tensorrt"})), IsEmpty());
