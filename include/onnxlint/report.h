@@ -1,10 +1,10 @@
 // Emitters: text (human), json (versioned schema), sarif (2.1.0), github (annotations).
 #pragma once
 
+#include <onnxlint/linter.h>
+
 #include <ostream>
 #include <string_view>
-
-#include <onnxlint/linter.h>
 
 namespace onnxlint {
 
@@ -22,14 +22,18 @@ struct TextOptions {
   /// Findings and target verdicts only: no other report section, no summary line.
   bool quiet = false;
   bool statistics = false;  // per-rule counts
-  /// Every info finding. Otherwise a rule with more than kCollapsedInfos infos in one file
-  /// shows one count line for them (`--show-infos` / `-v`).
+  /// Every info finding. Otherwise a rule with more than kCollapsedInfos infos in one file (or
+  /// more than one, on a model of kLargeModelNodes nodes or more) shows one count line for them
+  /// (`--show-infos` / `-v`).
   bool show_infos = false;
   TextStyle style = TextStyle::Full;
 };
 
 /// Infos of one rule in one file beyond which the text output shows a count line instead.
 inline constexpr size_t kCollapsedInfos = 5;
+/// On a model of at least this many nodes (a large model, where infos are many and read
+/// least), the infos of one rule collapse from two on.
+inline constexpr uint64_t kLargeModelNodes = 1000;
 /// Related locations the text output names before "and N more".
 inline constexpr size_t kRelatedShown = 3;
 

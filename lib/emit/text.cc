@@ -104,7 +104,11 @@ std::map<Collapsed, uint64_t> collapsed_groups(const FileReport& f, const TextOp
     if (d.severity == Severity::Error) continue;
     if (d.severity == Severity::Info || !d.target.empty()) ++groups[collapse_key(d)];
   }
-  std::erase_if(groups, [](const auto& kv) { return kv.second <= kCollapsedInfos; });
+  const bool large = f.model && f.model->nodes >= kLargeModelNodes;
+  std::erase_if(groups, [&](const auto& kv) {
+    const bool info = kv.first.severity == Severity::Info && kv.first.target.empty();
+    return kv.second <= (large && info ? 1 : kCollapsedInfos);
+  });
   return groups;
 }
 

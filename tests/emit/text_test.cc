@@ -88,6 +88,27 @@ TEST(TextOutput, ManyInfosOfARuleCollapseUnlessAskedFor) {
   EXPECT_EQ(lines(one_file(diags)).size(), 7u);
 }
 
+TEST(TextOutput, OnALargeModelInfosOfARuleCollapseFromTwo) {
+  std::vector<Diagnostic> diags;
+  for (int i = 0; i < 2; ++i) {
+    diags.push_back(
+        finding(Severity::Info, "flow-constant-condition", "If" + std::to_string(i), "c"));
+  }
+  diags.push_back(finding(Severity::Info, "shape-foldable", "S", "fold"));
+  Report r = one_file(diags);
+  r.files[0].model.emplace();
+  r.files[0].model->nodes = kLargeModelNodes - 1;
+  EXPECT_EQ(lines(r).size(), 4u);  // a small model: each shown
+  r.files[0].model->nodes = kLargeModelNodes;
+  auto out = lines(r);
+  EXPECT_THAT(out, ElementsAre("m.onnx: main/S: info: fold [shape-foldable]",
+                               HasSubstr("m.onnx: info: 2 findings: "),
+                               "1 file checked: 0 errors, 0 warnings, 3 info"));
+  TextOptions all;
+  all.show_infos = true;
+  EXPECT_EQ(lines(r, all).size(), 4u);
+}
+
 TEST(TextOutput, ManyTargetWarningsCollapsePerTargetButErrorsNever) {
   std::vector<Diagnostic> diags;
   for (int i = 0; i < 6; ++i) {
