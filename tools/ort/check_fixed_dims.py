@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Checks onnx-lint's fixed dims against ONNX Runtime itself.
+"""Checks onnx-lint's fixed dims and known elements against ONNX Runtime itself.
 
-Every main-graph value whose dims onnx-lint calls fixed (onnxlint-dump-shapes) is made a graph
-output; the model runs in ONNX Runtime on inputs of two sizes for each dynamic input dim (2 and
-3, or 64 and 96 for dims named H/W/height/width), and every fixed claim must equal what ORT
-computes. Models ORT cannot run at a size (custom ops, sizes the model does not accept) are
+Every main-graph value whose dims (or, for small integer vectors, elements) onnx-lint calls
+fixed (onnxlint-dump-shapes) is made a graph output; the model runs in ONNX Runtime on inputs of
+two sizes for each dynamic input dim (2 and 3, or 64 and 96 for dims named H/W/height/width),
+and every fixed claim must equal what ORT computes. Models ORT cannot run at a size (custom ops, sizes the model does not accept) are
 listed and skipped.
 
   npm install --ignore-scripts onnxruntime-node@1.30.0      # in a scratch folder, once
@@ -35,6 +35,7 @@ def main():
     runner = os.path.join(os.path.dirname(os.path.abspath(__file__)), "run_model.js")
     work = tempfile.mkdtemp(prefix="onnxlint-ort-")
     checked = mismatches = 0
+    checked_elems = [0]
     for path in args.models:
         doc = json.loads(subprocess.check_output([args.tool, path]).decode().splitlines()[0])
         if "error" in doc:
@@ -58,9 +59,10 @@ def main():
             if not dims or name in inits or t is None or not t.HasField("tensor_type"):
                 continue
             fixed = {i: d for i, d in enumerate(dims) if isinstance(d, int)}
-            if not fixed or t.tensor_type.elem_type == 0:
+            elems = {i: e for i, e in enumerate(v.get("elems") or []) if isinstance(e, int)}
+            if (not fixed and not elems) or t.tensor_type.elem_type == 0:
                 continue
-            claims[name] = (len(dims), fixed, dims)
+            claims[name] = (len(dims), fixed, dims, elems)
             if name not in outputs:
                 model.graph.output.append(
                     onnx.helper.make_tensor_value_info(name, t.tensor_type.elem_type, None))
@@ -80,7 +82,8 @@ def main():
                 feeds[inp.name] = {"type": tt.elem_type, "dims": shape}
             spec = os.path.join(work, "spec.json")
             with open(spec, "w") as f:
-                json.dump({"model": probe, "feeds": feeds, "outputs": list(claims)}, f)
+                json.dump({"model": probe, "feeds": feeds, "outputs": list(claims),
+                           "values": [n for n, c in claims.items() if c[3]]}, f)
             env = dict(os.environ, NODE_PATH=os.path.join(os.path.abspath(args.ort_dir),
                                                           "node_modules"))
             r = subprocess.run(["node", runner, spec], capture_output=True, text=True, env=env)
@@ -88,15 +91,27 @@ def main():
                 print(f"skipped {path} at run {run}: {r.stderr.strip().splitlines()[-1][:160]}")
                 continue
             got = json.loads(r.stdout)
-            for name, (rank, fixed, ours) in claims.items():
+            for name, (rank, fixed, ours, elems) in claims.items():
                 if name not in got:
                     continue
                 checked += 1
-                dims = got[name]
+                dims = got[name]["dims"]
                 if len(dims) != rank or any(dims[i] != d for i, d in fixed.items()):
                     mismatches += 1
                     print(f"MISMATCH {path} '{name}': onnx-lint {ours}, ORT {dims} (run {run})")
-    print(f"checked {checked} value runs: {mismatches} mismatches")
+                data = got[name].get("data")
+                # int64 comes as exact decimal strings; anything else compares as a float
+                # (3.5 is not the integer 3).
+                data = None if data is None else [
+                    int(x) if x.lstrip("-").isdigit() else float(x) for x in data]
+                if elems and data is not None:
+                    checked_elems[0] += 1
+                    if len(data) <= max(elems) or any(data[i] != e for i, e in elems.items()):
+                        mismatches += 1
+                        print(f"MISMATCH {path} '{name}' elements: onnx-lint "
+                              f"{values[name]['elems']}, ORT {data} (run {run})")
+    print(f"checked {checked} value runs ({checked_elems[0]} with known elements): "
+          f"{mismatches} mismatches")
     return 1 if mismatches else 0
 
 
