@@ -61,7 +61,8 @@ bool dim_dynamic(const Dim& d) { return !(d.kind == Dim::Kind::Value && d.value 
 
 // Fixing dynamic dims without re-exporting, in each runtime's own terms: ONNX Runtime's
 // free-dimension overrides and its make_dynamic_shape_fixed tool (by dim name when the exporter
-// named the dim, else by input shape), and a TensorRT optimization profile for trtexec.
+// named the dim, else by input shape), and a TensorRT optimization profile for trtexec (a
+// template: the sizes are the user's to choose).
 struct RuntimeFixes {
   std::vector<std::string> ort_overrides;  // dim names
   std::vector<std::string> make_fixed;     // tool command lines
@@ -82,7 +83,7 @@ void add_runtime_fixes(const ValueInfo& in, RuntimeFixes& f) {
       continue;
     }
     const std::string name = named_dim(d) ? std::string(d.param) : std::string("size");
-    mins += sep + "1";
+    mins += sep + "<min_" + name + ">";
     opts += sep + "<opt_" + name + ">";
     maxs += sep + "<max_" + name + ">";
     if (named_dim(d)) {
@@ -122,9 +123,16 @@ std::string runtime_fix_note(const ValueInfo& in) {
   add_runtime_fixes(in, f);
   if (f.make_fixed.empty()) return "";
   std::string ort;
-  for (const std::string& n : f.ort_overrides) {
-    ort += fmt::format("{}`SessionOptions.add_free_dimension_override_by_name(\"{}\", <size>)`",
-                       ort.empty() ? "" : ", ", n);
+  if (f.ort_overrides.size() == 1) {
+    ort = fmt::format("`SessionOptions.add_free_dimension_override_by_name(\"{}\", <size>)`",
+                      f.ort_overrides[0]);
+  } else if (!f.ort_overrides.empty()) {
+    std::string names;
+    for (const std::string& n : f.ort_overrides) {
+      names += fmt::format("{}'{}'", names.empty() ? "" : ", ", n);
+    }
+    ort = fmt::format("`SessionOptions.add_free_dimension_override_by_name(<dim>, <size>)` for {}",
+                      names);
   }
   return fmt::format(
       "to fix the size at deployment without re-exporting: ONNX Runtime {}`{}`{}; TensorRT "

@@ -47,7 +47,8 @@ TEST(ShapeDynamicInput, ReportsEachDynamicInputNamingItsDims) {
                   "`SessionOptions.add_free_dimension_override_by_name(\"batch\", <size>)` or "
                   "`python -m onnxruntime.tools.make_dynamic_shape_fixed --dim_param batch "
                   "--dim_value <size> model.onnx model.fixed.onnx`; TensorRT `trtexec "
-                  "--minShapes=x:1x16 --optShapes=x:<opt_batch>x16 --maxShapes=x:<max_batch>x16`"));
+                  "--minShapes=x:<min_batch>x16 --optShapes=x:<opt_batch>x16 "
+                  "--maxShapes=x:<max_batch>x16`"));
   EXPECT_THAT(diags[0].help, HasSubstr("allow-dims"));
   EXPECT_EQ(diags[1].message, "input 'y' [2, ?] has dynamic dim: 1 (unknown size)");
   // Nothing depends on y's unnamed dim: said so, not "0 of 3 nodes have shapes that ...".
@@ -58,7 +59,7 @@ TEST(ShapeDynamicInput, ReportsEachDynamicInputNamingItsDims) {
                           "to fix the size at deployment without re-exporting: ONNX Runtime "
                           "`python -m onnxruntime.tools.make_dynamic_shape_fixed --input_name y "
                           "--input_shape 2,<size> model.onnx model.fixed.onnx`; TensorRT `trtexec "
-                          "--minShapes=y:2x1 --optShapes=y:2x<opt_size> "
+                          "--minShapes=y:2x<min_size> --optShapes=y:2x<opt_size> "
                           "--maxShapes=y:2x<max_size>`"));
   EXPECT_THAT(diags[1].help, HasSubstr("name each dim"));
   EXPECT_EQ(diags[2].message, "input 'z' has no declared shape");
@@ -130,6 +131,22 @@ TEST(ShapeDynamicInput, NearMissStaticInputsAndInitializerInputs) {
   EXPECT_THAT(findings(kRule, m.bytes()), IsEmpty());
 }
 
+TEST(ShapeDynamicInput, RuntimeFixForSeveralNamedDimsNamesThemOnce) {
+  ModelBuilder m(13);
+  m.graph().input("x", kFloat, {std::string("N"), 3, std::string("H"), std::string("W")});
+  m.graph().output("y", kFloat, {std::string("N"), 3, std::string("H"), std::string("W")});
+  m.graph().node("Relu", {"x"}, {"y"});
+  auto d = diagnostics(kRule, m.bytes());
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].notes.back(),
+            "to fix the size at deployment without re-exporting: ONNX Runtime "
+            "`SessionOptions.add_free_dimension_override_by_name(<dim>, <size>)` for 'N', 'H', "
+            "'W' or `python -m onnxruntime.tools.make_dynamic_shape_fixed --dim_param N "
+            "--dim_value <size> model.onnx model.fixed.onnx` (once per dim); TensorRT `trtexec "
+            "--minShapes=x:<min_N>x3x<min_H>x<min_W> --optShapes=x:<opt_N>x3x<opt_H>x<opt_W> "
+            "--maxShapes=x:<max_N>x3x<max_H>x<max_W>`");
+}
+
 TEST(ShapeDynamicInput, NestedModelStillReportsTheMainInputWithBodyUsage) {
   ModelBuilder m = shape_flow::dynamic_reshape();
   std::string bytes = nest_in_loop(m.proto());
@@ -173,7 +190,7 @@ TEST(ShapeDynamicInput, WritesTheDynamicShapeSummarySection) {
     "make_dynamic_shape_fixed": [
       "python -m onnxruntime.tools.make_dynamic_shape_fixed --dim_param batch --dim_value <size> model.onnx model.fixed.onnx",
       "python -m onnxruntime.tools.make_dynamic_shape_fixed --input_name y --input_shape 2,<size> model.onnx model.fixed.onnx"],
-    "trtexec": {"minShapes": "x:1x16,y:2x1", "optShapes": "x:<opt_batch>x16,y:2x<opt_size>",
+    "trtexec": {"minShapes": "x:<min_batch>x16,y:2x<min_size>", "optShapes": "x:<opt_batch>x16,y:2x<opt_size>",
                 "maxShapes": "x:<max_batch>x16,y:2x<max_size>"}})"));
   EXPECT_THAT(s.text,
               ElementsAre("input 'x' [batch, 16]: dynamic 0 'batch'",
