@@ -1,7 +1,7 @@
 // Compiler-style text output: one line per finding, note/help lines, then a summary.
-#include <onnxlint/report.h>
-
 #include <fmt/format.h>
+#include <onnxlint/escape.h>
+#include <onnxlint/report.h>
 
 namespace onnxlint {
 
@@ -34,7 +34,7 @@ std::string where(const Diagnostic& d) {
   if (!anchor.empty()) out += ": " + anchor;
   if (!l.op_type.empty()) out += " (" + l.op_type + ")";
   if (l.byte_offset && l.graph_path.empty()) out += fmt::format(" @{}", *l.byte_offset);
-  return out;
+  return visible(out);  // names come from the model: no terminal or log control reaches out
 }
 
 }  // namespace
@@ -47,16 +47,18 @@ void emit_text(const Report& report, const Linter& linter, const TextOptions& op
     for (const Diagnostic& d : f.diagnostics) {
       out << st.wrap(where(d), "1") << ": "
           << st.wrap(severity_name(d.severity), severity_color(d.severity)) << ": ";
-      if (!d.target.empty()) out << "[" << d.target << "] ";
-      out << d.message << " " << st.wrap("[" + d.rule_id + "]", "2") << "\n";
-      for (const std::string& n : d.notes) out << "    " << st.wrap("note:", "1;34") << " " << n << "\n";
-      if (!d.help.empty()) out << "    " << st.wrap("help:", "1;32") << " " << d.help << "\n";
+      if (!d.target.empty()) out << "[" << visible(d.target) << "] ";
+      out << visible(d.message) << " " << st.wrap("[" + d.rule_id + "]", "2") << "\n";
+      for (const std::string& n : d.notes)
+        out << "    " << st.wrap("note:", "1;34") << " " << visible(n) << "\n";
+      if (!d.help.empty())
+        out << "    " << st.wrap("help:", "1;32") << " " << visible(d.help) << "\n";
     }
     if (!opts.quiet) {
       for (const ReportSection& s : f.sections) {
         if (s.text.empty()) continue;
-        out << st.wrap(f.path + ": " + s.name + ":", "1") << "\n";
-        for (const std::string& line : s.text) out << "  " << line << "\n";
+        out << st.wrap(visible(f.path + ": " + s.name + ":"), "1") << "\n";
+        for (const std::string& line : s.text) out << "  " << visible(line) << "\n";
       }
     }
   }
