@@ -31,9 +31,13 @@ struct LoadLimits {
   // Chains of model-local function calls that analyses follow (F0 calls F1 calls ...); a call
   // deeper than this is treated as an opaque op. Keeps recursive walks within the stack.
   int max_call_depth = 32;
-  uint64_t max_graphs = 1'000'000;  // main graph, subgraphs and function bodies
+  // Main graph, subgraphs and function bodies. An empty subgraph is 2 bytes of file but about
+  // a kilobyte once loaded and analysed, so the budget also grows with the file: at most
+  // 10 000 + file size / 16 graphs (real models hold far fewer), and never more than this.
+  uint64_t max_graphs = 1'000'000;
   // All graph paths together ("main/Loop_3:body/If_1:then_branch" ...); each subgraph copies
-  // its parent's path, so deep nesting under many graphs multiplies path bytes.
+  // its parent's path, so deep nesting under many graphs multiplies path bytes. Also at most
+  // 16 MiB + 64 x the file size.
   uint64_t max_graph_path_bytes = 256ull << 20;
 };
 

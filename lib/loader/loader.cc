@@ -143,7 +143,14 @@ TypeInfo convert_type(const onnx::TypeProto& tp, const LoadLimits& limits, Arena
 class Walker {
  public:
   Walker(Model& model, const LoadLimits& limits)
-      : model_(model), arena_(model.arena), bytes_(model.bytes()), limits_(limits) {}
+      : model_(model),
+        arena_(model.arena),
+        bytes_(model.bytes()),
+        limits_(limits),
+        // Budgets proportional to the file (see LoadLimits): memory stays a bounded multiple.
+        max_graphs_(std::min<uint64_t>(limits.max_graphs, 10'000 + bytes_.size() / 16)),
+        max_path_bytes_(
+            std::min<uint64_t>(limits.max_graph_path_bytes, (16u << 20) + 64 * bytes_.size())) {}
 
   void walk_model() {
     Reader r(bytes_, 0, bytes_.size());
@@ -523,13 +530,13 @@ class Walker {
     const std::string prefix = owner.path + "/" + graph_path_component(node.display_name()) + ":" +
                                graph_path_component(a.name);
     auto subgraph = [&](std::span<const Field> parts, std::string path) {
-      if (++graph_count_ > limits_.max_graphs) {
-        Reader::fail("more than " + std::to_string(limits_.max_graphs) + " graphs",
+      if (++graph_count_ > max_graphs_) {
+        Reader::fail("more than " + std::to_string(max_graphs_) + " graphs",
                      parts[0].tag_offset);
       }
       path_bytes_ += path.size();
-      if (path_bytes_ > limits_.max_graph_path_bytes) {
-        Reader::fail("graph paths longer than " + std::to_string(limits_.max_graph_path_bytes) +
+      if (path_bytes_ > max_path_bytes_) {
+        Reader::fail("graph paths longer than " + std::to_string(max_path_bytes_) +
                          " bytes in all (too many nested subgraphs)",
                      parts[0].tag_offset);
       }
@@ -842,8 +849,8 @@ class Walker {
     }
     body.path = "fn:" + graph_path_component(fn->domain) + "::" + graph_path_component(fn->name);
     if (!fn->overload.empty()) body.path += ":" + graph_path_component(fn->overload);
-    if (++graph_count_ > limits_.max_graphs) {
-      Reader::fail("more than " + std::to_string(limits_.max_graphs) + " graphs", f.tag_offset);
+    if (++graph_count_ > max_graphs_) {
+      Reader::fail("more than " + std::to_string(max_graphs_) + " graphs", f.tag_offset);
     }
     path_bytes_ += body.path.size();
     body.name = fn->name;
@@ -873,6 +880,7 @@ class Walker {
   std::span<const std::byte> bytes_;
   const LoadLimits& limits_;
   uint64_t node_count_ = 0;
+  const uint64_t max_graphs_, max_path_bytes_;
   uint64_t graph_count_ = 0, path_bytes_ = 0;  // subgraphs, and the bytes of their paths
   // Reused buffers for lists whose length is known only after their message is read.
   std::vector<std::string_view> scratch_inputs_, scratch_outputs_, scratch_strings_;
