@@ -929,10 +929,22 @@ std::string parent_directory(const std::string& path) {
 
 LoadResult load_model(const std::string& path, const LoadLimits& limits) {
   if (path == "-") {
-    // Read once, straight into the buffer the model keeps (no second copy).
-    std::string data;
     struct stat st {};
-    if (::fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+    const bool regular = ::fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode);
+    // `onnx-lint - < model.onnx`: a file after all, mapped like one (no copy at all).
+    if (regular && st.st_size > 0 && ::lseek(STDIN_FILENO, 0, SEEK_CUR) == 0) {
+      const size_t size = static_cast<size_t>(st.st_size);
+      void* addr = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, STDIN_FILENO, 0);
+      if (addr != MAP_FAILED) {
+        ::madvise(addr, size, MADV_RANDOM);
+        auto model = std::make_unique<Model>("-", std::make_unique<MappedBuffer>(addr, size));
+        model->set_directory(".");
+        return build(std::move(model), limits);
+      }
+    }
+    // A pipe: read once, straight into the buffer the model keeps (no second copy).
+    std::string data;
+    if (regular && st.st_size > 0) {
       data.reserve(static_cast<size_t>(st.st_size) + (64 << 10));  // room to see the end
     }
     size_t used = 0;

@@ -145,6 +145,12 @@ class Hostile(unittest.TestCase):
         report = json.loads(out)
         self.assertEqual(report["files"][0]["model"]["file_bytes"], len(big))
         self.assertLess(time.time() - start, 30)
+        # Standard input redirected from a file is mapped, not copied: same report.
+        path = self.write("big.onnx", big)
+        with open(path, "rb") as f:
+            proc = subprocess.run([BIN, "--format", "json", "--select", "graph-dead-node", "-"],
+                                  stdin=f, capture_output=True, cwd=NEUTRAL_CWD, timeout=60)
+        self.assertEqual(json.loads(proc.stdout), report)
         code, _, err = run("-", "-", stdin=CLEAN)
         self.assertEqual(code, 2)
         self.assertIn("more than once", err)
