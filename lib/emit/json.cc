@@ -3,6 +3,8 @@
 #include <onnxlint/report.h>
 #include <onnxlint/version.h>
 
+#include "emit/json_stream.h"
+
 namespace onnxlint {
 
 nlohmann::json location_json(const Location& l) {
@@ -101,24 +103,6 @@ nlohmann::json report_head(const Report& report, const Linter& linter) {
   return root;
 }
 
-std::string dump(const nlohmann::json& j) {
-  // Model strings are arbitrary bytes: replace invalid UTF-8 instead of throwing.
-  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
-// `text` with `spaces` more indentation on every line but the first (a dumped value nested
-// that deep). JSON strings never hold a raw newline, so every newline is structure.
-void write_indented(std::ostream& out, const std::string& text, size_t spaces) {
-  const std::string pad(spaces, ' ');
-  size_t start = 0;
-  for (size_t nl = text.find('\n'); nl != std::string::npos; nl = text.find('\n', start)) {
-    out.write(text.data() + start, static_cast<std::streamsize>(nl + 1 - start));
-    out << pad;
-    start = nl + 1;
-  }
-  out.write(text.data() + start, static_cast<std::streamsize>(text.size() - start));
-}
-
 }  // namespace
 
 nlohmann::json report_json(const Report& report, const Linter& linter) {
@@ -132,6 +116,7 @@ nlohmann::json report_json(const Report& report, const Linter& linter) {
 void emit_json(const Report& report, const Linter& linter, std::ostream& out) {
   // Written file by file, byte for byte what dump(report_json(...)) gives: only one file's
   // document is in memory at a time, not the whole report's. Keys are sorted ("files" first).
+  using namespace json_stream;
   const nlohmann::json head = report_head(report, linter);
   out << "{\n  \"files\": [";
   for (size_t i = 0; i < report.files.size(); ++i) {
@@ -140,8 +125,8 @@ void emit_json(const Report& report, const Linter& linter, std::ostream& out) {
   }
   out << (report.files.empty() ? "]" : "\n  ]");
   for (const auto& [key, value] : head.items()) {
-    out << ",\n  " << nlohmann::json(key).dump() << ": ";
-    write_indented(out, dump(value), 2);
+    out << ",\n";
+    write_member(out, key, value, 2);
   }
   out << "\n}\n";
 }

@@ -28,8 +28,9 @@
 #include "loader/temp_dir.h"
 
 namespace onnxlint {
-// lib/emit/json.cc: the whole report as one document (what emit_json streams).
+// lib/emit/json.cc, sarif.cc: the whole report as one document (what the emitters stream).
 nlohmann::json report_json(const Report& report, const Linter& linter);
+nlohmann::json sarif_json(const Report& report, const Linter& linter);
 }  // namespace onnxlint
 
 namespace onnxlint::testing {
@@ -286,7 +287,7 @@ TEST(HostileFlood, MillionEmptyNodesAreCappedPerRule) {
   EXPECT_LT(peak_rss_bytes(), uint64_t{2} << 30);
 }
 
-TEST(HostileFlood, StreamedJsonIsTheDocumentByteForByte) {
+TEST(HostileFlood, StreamedJsonAndSarifAreTheDocumentByteForByte) {
   LintOptions o;
   o.select = {"ALL"};
   Linter linter(builtin_registry(), o);
@@ -296,12 +297,14 @@ TEST(HostileFlood, StreamedJsonIsTheDocumentByteForByte) {
       report.files.push_back(linter.lint_bytes("m" + std::to_string(i) + ".onnx",
                                                i == 1 ? hm::injection_names() : hm::two_graph_fields()));
     }
-    std::ostringstream streamed;
-    emit_json(report, linter, streamed);
-    EXPECT_EQ(streamed.str(),
-              report_json(report, linter).dump(2, ' ', false,
-                                               nlohmann::json::error_handler_t::replace) +
-                  "\n");
+    auto whole = [](const nlohmann::json& j) {
+      return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    };
+    std::ostringstream json, sarif;
+    emit_json(report, linter, json);
+    EXPECT_EQ(json.str(), whole(report_json(report, linter)));
+    emit_sarif(report, linter, sarif);
+    EXPECT_EQ(sarif.str(), whole(sarif_json(report, linter)));
   }
 }
 
