@@ -90,6 +90,26 @@ TEST(HostileCalls, ChainOf15000FunctionsEndsWithoutCrash) {
   EXPECT_LT(seconds_since(t0), 60.0);
 }
 
+TEST(HostileCalls, CallDepthTimesSubgraphDepthStaysOnTheStack) {
+  // 40 calls deep, each through 60 nested Ifs: the walks recurse about 32 x 61 levels at most.
+  const std::string bytes = hm::deep_calls(40, 60);
+  for (int jobs : {1, 2}) {
+    LintOptions o;
+    o.select = {"ALL"};
+    o.targets = all_target_ids();
+    o.jobs = jobs;
+    Linter linter(builtin_registry(), o);
+    TempDir dir;
+    const std::string a = dir.write("a.onnx", bytes), b = dir.write("b.onnx", bytes);
+    Report r = linter.lint_paths({a, b});  // --jobs: worker threads have their own stacks
+    ASSERT_EQ(r.files.size(), 2u);
+    for (const FileReport& f : r.files) {
+      EXPECT_EQ(f.status, FileReport::Status::Ok);
+      EXPECT_FALSE(has_rule(f, "internal-error")) << messages(f);
+    }
+  }
+}
+
 TEST(HostileCalls, ChainDepthIsALoadLimit) {
   LoadLimits limits;
   EXPECT_EQ(limits.max_call_depth, 32);

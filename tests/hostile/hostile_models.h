@@ -81,6 +81,31 @@ inline std::string function_chain(int n) {
                opset("local", 1) + fns);
 }
 
+// `n` functions F0 -> F1 -> ..., each body an If nested `depth` deep whose innermost
+// then_branch calls the next: call depth and subgraph depth multiply in recursive walks.
+inline std::string deep_calls(int n, int depth) {
+  const std::string simple =
+      len(1, node("Identity", {"x"}, {"y"}, "id")) + len(12, value_info("y"));
+  std::string fns;
+  for (int k = 0; k < n; ++k) {
+    const std::string inner =
+        k + 1 < n ? node("F" + std::to_string(k + 1), {"x", "c"}, {"y"}, "call", "local")
+                  : node("Relu", {"x"}, {"y"}, "r");
+    std::string g = len(1, inner) + len(12, value_info("y"));
+    std::string iff;
+    for (int d = 0; d < depth; ++d) {
+      iff = node("If", {"c"}, {"y"}, "if" + std::to_string(d), "",
+                 len(5, len(1, "then_branch") + num(20, 5) + len(6, g)) +
+                     len(5, len(1, "else_branch") + num(20, 5) + len(6, simple)));
+      g = len(1, iff) + len(12, value_info("y"));
+    }
+    fns += len(25, len(1, "F" + std::to_string(k)) + len(4, "x") + len(4, "c") + len(5, "y") +
+                       len(7, iff) + len(9, len(1, "") + num(2, 17)) + len(10, "local"));
+  }
+  return model(graph({node("F0", {"x", "c"}, {"y"}, "top", "local")}, io({"x", "c"}, {"y"})),
+               opset("local", 1) + fns);
+}
+
 // `n` one-node functions, each called once from the main graph (a chain of Fi nodes).
 inline std::string many_functions(int n) {
   std::string fns;
@@ -185,6 +210,7 @@ inline std::string injection_names() {
 inline std::vector<std::pair<std::string, std::string>> all_hostile_models() {
   return {{"function_chain", function_chain(100)},
           {"many_functions", many_functions(100)},
+          {"deep_calls", deep_calls(5, 10)},
           {"two_graph_fields", two_graph_fields()},
           {"two_g_attributes", two_g_attributes()},
           {"two_type_fields", two_type_fields()},
