@@ -3,6 +3,8 @@
 # then builds and either lints the example models or runs the whole test suite.
 #   tools/dev.sh example   build, then lint examples/ (shows real findings)
 #   tools/dev.sh test      build, then run every test with ctest
+#   tools/dev.sh fuzz      clang build of the libFuzzer targets (ASan+UBSan), then their smoke
+#                          run (about a minute; docs/security.md)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -51,8 +53,18 @@ case "${1:-}" in
     build
     ctest --test-dir "$BUILD" -j "$(nproc)" --output-on-failure
     ;;
+  fuzz)
+    install_missing
+    FUZZ_BUILD=${ONNXLINT_FUZZ_BUILD_DIR:-$ROOT/build-fuzz}
+    cmake -S "$ROOT" -B "$FUZZ_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DCMAKE_CXX_COMPILER=clang++ -DONNXLINT_FUZZ=ON -DONNXLINT_BUILD_TESTS=OFF \
+      -DONNXLINT_BUILD_TOOLS=OFF -DONNXLINT_BUILD_BENCHMARKS=OFF -DONNXLINT_INSTALL=OFF \
+      ${ONNXLINT_CMAKE_ARGS:-}
+    cmake --build "$FUZZ_BUILD" -j "$(nproc)" --target fuzz_model fuzz_config fuzz_differential
+    ctest --test-dir "$FUZZ_BUILD" -R '^fuzz\.' --output-on-failure
+    ;;
   *)
-    echo "usage: tools/dev.sh example|test" >&2
+    echo "usage: tools/dev.sh example|test|fuzz" >&2
     exit 2
     ;;
 esac

@@ -83,6 +83,9 @@ struct FileReport {
   uint64_t suppressed = 0;  // findings hidden by in-model suppressions
   uint64_t baselined = 0;   // findings matched by the baseline
   uint64_t hidden = 0;      // findings below the shown severity (hide_below)
+  /// Rules that reported more than RuleContext::kMaxFindingsPerModel findings: rule id ->
+  /// findings not kept (each such rule has one extra finding saying how many).
+  std::map<std::string, uint64_t> capped;
 };
 
 struct Report {
@@ -96,7 +99,8 @@ struct Report {
 };
 
 /// Expands paths: files as given, folders searched recursively for *.onnx (sorted), "-" kept.
-/// Throws ConfigError for a path that does not exist.
+/// Throws ConfigError for a path that does not exist, a folder that cannot be listed (or a
+/// subfolder of it) and a folder without any *.onnx file.
 std::vector<std::string> expand_paths(const std::vector<std::string>& paths);
 
 class Linter {

@@ -31,6 +31,14 @@ struct LoadLimits {
   // Chains of model-local function calls that analyses follow (F0 calls F1 calls ...); a call
   // deeper than this is treated as an opaque op. Keeps recursive walks within the stack.
   int max_call_depth = 32;
+  // Main graph, subgraphs and function bodies. An empty subgraph is 2 bytes of file but about
+  // a kilobyte once loaded and analysed, so the budget also grows with the file: at most
+  // 10 000 + file size / 16 graphs (real models hold far fewer), and never more than this.
+  uint64_t max_graphs = 1'000'000;
+  // All graph paths together ("main/Loop_3:body/If_1:then_branch" ...); each subgraph copies
+  // its parent's path, so deep nesting under many graphs multiplies path bytes. Also at most
+  // 16 MiB + 64 x the file size.
+  uint64_t max_graph_path_bytes = 256ull << 20;
 };
 
 /// Memory-maps `path` ("-" reads stdin into memory) and builds the model view.
@@ -38,5 +46,9 @@ LoadResult load_model(const std::string& path, const LoadLimits& limits = {});
 /// Builds the model view over bytes already in memory (copied into the model).
 LoadResult load_model_from_bytes(const std::string& name, std::string_view bytes,
                                  const LoadLimits& limits = {});
+
+/// How a node, attribute or function name appears in a graph path: as is, or when longer
+/// than 256 bytes its first 200 bytes, "...#" and a 64-bit FNV-1a hash of the whole name.
+std::string graph_path_component(std::string_view name);
 
 }  // namespace onnxlint

@@ -371,7 +371,8 @@ class Model {
 
   /// The opset imported for a domain ("" and "ai.onnx" are the same); nullopt if none.
   std::optional<int64_t> opset_for(std::string_view domain) const;
-  /// Model-local function with this (domain, name), or nullptr.
+  /// Model-local function with this (domain, name), or nullptr (the first one in file order
+  /// if several share it). O(log functions): analyses call it per node.
   const Function* find_function(std::string_view domain, std::string_view name) const;
   /// Every graph of the model in walk order: main graph and its subgraphs (pre-order), then
   /// each function body and its subgraphs.
@@ -399,6 +400,7 @@ class Model {
   std::string directory_;
   std::unique_ptr<Buffer> buffer_;
   std::vector<const Graph*> all_graphs_;
+  std::vector<const Function*> functions_by_key_;  // sorted by (domain, name), then file order
 };
 
 /// TensorProto.DataType helpers that the engine needs (the full table is in opset_table.h).

@@ -16,10 +16,20 @@
 
 namespace onnxlint {
 
-/// Hash for short strings: 8 bytes per step, multiply-xorshift mixing.
+/// A random value chosen once per process (name_map.cc). Names come from the model, that is
+/// from whoever wrote the file: with a fixed hash, names crafted to share probe sequences turn
+/// linear probing quadratic. Iteration order is insertion order, so output never depends on it.
+uint64_t random_hash_seed();
+
+inline uint64_t hash_seed() {
+  static const uint64_t seed = random_hash_seed();
+  return seed;
+}
+
+/// Hash for short strings: 8 bytes per step, multiply-xorshift mixing, seeded per process.
 inline uint64_t hash_name(std::string_view s) {
   constexpr uint64_t kMul = 0x9E3779B97F4A7C15ull;
-  uint64_t h = s.size() * kMul;
+  uint64_t h = (s.size() ^ hash_seed()) * kMul;
   const char* p = s.data();
   size_t n = s.size();
   while (n >= 8) {

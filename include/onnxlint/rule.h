@@ -103,6 +103,14 @@ class RuleContext {
 
   void add_section(ReportSection section);
 
+  /// Findings a rule may report per model; later ones are counted, not kept (a hostile file
+  /// must not turn into gigabytes of findings). The driver adds one "N more" finding.
+  static constexpr uint64_t kMaxFindingsPerModel = 1000;
+  /// Findings reported beyond the cap.
+  uint64_t dropped() const { return dropped_; }
+  /// The highest severity among them (so that the cap never changes the exit code).
+  Severity dropped_severity() const { return dropped_severity_; }
+
   Location at_model() const;
   Location at_graph(const Graph& g) const;
   Location at_node(const Node& n) const;
@@ -118,6 +126,9 @@ class RuleContext {
   Severity severity_;
   std::deque<Diagnostic>& sink_;
   std::vector<ReportSection>& sections_;
+  uint64_t kept_ = 0, dropped_ = 0;
+  Severity dropped_severity_ = Severity::Info;
+  Diagnostic overflow_;  // what report() fills once the cap is reached; never emitted
 };
 
 }  // namespace onnxlint

@@ -1964,7 +1964,10 @@ void Infer::resize(bool upsample) {
     const Sym& x = (*d)[i];
     double sc = (*scales)[i];
     if (x.is_fixed()) {
-      out.push_back(Sym::fixed(static_cast<int64_t>(std::floor(static_cast<double>(x.v) * sc))));
+      // A hostile scale (NaN, inf, 1e300) must not reach an undefined conversion: unknown.
+      const double y = std::floor(static_cast<double>(x.v) * sc);
+      out.push_back(y > -9.2e18 && y < 9.2e18 ? Sym::fixed(static_cast<int64_t>(y))
+                                              : Sym::unknown());
     } else if (sc == 1.0) {
       out.push_back(x);
     } else if (sc > 1.0 && sc == std::floor(sc)) {

@@ -20,6 +20,7 @@ namespace {
 constexpr std::string_view kTopKeys[] = {
     "baseline",  "extend-select", "fail-on", "ignore",   "in-model-suppressions",
     "overrides", "rules",         "select",  "severity", "targets"};
+constexpr size_t kMaxGlobBytes = 1024, kMaxGlobParts = 64;
 constexpr std::string_view kOverrideKeys[] = {"extend-select", "files",  "ignore",
                                               "rules",         "select", "severity"};
 constexpr std::string_view kFailOn[] = {"error", "warning", "info", "never"};
@@ -254,6 +255,15 @@ class Parser {
           o.files = val.is_string() ? std::vector<std::string>{val.as_string()->get()}
                                     : strings(val, full);
           if (o.files.empty()) fail(val.source(), full, "expected at least one glob");
+          for (const std::string& g : o.files) {
+            // Matching costs grow with the glob: a bound keeps a hostile config cheap.
+            if (g.size() > kMaxGlobBytes ||
+                std::count(g.begin(), g.end(), '/') >= static_cast<long>(kMaxGlobParts)) {
+              fail(val.source(), full,
+                   fmt::format("glob longer than {} bytes or {} path parts", kMaxGlobBytes,
+                               kMaxGlobParts));
+            }
+          }
           has_files = true;
         } else if (name == "select") {
           o.selection.select = selectors(val, full);
@@ -282,16 +292,19 @@ class Parser {
 };
 
 bool has_tool_table(const fs::path& pyproject) {
+  std::string text;
   try {
-    toml::table t = toml::parse_file(pyproject.string());
+    text = read_small_file(pyproject.string(), "config file");
+  } catch (const ConfigError&) {
+    return false;  // not ours to report: we would not use it
+  }
+  try {
+    toml::table t = toml::parse(text, pyproject.string());
     return t["tool"]["onnx-lint"].is_table();
   } catch (const toml::parse_error&) {
     // A broken pyproject.toml of another tool is not ours to report, unless we would use it;
     // a quick textual check decides.
-    std::ifstream in(pyproject);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str().find("[tool.onnx-lint") != std::string::npos;
+    return text.find("[tool.onnx-lint") != std::string::npos;
   }
 }
 
@@ -340,11 +353,8 @@ Config parse_config(std::string_view text, const fs::path& file, const RuleRegis
 
 Config load_config(const fs::path& file, const RuleRegistry& registry,
                    const TargetResolver& resolve_target) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw ConfigError(fmt::format("{}: cannot read the config file", file.string()));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_config(ss.str(), file, registry, resolve_target);
+  return parse_config(read_small_file(file.string(), "config file"), file, registry,
+                      resolve_target);
 }
 
 }  // namespace onnxlint

@@ -70,16 +70,28 @@ std::vector<std::string_view> split_path(std::string_view s) {
   return out;
 }
 
+// `**` matches any run of path parts, every other glob part exactly one path part. Iterative
+// with backtracking to the last `**` (like glob_match over characters): O(glob parts x path
+// parts) part matches and no recursion, whatever the config holds (the config is found in the
+// repository, so it may be hostile).
 bool match_parts(std::span<const std::string_view> glob, std::span<const std::string_view> path) {
-  if (glob.empty()) return path.empty();
-  if (glob[0] == "**") {
-    for (size_t skip = 0; skip <= path.size(); ++skip) {
-      if (match_parts(glob.subspan(1), path.subspan(skip))) return true;
+  size_t g = 0, p = 0, star = std::string_view::npos, mark = 0;
+  while (p < path.size()) {
+    if (g < glob.size() && glob[g] == "**") {
+      star = g++;
+      mark = p;
+    } else if (g < glob.size() && glob_match(glob[g], path[p])) {
+      ++g;
+      ++p;
+    } else if (star != std::string_view::npos) {
+      g = star + 1;
+      p = ++mark;
+    } else {
+      return false;
     }
-    return false;
   }
-  return !path.empty() && glob_match(glob[0], path[0]) &&
-         match_parts(glob.subspan(1), path.subspan(1));
+  while (g < glob.size() && glob[g] == "**") ++g;
+  return g == glob.size();
 }
 
 // The path of a model relative to the config root, '/'-separated ("" for stdin).

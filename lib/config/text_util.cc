@@ -1,10 +1,44 @@
 #include "config/text_util.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 
 namespace onnxlint {
+
+std::string read_small_file(const std::string& path, std::string_view what, uint64_t max_bytes) {
+  auto fail = [&](std::string_view why) {
+    return ConfigError(fmt::format("{}: cannot read the {}: {}", path, what, why));
+  };
+  // O_NONBLOCK: a FIFO must not stall the run waiting for a writer.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) throw fail(std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    throw fail("not a regular file");
+  }
+  if (static_cast<uint64_t>(st.st_size) > max_bytes) {
+    ::close(fd);
+    throw fail(fmt::format("larger than {} bytes", max_bytes));
+  }
+  std::string data(static_cast<size_t>(st.st_size), '\0');
+  size_t used = 0;
+  while (used < data.size()) {
+    const ssize_t got = ::read(fd, data.data() + used, data.size() - used);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;  // shrank while reading: keep what was there
+    used += static_cast<size_t>(got);
+  }
+  ::close(fd);
+  data.resize(used);
+  return data;
+}
 
 bool glob_match(std::string_view pattern, std::string_view text) {
   // Iterative with backtracking to the last star: linear in practice, no recursion.
@@ -49,6 +83,9 @@ std::optional<std::string> closest(std::string_view name,
   std::optional<std::string> best;
   size_t best_distance = limit + 1;
   for (const std::string& c : candidates) {
+    // The distance is at least the difference in length: a long (hostile) name costs nothing.
+    const size_t gap = name.size() > c.size() ? name.size() - c.size() : c.size() - name.size();
+    if (gap >= best_distance) continue;
     size_t d = edit_distance(name, c);
     if (d < best_distance) {
       best_distance = d;

@@ -4,12 +4,19 @@
 #include <onnxlint/linter.h>
 #include <onnxlint/registry.h>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace onnxlint {
+
+/// The contents of a small text file (a config or a baseline), read without ever blocking or
+/// reading without end: a FIFO, a device or a directory is refused before any byte is read,
+/// and so is a file over `max_bytes`. Throws ConfigError("<path>: cannot read the <what>: ...").
+std::string read_small_file(const std::string& path, std::string_view what,
+                            uint64_t max_bytes = uint64_t{64} << 20);
 
 /// Shell-style match of a whole string: `*` matches any run of characters, `?` one.
 bool glob_match(std::string_view pattern, std::string_view text);

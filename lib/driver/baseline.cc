@@ -9,6 +9,8 @@
 #include <sstream>
 #include <tuple>
 
+#include "config/text_util.h"
+
 namespace onnxlint {
 
 namespace fs = std::filesystem;
@@ -113,17 +115,23 @@ void Baseline::save(const fs::path& file) const {
 }
 
 Baseline Baseline::load(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
+  std::string text;
+  try {
+    text = read_small_file(file.string(), "baseline");
+  } catch (const ConfigError& e) {
     throw ConfigError(
-        fmt::format("{}: cannot read the baseline (create it with --write-baseline {})",
-                    file.string(), file.string()));
+        fmt::format("{} (create it with --write-baseline {})", e.what(), file.string()));
   }
   nlohmann::json doc;
   try {
-    doc = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    throw ConfigError(fmt::format("{}: not a baseline file: {}", file.string(), e.what()));
+    doc = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    // Only the position: the parser's message quotes the text around it, and the baseline
+    // path comes from the config, that is possibly from whoever wrote the repository.
+    throw ConfigError(
+        fmt::format("{}: not a baseline file: invalid JSON at byte {}", file.string(), e.byte));
+  } catch (const nlohmann::json::exception&) {
+    throw ConfigError(fmt::format("{}: not a baseline file: invalid JSON", file.string()));
   }
   auto bad = [&](std::string_view why) {
     return ConfigError(fmt::format("{}: not a baseline file: {}", file.string(), why));

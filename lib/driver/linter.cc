@@ -167,8 +167,9 @@ Linter::Linter(const RuleRegistry& registry, LintOptions options)
     const RuleRegistry::Entry* e = registry_.find(id);
     if (e == nullptr) throw ConfigError(fmt::format("rules.{}: unknown rule id", id));
     for (const auto& [name, value] : opts) {
+      const std::string& option = name;  // clang 14 cannot capture a structured binding
       bool known = std::any_of(e->info->options.begin(), e->info->options.end(),
-                               [&](const OptionInfo& o) { return o.name == name; });
+                               [&](const OptionInfo& o) { return o.name == option; });
       if (!known) throw ConfigError(fmt::format("rules.{}.{}: unknown option", id, name));
     }
   }
@@ -383,17 +384,49 @@ FileReport Linter::lint_model(const Model& model) const {
     run(i, model_loc, [&](Rule& r, RuleContext& c) { r.on_model_end(model, c); });
   }
 
+  // A rule past its cap: one finding stands for the rest, and the report records the count.
+  for (const ActiveRule& a : active) {
+    const uint64_t dropped = a.ctx->dropped();
+    if (dropped == 0) continue;
+    const RuleInfo& info = a.rule->info();
+    report.capped[info.id] = dropped;
+    Diagnostic& d = sink.emplace_back();
+    d.rule_id = info.id;
+    d.severity = a.ctx->dropped_severity();
+    d.location = model_loc;
+    d.key = "capped";
+    d.message = fmt::format(
+        "{} more finding{} of this rule in this file not shown (at most {} per rule and file)",
+        dropped, dropped == 1 ? "" : "s", RuleContext::kMaxFindingsPerModel);
+    d.help = "fix the findings shown and lint again; the rest are likely the same problem";
+  }
+
   std::vector<std::string> disables;
   if (options_.in_model_suppressions) disables = in_model_disables(model);
+  // Which entries name each rule, worked out once per rule (not per finding): the entries come
+  // from the model, and there may be a hundred thousand of them.
+  const auto& entries = registry_.entries();
+  std::vector<std::vector<uint32_t>> disabled_by(disables.empty() ? 0 : entries.size());
+  for (size_t r = 0; r < disabled_by.size(); ++r) {
+    for (size_t i = 0; i < disables.size(); ++i) {
+      if (selector_matches(disables[i], *entries[r].info)) {
+        disabled_by[r].push_back(static_cast<uint32_t>(i));
+      }
+    }
+  }
+  std::vector<bool> rule_hit(disabled_by.size(), false);
   std::vector<bool> used(disables.size(), false);
   auto suppressed = [&](const Diagnostic& d) {
-    if (d.rule_id == "internal-error") return false;
+    if (disables.empty() || d.rule_id == "internal-error") return false;
     const RuleRegistry::Entry* e = registry_.find(d.rule_id);
-    bool hit = false;
-    for (size_t i = 0; e != nullptr && i < disables.size(); ++i) {
-      if (selector_matches(disables[i], *e->info)) hit = used[i] = true;
+    if (e == nullptr) return false;
+    const size_t r = static_cast<size_t>(e - entries.data());
+    if (disabled_by[r].empty()) return false;
+    if (!rule_hit[r]) {  // the entries naming this rule are used: marked once per rule
+      rule_hit[r] = true;
+      for (uint32_t i : disabled_by[r]) used[i] = true;
     }
-    return hit;
+    return true;
   };
   for (Diagnostic& d : sink) {
     if (suppressed(d)) {
@@ -403,15 +436,35 @@ FileReport Linter::lint_model(const Model& model) const {
     }
   }
   if (is_enabled(kUnusedSuppression)) {
+    uint64_t reported = 0, dropped = 0;
     for (size_t i = 0; i < disables.size(); ++i) {
       if (used[i]) continue;
+      // Capped like any rule's findings (each one also costs a "did you mean" search).
+      if (reported >= RuleContext::kMaxFindingsPerModel) {
+        ++dropped;
+        continue;
+      }
       std::optional<Diagnostic> d = unused_suppression(registry_, *this, model, disables[i]);
       if (!d) continue;
+      ++reported;
       if (suppressed(*d)) {
         ++report.suppressed;
       } else {
         report.diagnostics.push_back(std::move(*d));
       }
+    }
+    if (dropped > 0) {
+      report.capped[std::string(kUnusedSuppression)] = dropped;
+      Diagnostic d;
+      d.rule_id = std::string(kUnusedSuppression);
+      d.severity = severity_of(*registry_.find(kUnusedSuppression)->info);
+      d.location = model_loc;
+      d.key = "capped";
+      d.message = fmt::format(
+          "{} more 'onnx-lint:disable' entries not checked (at most {} findings per rule and "
+          "file)",
+          dropped, RuleContext::kMaxFindingsPerModel);
+      if (!suppressed(d)) report.diagnostics.push_back(std::move(d));
     }
   }
   std::sort(report.diagnostics.begin(), report.diagnostics.end(), diagnostic_less);
@@ -436,14 +489,22 @@ std::vector<std::string> expand_paths(const std::vector<std::string>& paths) {
       out.push_back(p);
       continue;
     }
+    // A gate must not pass on nothing: a folder that cannot be listed (or a subfolder that
+    // cannot) or that holds no model is an error, not "0 files checked".
     std::vector<std::string> found;
-    for (fs::recursive_directory_iterator it(p, fs::directory_options::skip_permission_denied, ec),
-         end;
-         it != end; it.increment(ec)) {
-      if (ec) break;
-      if (it->path().extension() == ".onnx" && it->is_regular_file(ec)) {
+    fs::recursive_directory_iterator it(p, ec), end;
+    for (; !ec && it != end; it.increment(ec)) {
+      std::error_code type_ec;
+      if (it->path().extension() == ".onnx" && it->is_regular_file(type_ec)) {
         found.push_back(it->path().string());
       }
+    }
+    if (ec) {
+      const std::string where = it != end ? it->path().string() : p;
+      throw ConfigError(fmt::format("{}: cannot list the folder: {}", where, ec.message()));
+    }
+    if (found.empty()) {
+      throw ConfigError(fmt::format("{}: no model (*.onnx file) in this folder", p));
     }
     std::sort(found.begin(), found.end());
     out.insert(out.end(), found.begin(), found.end());

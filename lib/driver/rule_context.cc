@@ -51,6 +51,12 @@ Diagnostic& RuleContext::report(Location location, std::string message) {
 Diagnostic& RuleContext::report(Severity severity, Location location, std::string message) {
   // A rule reporting an explicit severity still honours a user override of its default.
   Severity effective = severity_ == rule_.severity ? severity : severity_;
+  if (kept_ >= kMaxFindingsPerModel) {
+    if (dropped_++ == 0 || effective > dropped_severity_) dropped_severity_ = effective;
+    overflow_ = Diagnostic{};
+    return overflow_;
+  }
+  ++kept_;
   Diagnostic& d = sink_.emplace_back();
   d.rule_id = rule_.id;
   d.severity = effective;

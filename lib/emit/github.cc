@@ -2,6 +2,7 @@
 // per finding, which the runner turns into annotations on the pull request. Documented in
 // docs/output-formats.md.
 #include <fmt/format.h>
+#include <onnxlint/escape.h>
 #include <onnxlint/report.h>
 
 namespace onnxlint {
@@ -62,19 +63,21 @@ void emit_github(const Report& report, const Linter& linter, std::ostream& out) 
   (void)linter;
   for (const FileReport& f : report.files) {
     for (const Diagnostic& d : f.diagnostics) {
-      std::string file = d.location.file;
+      // Each piece made visible first (ESC, bidi controls; newlines too inside names), then
+      // the runner's own escaping for the lines the message is made of.
+      std::string file = visible(d.location.file);
       while (file.starts_with("./")) file.erase(0, 2);
-      std::string anchor = d.location.anchor();
+      std::string anchor = visible(d.location.anchor());
       std::string message;
       if (!anchor.empty()) {
         message = anchor;
-        if (!d.location.op_type.empty()) message += " (" + d.location.op_type + ")";
+        if (!d.location.op_type.empty()) message += " (" + visible(d.location.op_type) + ")";
         message += ": ";
       }
-      if (!d.target.empty()) message += "[" + d.target + "] ";
-      message += d.message;
-      for (const std::string& n : d.notes) message += "\nnote: " + n;
-      if (!d.help.empty()) message += "\nhelp: " + d.help;
+      if (!d.target.empty()) message += "[" + visible(d.target) + "] ";
+      message += visible(d.message, true);
+      for (const std::string& n : d.notes) message += "\nnote: " + visible(n, true);
+      if (!d.help.empty()) message += "\nhelp: " + visible(d.help, true);
       out << "::" << command(d.severity) << " file=" << escape_property(file)
           << ",title=" << escape_property(d.rule_id) << "::" << escape_data(message) << "\n";
     }

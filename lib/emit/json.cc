@@ -5,6 +5,8 @@
 
 #include <set>
 
+#include "emit/json_stream.h"
+
 namespace onnxlint {
 
 nlohmann::json location_json(const Location& l) {
@@ -49,44 +51,49 @@ nlohmann::json counts_json(const std::vector<Diagnostic>& diags) {
   return c;
 }
 
-nlohmann::json report_json(const Report& report, const Linter& linter) {
+namespace {
+
+nlohmann::json file_json(const FileReport& f) {
+  nlohmann::json jf;
+  jf["path"] = f.path;
+  jf["status"] = f.status == FileReport::Status::Ok ? "ok" : "unreadable";
+  if (f.model) {
+    const ModelSummary& m = *f.model;
+    nlohmann::json opsets = nlohmann::json::object();
+    for (const auto& [domain, version] : m.opset_imports) opsets[domain.empty() ? "ai.onnx" : domain] = version;
+    jf["model"] = {{"ir_version", m.ir_version},
+                   {"opset_imports", opsets},
+                   {"producer", {{"name", m.producer_name}, {"version", m.producer_version}}},
+                   {"graphs", m.graphs},
+                   {"nodes", m.nodes},
+                   {"initializers", m.initializers},
+                   {"functions", m.functions},
+                   {"file_bytes", m.file_bytes},
+                   {"initializer_bytes", m.initializer_bytes},
+                   {"external_bytes", m.external_bytes}};
+  } else {
+    jf["model"] = nullptr;
+  }
+  nlohmann::json diags = nlohmann::json::array();
+  for (const Diagnostic& d : f.diagnostics) diags.push_back(diagnostic_json(d));
+  jf["diagnostics"] = std::move(diags);
+  jf["counts"] = counts_json(f.diagnostics);
+  jf["suppressed"] = f.suppressed;
+  jf["baselined"] = f.baselined;
+  nlohmann::json capped = nlohmann::json::object();
+  for (const auto& [rule, n] : f.capped) capped[rule] = n;
+  jf["capped"] = std::move(capped);
+  nlohmann::json sections = nlohmann::json::object();
+  for (const ReportSection& s : f.sections) sections[s.name] = s.data;
+  jf["sections"] = std::move(sections);
+  return jf;
+}
+
+// Everything but the files.
+nlohmann::json report_head(const Report& report, const Linter& linter) {
   nlohmann::json root;
   root["schema_version"] = kJsonSchemaVersion;
   root["tool"] = {{"name", "onnx-lint"}, {"version", kVersion}};
-  nlohmann::json files = nlohmann::json::array();
-  for (const FileReport& f : report.files) {
-    nlohmann::json jf;
-    jf["path"] = f.path;
-    jf["status"] = f.status == FileReport::Status::Ok ? "ok" : "unreadable";
-    if (f.model) {
-      const ModelSummary& m = *f.model;
-      nlohmann::json opsets = nlohmann::json::object();
-      for (const auto& [domain, version] : m.opset_imports) opsets[domain.empty() ? "ai.onnx" : domain] = version;
-      jf["model"] = {{"ir_version", m.ir_version},
-                     {"opset_imports", opsets},
-                     {"producer", {{"name", m.producer_name}, {"version", m.producer_version}}},
-                     {"graphs", m.graphs},
-                     {"nodes", m.nodes},
-                     {"initializers", m.initializers},
-                     {"functions", m.functions},
-                     {"file_bytes", m.file_bytes},
-                     {"initializer_bytes", m.initializer_bytes},
-                     {"external_bytes", m.external_bytes}};
-    } else {
-      jf["model"] = nullptr;
-    }
-    nlohmann::json diags = nlohmann::json::array();
-    for (const Diagnostic& d : f.diagnostics) diags.push_back(diagnostic_json(d));
-    jf["diagnostics"] = std::move(diags);
-    jf["counts"] = counts_json(f.diagnostics);
-    jf["suppressed"] = f.suppressed;
-    jf["baselined"] = f.baselined;
-    nlohmann::json sections = nlohmann::json::object();
-    for (const ReportSection& s : f.sections) sections[s.name] = s.data;
-    jf["sections"] = std::move(sections);
-    files.push_back(std::move(jf));
-  }
-  root["files"] = std::move(files);
   nlohmann::json by_rule = nlohmann::json::object();
   for (const auto& [rule, n] : report.count_by_rule()) by_rule[rule] = n;
   root["summary"] = {{"files", report.files.size()},
@@ -116,10 +123,32 @@ nlohmann::json report_json(const Report& report, const Linter& linter) {
   return root;
 }
 
+}  // namespace
+
+nlohmann::json report_json(const Report& report, const Linter& linter) {
+  nlohmann::json root = report_head(report, linter);
+  nlohmann::json files = nlohmann::json::array();
+  for (const FileReport& f : report.files) files.push_back(file_json(f));
+  root["files"] = std::move(files);
+  return root;
+}
+
 void emit_json(const Report& report, const Linter& linter, std::ostream& out) {
-  // Model strings are arbitrary bytes: replace invalid UTF-8 instead of throwing.
-  out << report_json(report, linter).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-      << "\n";
+  // Written file by file, byte for byte what dump(report_json(...)) gives: only one file's
+  // document is in memory at a time, not the whole report's. Keys are sorted ("files" first).
+  using namespace json_stream;
+  const nlohmann::json head = report_head(report, linter);
+  out << "{\n  \"files\": [";
+  for (size_t i = 0; i < report.files.size(); ++i) {
+    out << (i == 0 ? "\n    " : ",\n    ");
+    write_indented(out, dump(file_json(report.files[i])), 4);
+  }
+  out << (report.files.empty() ? "]" : "\n  ]");
+  for (const auto& [key, value] : head.items()) {
+    out << ",\n";
+    write_member(out, key, value, 2);
+  }
+  out << "\n}\n";
 }
 
 void emit_rule_list(const RuleRegistry& registry, bool json, std::ostream& out) {

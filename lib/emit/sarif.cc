@@ -16,6 +16,8 @@
 #define ONNXLINT_DOCS_URL ""
 #endif
 
+#include "emit/json_stream.h"
+
 namespace onnxlint {
 
 namespace {
@@ -171,7 +173,17 @@ json result_json(const Diagnostic& d, size_t rule_index) {
 
 }  // namespace
 
-void emit_sarif(const Report& report, const Linter& linter, std::ostream& out) {
+namespace {
+
+constexpr const char* kSarifSchema =
+    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
+
+// The run, built in the order the sorted document is written: `head` (invocations,
+// properties), then each result through `on_result`, then the tool (whose rule list may grow
+// while results are made). Shared by the streamed writer and the whole-document form.
+template <class OnResult>
+void build_run(const Report& report, const Linter& linter, json& head, OnResult&& on_result,
+               json& tool) {
   // Rules: every enabled rule, plus any a per-file override enabled that produced a result.
   std::set<std::string> ids;
   for (const std::string& id : linter.enabled_rules()) ids.insert(id);
@@ -187,11 +199,18 @@ void emit_sarif(const Report& report, const Linter& linter, std::ostream& out) {
     rules.push_back(rule_json(*e->info, linter));
   }
 
-  json results = json::array();
   uint64_t suppressed = 0, baselined = 0;
   for (const FileReport& f : report.files) {
     suppressed += f.suppressed;
     baselined += f.baselined;
+  }
+  head = {{"invocations", json::array({{{"executionSuccessful", !report.has_internal_error()}}})},
+          {"properties",
+           {{"files", report.files.size()},
+            {"suppressedInModel", suppressed},
+            {"baselined", baselined}}}};
+  on_result(json());  // the results start
+  for (const FileReport& f : report.files) {
     for (const Diagnostic& d : f.diagnostics) {
       auto it = index.find(d.rule_id);
       if (it == index.end()) {  // a rule unknown to the registry (should not happen)
@@ -199,7 +218,7 @@ void emit_sarif(const Report& report, const Linter& linter, std::ostream& out) {
         rules.push_back({{"id", d.rule_id}});
         it = index.find(d.rule_id);
       }
-      results.push_back(result_json(d, it->second));
+      on_result(result_json(d, it->second));
     }
   }
 
@@ -210,20 +229,51 @@ void emit_sarif(const Report& report, const Linter& linter, std::ostream& out) {
   if (std::string_view base = ONNXLINT_DOCS_URL; !base.empty()) {
     driver["informationUri"] = std::string(base);
   }
-  json run = {
-      {"tool", {{"driver", std::move(driver)}}},
-      {"invocations", json::array({{{"executionSuccessful", !report.has_internal_error()}}})},
-      {"results", std::move(results)},
-      {"properties",
-       {{"files", report.files.size()},
-        {"suppressedInModel", suppressed},
-        {"baselined", baselined}}}};
-  json doc = {{"$schema",
-               "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/"
-               "sarif-schema-2.1.0.json"},
-              {"version", "2.1.0"},
-              {"runs", json::array({std::move(run)})}};
-  out << doc.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+  tool = {{"driver", std::move(driver)}};
+}
+
+}  // namespace
+
+json sarif_json(const Report& report, const Linter& linter) {
+  json run, tool;
+  json results = json::array();
+  build_run(
+      report, linter, run,
+      [&](json r) {
+        if (!r.is_null()) results.push_back(std::move(r));
+      },
+      tool);
+  run["results"] = std::move(results);
+  run["tool"] = std::move(tool);
+  return {{"$schema", kSarifSchema}, {"version", "2.1.0"}, {"runs", json::array({std::move(run)})}};
+}
+
+void emit_sarif(const Report& report, const Linter& linter, std::ostream& out) {
+  // Written result by result, byte for byte what dump(sarif_json(...)) gives (keys sorted:
+  // "$schema", "runs", "version"; in the run "invocations", "properties", "results", "tool").
+  using namespace json_stream;
+  json head, tool;
+  bool any = false;
+  out << "{\n  \"$schema\": " << json(kSarifSchema).dump() << ",\n  \"runs\": [\n    {\n";
+  build_run(
+      report, linter, head,
+      [&](const json& r) {
+        if (r.is_null()) {  // the head is complete
+          for (const auto& [key, value] : head.items()) {
+            write_member(out, key, value, 6);
+            out << ",\n";
+          }
+          out << "      \"results\": [";
+          return;
+        }
+        out << (any ? ",\n        " : "\n        ");
+        write_indented(out, dump(r), 8);
+        any = true;
+      },
+      tool);
+  out << (any ? "\n      ]" : "]") << ",\n";
+  write_member(out, "tool", tool, 6);
+  out << "\n    }\n  ],\n  \"version\": \"2.1.0\"\n}\n";
 }
 
 }  // namespace onnxlint

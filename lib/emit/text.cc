@@ -1,6 +1,7 @@
 // Compiler-style text output: one line per finding with note/help lines, report sections and a
 // summary; also the concise (one line per finding) and per-file summary styles.
 #include <fmt/format.h>
+#include <onnxlint/escape.h>
 #include <onnxlint/report.h>
 
 #include <algorithm>
@@ -36,7 +37,7 @@ std::string where(const Location& l) {
   std::string anchor = l.anchor();
   if (!anchor.empty()) out += ": " + anchor;
   if (!l.op_type.empty()) out += " (" + l.op_type + ")";
-  return out;
+  return visible(out);  // names come from the model: no terminal or log control reaches out
 }
 
 std::string plural(uint64_t n, std::string_view word) {
@@ -46,8 +47,8 @@ std::string plural(uint64_t n, std::string_view word) {
 void finding_line(const Diagnostic& d, const Style& st, std::ostream& out) {
   out << st.wrap(where(d.location), "1") << ": "
       << st.wrap(severity_name(d.severity), severity_color(d.severity)) << ": ";
-  if (!d.target.empty()) out << "[" << d.target << "] ";
-  out << d.message << " " << st.wrap("[" + d.rule_id + "]", "2") << "\n";
+  if (!d.target.empty()) out << "[" << visible(d.target) << "] ";
+  out << visible(d.message) << " " << st.wrap("[" + d.rule_id + "]", "2") << "\n";
 }
 
 // "main/a (graph output 'y'), main/b and 12 more": the related places, a few named.
@@ -75,13 +76,13 @@ void finding(const Diagnostic& d, const Style& st, Printed& printed, std::ostrea
   finding_line(d, st, out);
   for (const std::string& n : d.notes) {
     if (!printed.emplace(d.rule_id, n).second) continue;
-    out << "    " << st.wrap("note:", "1;34") << " " << n << "\n";
+    out << "    " << st.wrap("note:", "1;34") << " " << visible(n) << "\n";
   }
   if (!d.related.empty()) {
-    out << "    " << st.wrap("also:", "1;34") << " " << related_text(d) << "\n";
+    out << "    " << st.wrap("also:", "1;34") << " " << visible(related_text(d)) << "\n";
   }
   if (!d.help.empty() && printed.emplace(d.rule_id, d.help).second) {
-    out << "    " << st.wrap("help:", "1;32") << " " << d.help << "\n";
+    out << "    " << st.wrap("help:", "1;32") << " " << visible(d.help) << "\n";
   }
 }
 
@@ -118,7 +119,7 @@ void counts_line(const FileReport& f, const Style& st, std::ostream& out) {
   std::string s;
   if (f.status == FileReport::Status::Unreadable) {
     s = "unreadable";
-    if (!f.diagnostics.empty()) s += ": " + f.diagnostics.front().message;
+    if (!f.diagnostics.empty()) s += ": " + visible(f.diagnostics.front().message);
   } else if (by[0] + by[1] + by[2] == 0) {
     s = "ok";
   } else {
@@ -127,7 +128,7 @@ void counts_line(const FileReport& f, const Style& st, std::ostream& out) {
   const char* color = by[2] || f.status == FileReport::Status::Unreadable ? "1;31"
                       : by[1]                                             ? "1;33"
                                                                           : "1;32";
-  out << st.wrap(f.path, "1") << ": " << st.wrap(s, color);
+  out << st.wrap(visible(f.path), "1") << ": " << st.wrap(s, color);
   for (const ReportSection& sec : f.sections) {
     if (sec.name != "targets" || !sec.data.is_array()) continue;
     for (const auto& t : sec.data) {
@@ -162,9 +163,9 @@ void emit_text(const Report& report, const Linter& linter, const TextOptions& op
     }
     for (const auto& [key, n] : collapsed) {
       const RuleRegistry::Entry* e = linter.registry().find(key.rule);
-      out << st.wrap(f.path, "1") << ": "
+      out << st.wrap(visible(f.path), "1") << ": "
           << st.wrap(severity_name(key.severity), severity_color(key.severity)) << ": ";
-      if (!key.target.empty()) out << "[" << key.target << "] ";
+      if (!key.target.empty()) out << "[" << visible(key.target) << "] ";
       out << fmt::format("{} findings: {}", n, e != nullptr ? e->info->summary : key.rule) << " "
           << st.wrap("[" + key.rule + "]", "2")
           << (key.target.empty() ? " (-v lists them)\n"
@@ -174,8 +175,8 @@ void emit_text(const Report& report, const Linter& linter, const TextOptions& op
       if (s.text.empty()) continue;
       // The target verdicts are the answer to --target: kept by --quiet and --format concise.
       if ((opts.quiet || opts.style == TextStyle::Concise) && s.name != "targets") continue;
-      out << st.wrap(f.path + ": " + s.name + ":", "1") << "\n";
-      for (const std::string& line : s.text) out << "  " << line << "\n";
+      out << st.wrap(visible(f.path + ": " + s.name + ":"), "1") << "\n";
+      for (const std::string& line : s.text) out << "  " << visible(line) << "\n";
     }
   }
   if (opts.statistics) {

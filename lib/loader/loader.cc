@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -23,6 +24,23 @@
 #include "loader/wire.h"
 
 namespace onnxlint {
+
+// A name as it appears in a graph path ("main/<node>:<attribute>"). Paths are copied into
+// every subgraph below, so a hostile 1 MB node name over a thousand subgraphs would cost
+// gigabytes: a long name is shortened to its start plus a hash of the whole name, which keeps
+// paths distinct and stable.
+std::string graph_path_component(std::string_view name) {
+  constexpr size_t kMax = 256, kKeep = 200;
+  if (name.size() <= kMax) return std::string(name);
+  size_t keep = kKeep;
+  while (keep > 0 && (static_cast<unsigned char>(name[keep]) & 0xC0) == 0x80) --keep;
+  uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a: fixed, so paths are the same in every run
+  for (unsigned char c : name) h = (h ^ c) * 0x100000001b3ull;
+  char hex[17];
+  std::snprintf(hex, sizeof(hex), "%016llx", static_cast<unsigned long long>(h));
+  return std::string(name.substr(0, keep)) + "...#" + hex;
+}
+
 namespace {
 
 using wire::Field;
@@ -125,11 +143,20 @@ TypeInfo convert_type(const onnx::TypeProto& tp, const LoadLimits& limits, Arena
 class Walker {
  public:
   Walker(Model& model, const LoadLimits& limits)
-      : model_(model), arena_(model.arena), bytes_(model.bytes()), limits_(limits) {}
+      : model_(model),
+        arena_(model.arena),
+        bytes_(model.bytes()),
+        limits_(limits),
+        // Budgets proportional to the file (see LoadLimits): memory stays a bounded multiple.
+        max_graphs_(std::min<uint64_t>(limits.max_graphs, 10'000 + bytes_.size() / 16)),
+        max_path_bytes_(
+            std::min<uint64_t>(limits.max_graph_path_bytes, (16u << 20) + 64 * bytes_.size())) {}
 
   void walk_model() {
     Reader r(bytes_, 0, bytes_.size());
-    bool saw_graph = false;
+    // Every occurrence of the singular `graph` field: protobuf (and so every runtime) merges
+    // them into one graph, so the nodes of all of them run.
+    std::vector<Field> graph_parts;
     while (!r.done()) {
       Field f = r.next();
       switch (f.number) {
@@ -156,10 +183,7 @@ class Walker {
           break;
         case 7:
           expect(f, wire::kLen, "ModelProto.graph");
-          // A second graph field merges into the first in protobuf; we keep the last one.
-          model_.graph = Graph{};
-          walk_graph(f, model_.graph, Graph::Kind::Main, "main", nullptr, nullptr, "", 0);
-          saw_graph = true;
+          graph_parts.push_back(f);
           break;
         case 8:
           model_.opset_imports.push_back(opset_import(f));
@@ -178,10 +202,12 @@ class Walker {
           break;  // unknown fields are skipped, as protobuf does
       }
     }
+    const bool saw_graph = !graph_parts.empty();
     if (!saw_graph && !model_.has_ir_version && model_.opset_imports.empty()) {
       Reader::fail("no ModelProto fields found (not an ONNX model)", 0);
     }
     if (!saw_graph) Reader::fail("ModelProto has no graph", 0);
+    walk_graph(graph_parts, model_.graph, Graph::Kind::Main, "main", nullptr, nullptr, "", 0);
   }
 
  private:
@@ -225,6 +251,24 @@ class Walker {
     return p;
   }
 
+  // A singular TypeProto field given several times is what protobuf parses from the
+  // concatenation of the occurrences (a merge): parse exactly that.
+  TypeInfo type_proto(std::span<const Field> parts) {
+    if (parts.size() == 1) return type_proto(parts[0]);
+    std::string joined;
+    for (const Field& f : parts) {
+      expect(f, wire::kLen, "TypeProto");
+      joined.append(wire::as_string(bytes_, f));
+    }
+    google::protobuf::Arena arena;
+    auto* tp = google::protobuf::Arena::CreateMessage<onnx::TypeProto>(&arena);
+    if (joined.size() > INT32_MAX ||
+        !tp->ParseFromArray(joined.data(), static_cast<int>(joined.size()))) {
+      Reader::fail("TypeProto could not be parsed", parts[0].tag_offset);
+    }
+    return convert_type(*tp, limits_, arena_);
+  }
+
   TypeInfo type_proto(const Field& f) {
     expect(f, wire::kLen, "TypeProto");
     // An arena whose first block is on the stack: a typical TypeProto parses without malloc.
@@ -246,13 +290,15 @@ class Walker {
     expect(f, wire::kLen, "ValueInfoProto");
     v.offset = f.tag_offset;
     scratch_pairs_.clear();
+    scratch_parts_.clear();
     Reader r(bytes_, f.data, f.data + f.size);
     while (!r.done()) {
       Field g = r.next();
       if (g.number == 1) v.name = str(g, "ValueInfoProto.name");
-      if (g.number == 2) v.type = type_proto(g);
+      if (g.number == 2) scratch_parts_.push_back(g);
       if (g.number == 4) scratch_pairs_.push_back(string_pair(g, "ValueInfoProto.metadata_props"));
     }
+    if (!scratch_parts_.empty()) v.type = type_proto(scratch_parts_);
     v.metadata_props = arena_.copy(scratch_pairs_);
   }
 
@@ -358,11 +404,18 @@ class Walker {
     expect(f, wire::kLen, "SparseTensorProto");
     s.offset = f.tag_offset;
     scratch_sparse_dims_.clear();
+    bool values = false, indices = false;
     Reader r(bytes_, f.data, f.data + f.size);
     while (!r.done()) {
       Field g = r.next();
-      if (g.number == 1) tensor(g, s.values);
-      if (g.number == 2) tensor(g, s.indices);
+      if (g.number == 1) {
+        if (std::exchange(values, true)) not_merged(g, "SparseTensorProto.values");
+        tensor(g, s.values);
+      }
+      if (g.number == 2) {
+        if (std::exchange(indices, true)) not_merged(g, "SparseTensorProto.indices");
+        tensor(g, s.indices);
+      }
       if (g.number == 3)
         int64s(g, scratch_sparse_dims_, limits_.max_dims, "SparseTensorProto.dims");
     }
@@ -380,7 +433,7 @@ class Walker {
     scratch_tensors_.clear();
     Reader r(bytes_, f.data, f.data + f.size);
     // Graph attributes are walked after the name is known (their path includes it).
-    std::vector<Field> graph_fields;
+    std::vector<Field> graph_fields, g_parts, tp_parts;
     Attribute::Type inferred = Attribute::Type::Undefined;
     while (!r.done()) {
       Field g = r.next();
@@ -413,12 +466,13 @@ class Walker {
           inferred = Attribute::Type::String;
           break;
         case 5:
+          if (a.t != nullptr) not_merged(g, "AttributeProto.t");
           a.t = owned_tensor(g);
           inferred = Attribute::Type::Tensor;
           break;
         case 6:
           expect(g, wire::kLen, "AttributeProto.g");
-          graph_fields.push_back(g);
+          g_parts.push_back(g);  // several occurrences merge into one graph, as in protobuf
           inferred = Attribute::Type::Graph;
           break;
         case 7:
@@ -446,7 +500,8 @@ class Walker {
           inferred = Attribute::Type::Graphs;
           break;
         case 14:
-          a.tp = type_proto(g);
+          expect(g, wire::kLen, "AttributeProto.tp");
+          tp_parts.push_back(g);
           inferred = Attribute::Type::TypeProto;
           break;
         case 22:
@@ -466,31 +521,50 @@ class Walker {
       }
     }
     if (!a.type_declared) a.type = inferred;
+    if (!tp_parts.empty()) a.tp = type_proto(tp_parts);
     a.floats = arena_.copy(scratch_floats_);
     a.ints = arena_.copy(scratch_ints_);
     a.strings = arena_.copy(scratch_strings_);
     a.tensors = arena_.copy(scratch_tensors_);
-    if (graph_fields.empty()) return;
-    std::vector<const Graph*> graphs;
-    size_t graph_index = 0;
-    const bool is_list = a.type == Attribute::Type::Graphs;
-    for (const Field& gf : graph_fields) {
+    if (graph_fields.empty() && g_parts.empty()) return;
+    const std::string prefix = owner.path + "/" + graph_path_component(node.display_name()) + ":" +
+                               graph_path_component(a.name);
+    auto subgraph = [&](std::span<const Field> parts, std::string path) {
+      if (++graph_count_ > max_graphs_) {
+        Reader::fail("more than " + std::to_string(max_graphs_) + " graphs",
+                     parts[0].tag_offset);
+      }
+      path_bytes_ += path.size();
+      if (path_bytes_ > max_path_bytes_) {
+        Reader::fail("graph paths longer than " + std::to_string(max_path_bytes_) +
+                         " bytes in all (too many nested subgraphs)",
+                     parts[0].tag_offset);
+      }
       auto sub = std::make_unique<Graph>();
-      std::string path = owner.path + "/" + node.display_name() + ":" + std::string(a.name);
-      if (is_list) path += "[" + std::to_string(graph_index) + "]";
-      ++graph_index;
       // Set before the walk: subgraphs nested inside this one inherit it from their owner.
       sub->function = owner.function;
-      walk_graph(gf, *sub, Graph::Kind::Subgraph, std::move(path), &owner, &node, a.name,
+      walk_graph(parts, *sub, Graph::Kind::Subgraph, std::move(path), &owner, &node, a.name,
                  depth + 1);
-      if (gf.number == 6) {
-        a.g = sub.get();
-      } else {
-        graphs.push_back(sub.get());
-      }
+      const Graph* made = sub.get();
       model_.owned_graphs.push_back(std::move(sub));
+      return made;
+    };
+    if (!g_parts.empty()) a.g = subgraph(g_parts, prefix);
+    std::vector<const Graph*> graphs;
+    for (size_t i = 0; i < graph_fields.size(); ++i) {
+      graphs.push_back(
+          subgraph(std::span(&graph_fields[i], 1), prefix + "[" + std::to_string(i) + "]"));
     }
     a.graphs = arena_.copy(graphs);
+  }
+
+  // Reports a second occurrence of a singular message field that protobuf would merge into
+  // the first and that onnx-lint does not merge: the file is unreadable rather than half read.
+  [[noreturn]] static void not_merged(const Field& g, const char* what) {
+    Reader::fail(std::string(what) +
+                     " appears more than once (protobuf merges the occurrences; onnx-lint does "
+                     "not read such files)",
+                 g.tag_offset);
   }
 
   void floats(const Field& g, std::vector<float>& out) {
@@ -618,9 +692,12 @@ class Walker {
     }
   }
 
-  void walk_graph(const Field& f, Graph& graph, Graph::Kind kind, std::string path,
+  // `parts`: the occurrences of the graph field, walked as one graph (protobuf's merge of
+  // a singular message field given several times: lists concatenate, the last name wins).
+  void walk_graph(std::span<const Field> parts, Graph& graph, Graph::Kind kind, std::string path,
                   const Graph* parent, const Node* owner, std::string_view owner_attr, int depth) {
-    expect(f, wire::kLen, "GraphProto");
+    const Field& f = parts[0];
+    for (const Field& p : parts) expect(p, wire::kLen, "GraphProto");
     if (depth > limits_.max_graph_depth) {
       Reader::fail("subgraphs nested deeper than " + std::to_string(limits_.max_graph_depth),
                    f.tag_offset);
@@ -636,8 +713,8 @@ class Walker {
     // graphs and subgraphs hold pointers to their owner node. The other lists are sized in
     // the same pass, so that large graphs do not pay for regrowth (time and peak memory).
     size_t node_fields = 0, initializers = 0, sparse = 0, inputs = 0, outputs = 0, infos = 0;
-    {
-      Reader r(bytes_, f.data, f.data + f.size);
+    for (const Field& part : parts) {
+      Reader r(bytes_, part.data, part.data + part.size);
       while (!r.done()) {
         const uint32_t number = r.next().number;
         node_fields += number == 1;
@@ -667,42 +744,44 @@ class Walker {
     graph.value_info = vis;
     graph.name_ids.reserve(node_fields + initializers + sparse + inputs + outputs);
     size_t n = 0, i = 0, s = 0, in = 0, out = 0, vi = 0;
-    Reader r(bytes_, f.data, f.data + f.size);
-    while (!r.done()) {
-      Field g = r.next();
-      switch (g.number) {
-        case 1:
-          walk_node(g, nodes[n], graph, static_cast<uint32_t>(n), depth);
-          ++n;
-          break;
-        case 2:
-          graph.name = str(g, "GraphProto.name");
-          break;
-        case 5:
-          tensor(g, inits[i]);
-          intern(graph, inits[i].name, &inits[i].name_id);
-          ++i;
-          break;
-        case 15:
-          sparse_tensor(g, sparse_inits[s]);
-          intern(graph, sparse_inits[s].values.name, &sparse_inits[s].values.name_id);
-          ++s;
-          break;
-        case 11:
-          value_info(g, ins[in]);
-          intern(graph, ins[in].name, &ins[in].name_id);
-          ++in;
-          break;
-        case 12:
-          value_info(g, outs[out]);
-          intern(graph, outs[out].name, &outs[out].name_id);
-          ++out;
-          break;
-        case 13:
-          value_info(g, vis[vi++]);
-          break;
-        default:
-          break;
+    for (const Field& part : parts) {
+      Reader r(bytes_, part.data, part.data + part.size);
+      while (!r.done()) {
+        Field g = r.next();
+        switch (g.number) {
+          case 1:
+            walk_node(g, nodes[n], graph, static_cast<uint32_t>(n), depth);
+            ++n;
+            break;
+          case 2:
+            graph.name = str(g, "GraphProto.name");
+            break;
+          case 5:
+            tensor(g, inits[i]);
+            intern(graph, inits[i].name, &inits[i].name_id);
+            ++i;
+            break;
+          case 15:
+            sparse_tensor(g, sparse_inits[s]);
+            intern(graph, sparse_inits[s].values.name, &sparse_inits[s].values.name_id);
+            ++s;
+            break;
+          case 11:
+            value_info(g, ins[in]);
+            intern(graph, ins[in].name, &ins[in].name_id);
+            ++in;
+            break;
+          case 12:
+            value_info(g, outs[out]);
+            intern(graph, outs[out].name, &outs[out].name_id);
+            ++out;
+            break;
+          case 13:
+            value_info(g, vis[vi++]);
+            break;
+          default:
+            break;
+        }
       }
     }
     flush_names();
@@ -768,8 +847,12 @@ class Walker {
           break;
       }
     }
-    body.path = "fn:" + std::string(fn->domain) + "::" + std::string(fn->name);
-    if (!fn->overload.empty()) body.path += ":" + std::string(fn->overload);
+    body.path = "fn:" + graph_path_component(fn->domain) + "::" + graph_path_component(fn->name);
+    if (!fn->overload.empty()) body.path += ":" + graph_path_component(fn->overload);
+    if (++graph_count_ > max_graphs_) {
+      Reader::fail("more than " + std::to_string(max_graphs_) + " graphs", f.tag_offset);
+    }
+    path_bytes_ += body.path.size();
     body.name = fn->name;
     if (nodes.size() > limits_.max_nodes - std::min(node_count_, limits_.max_nodes)) {
       Reader::fail("more than " + std::to_string(limits_.max_nodes) + " nodes", f.tag_offset);
@@ -797,11 +880,14 @@ class Walker {
   std::span<const std::byte> bytes_;
   const LoadLimits& limits_;
   uint64_t node_count_ = 0;
+  const uint64_t max_graphs_, max_path_bytes_;
+  uint64_t graph_count_ = 0, path_bytes_ = 0;  // subgraphs, and the bytes of their paths
   // Reused buffers for lists whose length is known only after their message is read.
   std::vector<std::string_view> scratch_inputs_, scratch_outputs_, scratch_strings_;
   std::vector<StringPair> scratch_pairs_, scratch_external_;
   std::vector<int64_t> scratch_dims_, scratch_sparse_dims_, scratch_ints_;
   std::vector<float> scratch_floats_;
+  std::vector<Field> scratch_parts_;  // occurrences of a singular message field
   std::vector<const TensorData*> scratch_tensors_;
   // Names waiting for their ids (see intern()), all of one graph.
   struct PendingName {
@@ -843,13 +929,49 @@ std::string parent_directory(const std::string& path) {
 
 LoadResult load_model(const std::string& path, const LoadLimits& limits) {
   if (path == "-") {
-    std::string data((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
-    auto result = load_model_from_bytes("-", data, limits);
-    if (result.model) result.model->set_directory(".");
-    return result;
+    struct stat st {};
+    const bool regular = ::fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode);
+    // `onnx-lint - < model.onnx`: a file after all, mapped like one (no copy at all).
+    if (regular && st.st_size > 0 && ::lseek(STDIN_FILENO, 0, SEEK_CUR) == 0) {
+      const size_t size = static_cast<size_t>(st.st_size);
+      void* addr = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, STDIN_FILENO, 0);
+      if (addr != MAP_FAILED) {
+        ::madvise(addr, size, MADV_RANDOM);
+        auto model = std::make_unique<Model>("-", std::make_unique<MappedBuffer>(addr, size));
+        model->set_directory(".");
+        return build(std::move(model), limits);
+      }
+    }
+    // A pipe: read once, straight into the buffer the model keeps (no second copy).
+    std::string data;
+    if (regular && st.st_size > 0) {
+      data.reserve(static_cast<size_t>(st.st_size) + (64 << 10));  // room to see the end
+    }
+    size_t used = 0;
+    while (true) {
+      if (data.size() - used < (64 << 10)) {
+        // Past the capacity, resize grows geometrically.
+        data.resize(std::max<size_t>(data.capacity(), used + (64 << 10)));
+      }
+      ssize_t got = ::read(STDIN_FILENO, data.data() + used, data.size() - used);
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) {
+        LoadResult result;
+        result.error = LoadError{std::string("cannot read stdin: ") + std::strerror(errno), 0};
+        return result;
+      }
+      if (got == 0) break;
+      used += static_cast<size_t>(got);
+    }
+    data.resize(used);
+    auto model = std::make_unique<Model>("-", std::make_unique<OwnedBuffer>(std::move(data)));
+    model->set_directory(".");
+    return build(std::move(model), limits);
   }
   LoadResult result;
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO (or a device) must not wait for a writer; anything but a
+  // regular file is refused below, before a single byte is read.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) {
     result.error = LoadError{std::string("cannot open: ") + std::strerror(errno), 0};
     return result;

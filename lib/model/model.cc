@@ -1,9 +1,11 @@
 #include <onnxlint/model.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <random>
 
 #include "loader/wire.h"
 
@@ -159,13 +161,25 @@ std::optional<int64_t> Model::opset_for(std::string_view d) const {
 }
 
 const Function* Model::find_function(std::string_view d, std::string_view name) const {
-  for (const auto& f : functions) {
-    if (f->domain == d && f->name == name) return f.get();
-  }
-  return nullptr;
+  auto it = std::lower_bound(
+      functions_by_key_.begin(), functions_by_key_.end(), std::pair(d, name),
+      [](const Function* f, const auto& key) { return std::pair(f->domain, f->name) < key; });
+  if (it == functions_by_key_.end() || (*it)->domain != d || (*it)->name != name) return nullptr;
+  return *it;
+}
+
+uint64_t random_hash_seed() {
+  std::random_device rd;
+  return (uint64_t{rd()} << 32 | rd()) | 1;
 }
 
 void Model::finalize() {
+  functions_by_key_.clear();
+  for (const auto& f : functions) functions_by_key_.push_back(f.get());
+  std::stable_sort(functions_by_key_.begin(), functions_by_key_.end(),
+                   [](const Function* a, const Function* b) {
+                     return std::pair(a->domain, a->name) < std::pair(b->domain, b->name);
+                   });
   all_graphs_.clear();
   // Iterative pre-order walk: deep nesting must not exhaust the stack.
   std::vector<const Graph*> stack;

@@ -61,10 +61,12 @@ void check(const Model& model, const fs::path& real_dir, ExternalDataCheck::Entr
       auto rel = real_target.lexically_relative(real_dir);
       if (rel.empty() || *rel.begin() == "..") {
         e.problem = ExternalDataCheck::Problem::PathEscape;
+        // The resolved path is not printed: it would reveal where the symlink points (any
+        // file on the machine), and the location as written is what the user can act on.
         e.message = fmt::format(
-            "external data location '{}' of tensor '{}' resolves (through a symlink) to '{}', "
+            "external data location '{}' of tensor '{}' resolves through a symlink to a file "
             "outside the model's folder",
-            location, t.name, real_target.string());
+            location, t.name);
         return;
       }
     }

@@ -1,6 +1,8 @@
 // opset-unknown-op: an op name that no version of a standard domain defines.
 #include <fmt/format.h>
 
+#include <map>
+
 #include "rules/categories.h"
 #include "rules/opset/op_resolution.h"
 
@@ -27,8 +29,15 @@ class UnknownOp final : public Rule {
     for (const Node& n : g.nodes) {
       const OpResolution& r = ops.of(n);
       if (r.status != OpStatus::Unknown) continue;
-      std::vector<std::string_view> elsewhere = domains_defining(n.op_type);
-      std::erase(elsewhere, r.domain);
+      // Looked up once per (domain, op): a model may repeat one unknown op a million times.
+      auto [it, added] = lookups_.try_emplace({r.domain, n.op_type});
+      Lookup& found = it->second;
+      if (added) {
+        found.elsewhere = domains_defining(n.op_type);
+        std::erase(found.elsewhere, r.domain);
+        if (found.elsewhere.empty()) found.close = closest_op_names(r.domain, n.op_type);
+      }
+      const std::vector<std::string_view>& elsewhere = found.elsewhere;
       if (!elsewhere.empty()) {
         std::string where = domain_name(elsewhere.front());
         Diagnostic& d = ctx.report(ctx.at_node(n),
@@ -40,7 +49,7 @@ class UnknownOp final : public Rule {
             elsewhere.front(), where, n.op_type);
         continue;
       }
-      std::vector<std::string_view> close = closest_op_names(r.domain, n.op_type);
+      const std::vector<std::string_view>& close = found.close;
       std::string msg = fmt::format("{} is not an operator of {} at any opset", node_label(n),
                                     domain_name(r.domain));
       if (!close.empty()) {
@@ -58,6 +67,12 @@ class UnknownOp final : public Rule {
           "kernel, or implement a symbolic function or rewrite with supported ops";
     }
   }
+
+ private:
+  struct Lookup {
+    std::vector<std::string_view> elsewhere, close;
+  };
+  std::map<std::pair<std::string_view, std::string_view>, Lookup> lookups_;
 };
 
 }  // namespace

@@ -233,13 +233,15 @@ std::vector<std::string_view> closest_op_names(std::string_view domain, std::str
   std::vector<std::pair<size_t, std::string_view>> scored;
   for (std::string_view name : all_op_names(domain)) {
     if (name == op) continue;
-    size_t d = edit_distance(op, name);
     // Abbreviations ("BatchNorm", "LayerNorm") are far in edits but are prefixes: rank them
     // like a one-edit typo.
-    if (op.size() >= 4 && name.size() > op.size() &&
-        edit_distance(op, name.substr(0, op.size())) == 0) {
-      d = std::min<size_t>(d, 1);
-    }
+    const bool abbreviation = op.size() >= 4 && name.size() > op.size() && name.starts_with(op);
+    // The distance is at least the difference in length: a long (hostile) op name is ruled
+    // out without the quadratic edit-distance work.
+    const size_t gap = name.size() > op.size() ? name.size() - op.size() : op.size() - name.size();
+    if (!abbreviation && gap > max_distance) continue;
+    size_t d = abbreviation ? 1 : edit_distance(op, name);
+    if (abbreviation) d = std::min(d, edit_distance(op, name));
     if (d <= max_distance) scored.emplace_back(d, name);
   }
   std::sort(scored.begin(), scored.end());

@@ -365,9 +365,11 @@ class Inputs(TempModels):
         self.assertEqual(paths, [b, os.path.join(self.dir, "dir", "a.onnx"), "-"])
 
     def test_empty_folder(self):
-        code, out, _ = run("--format", "json", self.dir)
-        self.assertEqual(code, 0)
-        self.assertEqual(json.loads(out)["files"], [])
+        # A gate must not pass on nothing (issue 19): exit 2 with a message.
+        code, out, err = run("--format", "json", self.dir)
+        self.assertEqual(code, 2)
+        self.assertEqual(out, "")
+        self.assertIn("no model", err)
 
 
 class ListAndExplain(unittest.TestCase):
@@ -426,9 +428,10 @@ class Schema(TempModels):
         report = json.loads(out)
         self.assertIsNone(report["files"][0]["model"])
         validate(self, report)
+        # (An empty folder is exit 2 without a report since issue 19: no empty report to check.)
         empty = os.path.join(self.dir, "empty")
         os.makedirs(empty)
-        validate(self, json.loads(run("--format", "json", empty)[1]))
+        self.assertEqual(run("--format", "json", empty)[:2], (2, ""))
 
     def test_schema_rejects_broken_reports(self):
         import jsonschema

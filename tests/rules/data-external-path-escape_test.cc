@@ -64,8 +64,9 @@ TEST(DataExternalPathEscape, SymlinkToAFileOutside) {
   Layout l;
   ASSERT_EQ(
       ::symlink(l.root.str("outside/secret.bin").c_str(), l.root.str("model/link.bin").c_str()), 0);
-  EXPECT_THAT(l.message("link.bin"), HasSubstr("resolves (through a symlink) to '"));
-  EXPECT_THAT(l.message("link.bin"), HasSubstr("outside/secret.bin', outside the model's folder"));
+  EXPECT_EQ(l.message("link.bin"),
+            "external data location 'link.bin' of tensor 'W' resolves through a symlink to a "
+            "file outside the model's folder");  // the target's path is not revealed
 }
 
 TEST(DataExternalPathEscape, SymlinkedFolderLeadingOut) {

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 #include <onnxlint/baseline.h>
 #include <onnxlint/config.h>
+#include <onnxlint/escape.h>
 #include <onnxlint/onnxlint.h>
 #include <onnxlint/targets.h>
 #include <unistd.h>
@@ -130,6 +131,22 @@ void use_huge_pages_for_heap() {
   mi_free(probe);
 }
 #endif
+
+// Throws when `target` (a report or baseline to write) is one of the models to read: writing
+// it would destroy the model (nothing given to onnx-lint is modified).
+void refuse_to_overwrite_input(const std::string& target, const char* option,
+                               const std::vector<std::string>& files) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (target.empty() || !fs::exists(target, ec)) return;
+  for (const std::string& f : files) {
+    if (f != "-" && fs::equivalent(target, f, ec)) {
+      throw onnxlint::ConfigError(
+          fmt::format("{} {}: that file is one of the models to check; refusing to overwrite it",
+                      option, target));
+    }
+  }
+}
 
 }  // namespace
 
@@ -266,13 +283,21 @@ int main(int argc, char** argv) {
       return kExitUsage;
     }
 
+    if (std::count(paths.begin(), paths.end(), "-") > 1) {
+      throw ConfigError("'-' (stdin) given more than once");
+    }
+    // Folders expanded once, here: the inputs must be known before any file is written.
+    const std::vector<std::string> files = expand_paths(paths);
+    refuse_to_overwrite_input(output, "--output", files);
+    refuse_to_overwrite_input(write_baseline_file, "--write-baseline", files);
+
     Linter linter(registry, settings.lint);
     // Progress never mixes with machine-readable output, even on stderr.
     Progress progress(
         ::isatty(STDERR_FILENO) && !quiet &&
         (format == "text" || format == "concise" || format == "summary" || format == "github"));
     Report report =
-        linter.lint_paths(paths, [&progress](size_t done, size_t total) { progress(done, total); });
+        linter.lint_paths(files, [&progress](size_t done, size_t total) { progress(done, total); });
     progress.finish();
 
     if (!write_baseline_file.empty()) {
@@ -329,7 +354,11 @@ int main(int argc, char** argv) {
     }
     return exit_status;
   } catch (const ConfigError& e) {
-    std::cerr << "onnx-lint: " << e.what() << "\n";
+    // Config keys, globs and file names come from the repository: printed visibly.
+    std::cerr << "onnx-lint: " << visible(e.what()) << "\n";
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    std::cerr << "onnx-lint: error: " << visible(e.what()) << "\n";
     return kExitUsage;
   }
 }
