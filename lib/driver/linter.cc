@@ -1,8 +1,11 @@
 // The driver: one walk over every graph of a model, dispatching nodes to the enabled rules by
 // op type; rule exceptions become internal-error findings.
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <onnxlint/linter.h>
 #include <onnxlint/loader.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -226,6 +229,10 @@ FileReport unreadable_report(const std::string& path, const LoadError& error,
     d.location.byte_offset.reset();
     d.message = "cannot read the model: this is a Git LFS pointer, not the model";
     d.help = "run `git lfs pull` (or `git lfs checkout` for this file) to fetch the model";
+  } else if (error.message == "not a regular file") {
+    d.location.byte_offset.reset();
+    d.message = "cannot read the model: not a regular file (a FIFO, socket or device)";
+    d.help = "pass the path of the model file itself; onnx-lint does not wait on a pipe";
   } else {
     d.message = fmt::format("cannot read the model: {} (at byte {})", error.message, error.offset);
     d.help =
@@ -236,13 +243,17 @@ FileReport unreadable_report(const std::string& path, const LoadError& error,
   return r;
 }
 
-// The first bytes of a file, for unreadable_report (empty when it cannot be read).
+// The first bytes of a regular file, for unreadable_report (empty when it cannot be read, or
+// is not a regular file: opening a FIFO must not wait for a writer, as in the loader).
 std::string file_head(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) return {};
   std::string head(kLfsPointer.size(), '\0');
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return {};
-  in.read(head.data(), static_cast<std::streamsize>(head.size()));
-  head.resize(static_cast<size_t>(in.gcount()));
+  struct stat st {};
+  ssize_t n = -1;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) n = ::read(fd, head.data(), head.size());
+  ::close(fd);
+  head.resize(n > 0 ? static_cast<size_t>(n) : 0);
   return head;
 }
 
