@@ -1,13 +1,13 @@
 // Loading: memory-map a model file and walk its protobuf wire format without copying payloads.
 #pragma once
 
+#include <onnxlint/model.h>
+
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include <onnxlint/model.h>
 
 namespace onnxlint {
 
@@ -24,9 +24,9 @@ struct LoadResult {
 
 /// Limits that protect the process from hostile files.
 struct LoadLimits {
-  int max_graph_depth = 64;             // nested subgraph attributes
-  uint64_t max_nodes = 50'000'000;      // nodes in all graphs
-  uint64_t max_dims = 64;               // dims per tensor / shape
+  int max_graph_depth = 64;                     // nested subgraph attributes
+  uint64_t max_nodes = 50'000'000;              // nodes in all graphs
+  uint64_t max_dims = 64;                       // dims per tensor / shape
   uint64_t max_attribute_elements = 1'000'000;  // ints/floats/strings in one attribute
   // Chains of model-local function calls that analyses follow (F0 calls F1 calls ...); a call
   // deeper than this is treated as an opaque op. Keeps recursive walks within the stack.
@@ -50,5 +50,11 @@ LoadResult load_model_from_bytes(const std::string& name, std::string_view bytes
 /// How a node, attribute or function name appears in a graph path: as is, or when longer
 /// than 256 bytes its first 200 bytes, "...#" and a 64-bit FNV-1a hash of the whole name.
 std::string graph_path_component(std::string_view name);
+
+/// The graph path of a subgraph: "<owner path>/<node>:<attribute>", each name shortened by
+/// graph_path_component, with one separator only (torch's node names start with '/':
+/// "main/If:then_branch", as Location::anchor writes "main/If").
+std::string subgraph_path(std::string_view owner_path, std::string_view node_display_name,
+                          std::string_view attribute);
 
 }  // namespace onnxlint

@@ -41,6 +41,13 @@ std::string graph_path_component(std::string_view name) {
   return std::string(name.substr(0, keep)) + "...#" + hex;
 }
 
+std::string subgraph_path(std::string_view owner_path, std::string_view node_display_name,
+                          std::string_view attribute) {
+  const std::string node = graph_path_component(node_display_name);
+  return std::string(owner_path) + (node.starts_with('/') ? "" : "/") + node + ":" +
+         graph_path_component(attribute);
+}
+
 namespace {
 
 using wire::Field;
@@ -527,12 +534,10 @@ class Walker {
     a.strings = arena_.copy(scratch_strings_);
     a.tensors = arena_.copy(scratch_tensors_);
     if (graph_fields.empty() && g_parts.empty()) return;
-    const std::string prefix = owner.path + "/" + graph_path_component(node.display_name()) + ":" +
-                               graph_path_component(a.name);
+    const std::string prefix = subgraph_path(owner.path, node.display_name(), a.name);
     auto subgraph = [&](std::span<const Field> parts, std::string path) {
       if (++graph_count_ > max_graphs_) {
-        Reader::fail("more than " + std::to_string(max_graphs_) + " graphs",
-                     parts[0].tag_offset);
+        Reader::fail("more than " + std::to_string(max_graphs_) + " graphs", parts[0].tag_offset);
       }
       path_bytes_ += path.size();
       if (path_bytes_ > max_path_bytes_) {

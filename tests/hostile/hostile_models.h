@@ -236,8 +236,7 @@ inline void list_graph(const onnx::GraphProto& g, const std::string& path,
     out.push_back(node_line(path, n.op_type(), n.domain(), n.name()));
     const std::string display = n.name().empty() ? n.op_type() + "#" + std::to_string(i) : n.name();
     for (const onnx::AttributeProto& a : n.attribute()) {
-      const std::string prefix =
-          path + "/" + graph_path_component(display) + ":" + graph_path_component(a.name());
+      const std::string prefix = subgraph_path(path, display, a.name());
       if (a.has_g()) subs.emplace_back(&a.g(), prefix);
       for (int k = 0; k < a.graphs_size(); ++k) {
         subs.emplace_back(&a.graphs(k), prefix + "[" + std::to_string(k) + "]");
@@ -272,8 +271,7 @@ inline std::vector<std::string> nodes_by_path(const onnx::ModelProto& m) {
       const std::string display =
           n.name().empty() ? n.op_type() + "#" + std::to_string(i) : n.name();
       for (const onnx::AttributeProto& a : n.attribute()) {
-        const std::string prefix =
-            path + "/" + graph_path_component(display) + ":" + graph_path_component(a.name());
+        const std::string prefix = subgraph_path(path, display, a.name());
         if (a.has_g()) list_graph(a.g(), prefix, out);
         for (int k = 0; k < a.graphs_size(); ++k) {
           list_graph(a.graphs(k), prefix + "[" + std::to_string(k) + "]", out);
