@@ -21,7 +21,7 @@ struct Location {
   std::string file;        // model path as given on the command line
   std::string graph_path;  // "main", "main/Loop_7:body", "fn:domain::Name"; empty = whole model
   std::optional<uint32_t> node_index;
-  std::string node_name;   // display name (name or "<op>#<index>")
+  std::string node_name;  // display name (name or "<op>#<index>")
   std::string op_type;
   std::string domain;
   std::string value_name;  // value, graph input/output or initializer

@@ -1,20 +1,20 @@
 // The rule API: metadata, options and the callbacks the driver invokes in its single walk.
 #pragma once
 
+#include <onnxlint/analysis.h>
+#include <onnxlint/diagnostic.h>
+#include <onnxlint/model.h>
+
 #include <deque>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <variant>
 #include <vector>
-
-#include <nlohmann/json.hpp>
-#include <onnxlint/analysis.h>
-#include <onnxlint/diagnostic.h>
-#include <onnxlint/model.h>
 
 namespace onnxlint {
 
@@ -31,10 +31,10 @@ struct OptionInfo {
 
 /// Static facts about a rule: the single source for --list-rules, --explain, docs and SARIF.
 struct RuleInfo {
-  std::string id;        // "<category>-<name>", stable (a contract)
-  std::string category;  // "graph", "shape", ...
+  std::string id;                         // "<category>-<name>", stable (a contract)
+  std::string category;                   // "graph", "shape", ...
   Severity severity = Severity::Warning;  // default severity
-  std::string summary;   // one sentence, no trailing period
+  std::string summary;                    // one sentence, no trailing period
   /// Op types whose nodes are passed to on_node; {"*"} = every node; empty = none.
   std::vector<std::string> node_ops;
   std::vector<OptionInfo> options;
@@ -76,9 +76,8 @@ class Rule {
 class RuleContext {
  public:
   RuleContext(const Model& model, AnalysisCache& cache, const RuleInfo& rule,
-              const RuleOptions& options, std::span<const std::string> targets,
-              Severity severity, std::deque<Diagnostic>& sink,
-              std::vector<ReportSection>& sections);
+              const RuleOptions& options, std::span<const std::string> targets, Severity severity,
+              std::deque<Diagnostic>& sink, std::vector<ReportSection>& sections);
 
   const Model& model() const { return model_; }
   AnalysisCache& analyses() { return cache_; }

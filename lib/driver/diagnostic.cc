@@ -1,8 +1,7 @@
+#include <fmt/format.h>
 #include <onnxlint/diagnostic.h>
 
 #include <tuple>
-
-#include <fmt/format.h>
 
 namespace onnxlint {
 

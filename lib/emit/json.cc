@@ -14,7 +14,9 @@ nlohmann::json location_json(const Location& l) {
   j["file"] = l.file;
   j["graph"] = l.graph_path;
   if (l.node_index) {
-    j["node"] = {{"index", *l.node_index}, {"name", l.node_name}, {"op_type", l.op_type},
+    j["node"] = {{"index", *l.node_index},
+                 {"name", l.node_name},
+                 {"op_type", l.op_type},
                  {"domain", l.domain}};
   }
   if (!l.value_name.empty()) j["value"] = l.value_name;
@@ -47,7 +49,9 @@ nlohmann::json diagnostic_json(const Diagnostic& d) {
 
 nlohmann::json counts_json(const std::vector<Diagnostic>& diags) {
   nlohmann::json c = {{"error", 0}, {"warning", 0}, {"info", 0}};
-  for (const Diagnostic& d : diags) c[std::string(severity_name(d.severity))] = c[std::string(severity_name(d.severity))].get<uint64_t>() + 1;
+  for (const Diagnostic& d : diags)
+    c[std::string(severity_name(d.severity))] =
+        c[std::string(severity_name(d.severity))].get<uint64_t>() + 1;
   return c;
 }
 
@@ -60,7 +64,8 @@ nlohmann::json file_json(const FileReport& f) {
   if (f.model) {
     const ModelSummary& m = *f.model;
     nlohmann::json opsets = nlohmann::json::object();
-    for (const auto& [domain, version] : m.opset_imports) opsets[domain.empty() ? "ai.onnx" : domain] = version;
+    for (const auto& [domain, version] : m.opset_imports)
+      opsets[domain.empty() ? "ai.onnx" : domain] = version;
     jf["model"] = {{"ir_version", m.ir_version},
                    {"opset_imports", opsets},
                    {"producer", {{"name", m.producer_name}, {"version", m.producer_version}}},
@@ -158,7 +163,9 @@ void emit_rule_list(const RuleRegistry& registry, bool json, std::ostream& out) 
       const RuleInfo& info = *e.info;
       nlohmann::json opts = nlohmann::json::array();
       for (const OptionInfo& o : info.options) {
-        opts.push_back({{"name", o.name}, {"type", o.type}, {"default", o.default_value},
+        opts.push_back({{"name", o.name},
+                        {"type", o.type},
+                        {"default", o.default_value},
                         {"description", o.description}});
       }
       rules.push_back({{"id", info.id},
@@ -177,8 +184,8 @@ void emit_rule_list(const RuleRegistry& registry, bool json, std::ostream& out) 
   for (const auto& e : registry.entries()) {
     const RuleInfo& info = *e.info;
     out << info.id << std::string(width + 2 - info.id.size(), ' ')
-        << std::string(severity_name(info.severity)) << std::string(9 - severity_name(info.severity).size(), ' ')
-        << info.summary << "\n";
+        << std::string(severity_name(info.severity))
+        << std::string(9 - severity_name(info.severity).size(), ' ') << info.summary << "\n";
   }
 }
 

@@ -14,9 +14,22 @@ namespace onnxlint {
 namespace {
 
 enum DataType : int32_t {
-  kFloat = 1, kUint8 = 2, kInt8 = 3, kUint16 = 4, kInt16 = 5, kInt32 = 6, kInt64 = 7,
-  kString = 8, kBool = 9, kFloat16 = 10, kDouble = 11, kUint32 = 12, kUint64 = 13,
-  kComplex64 = 14, kComplex128 = 15, kBfloat16 = 16
+  kFloat = 1,
+  kUint8 = 2,
+  kInt8 = 3,
+  kUint16 = 4,
+  kInt16 = 5,
+  kInt32 = 6,
+  kInt64 = 7,
+  kString = 8,
+  kBool = 9,
+  kFloat16 = 10,
+  kDouble = 11,
+  kUint32 = 12,
+  kUint64 = 13,
+  kComplex64 = 14,
+  kComplex128 = 15,
+  kBfloat16 = 16
 };
 
 double half_to_double(uint16_t h) {
@@ -215,24 +228,53 @@ std::optional<std::vector<int64_t>> Model::read_ints(const TensorData& t,
   if (t.storage == TensorData::Storage::Raw) {
     size_t width = 0;
     switch (t.data_type) {
-      case kInt8: case kUint8: case kBool: width = 1; break;
-      case kInt16: case kUint16: width = 2; break;
-      case kInt32: case kUint32: width = 4; break;
-      case kInt64: case kUint64: width = 8; break;
-      default: return std::nullopt;
+      case kInt8:
+      case kUint8:
+      case kBool:
+        width = 1;
+        break;
+      case kInt16:
+      case kUint16:
+        width = 2;
+        break;
+      case kInt32:
+      case kUint32:
+        width = 4;
+        break;
+      case kInt64:
+      case kUint64:
+        width = 8;
+        break;
+      default:
+        return std::nullopt;
     }
     auto bytes = span_bytes(t.payload);
     if (bytes.size() != *n * width) return std::nullopt;
     for (size_t i = 0; i < *n; ++i) {
       const std::byte* p = bytes.data() + i * width;
       switch (t.data_type) {
-        case kInt8: out.push_back(load_le<int8_t>(p)); break;
-        case kUint8: case kBool: out.push_back(load_le<uint8_t>(p)); break;
-        case kInt16: out.push_back(load_le<int16_t>(p)); break;
-        case kUint16: out.push_back(load_le<uint16_t>(p)); break;
-        case kInt32: out.push_back(load_le<int32_t>(p)); break;
-        case kUint32: out.push_back(load_le<uint32_t>(p)); break;
-        default: out.push_back(load_le<int64_t>(p)); break;
+        case kInt8:
+          out.push_back(load_le<int8_t>(p));
+          break;
+        case kUint8:
+        case kBool:
+          out.push_back(load_le<uint8_t>(p));
+          break;
+        case kInt16:
+          out.push_back(load_le<int16_t>(p));
+          break;
+        case kUint16:
+          out.push_back(load_le<uint16_t>(p));
+          break;
+        case kInt32:
+          out.push_back(load_le<int32_t>(p));
+          break;
+        case kUint32:
+          out.push_back(load_le<uint32_t>(p));
+          break;
+        default:
+          out.push_back(load_le<int64_t>(p));
+          break;
       }
     }
     return out;
@@ -267,10 +309,10 @@ std::optional<std::vector<double>> Model::read_floats(const TensorData& t,
   std::vector<double> out;
   out.reserve(*n);
   if (t.storage == TensorData::Storage::Raw) {
-    size_t width = t.data_type == kDouble ? 8
-                   : t.data_type == kFloat ? 4
+    size_t width = t.data_type == kDouble                                  ? 8
+                   : t.data_type == kFloat                                 ? 4
                    : (t.data_type == kFloat16 || t.data_type == kBfloat16) ? 2
-                                                                            : 0;
+                                                                           : 0;
     if (width == 0) return std::nullopt;
     auto bytes = span_bytes(t.payload);
     if (bytes.size() != *n * width) return std::nullopt;
@@ -308,18 +350,19 @@ std::optional<std::vector<double>> Model::read_floats(const TensorData& t,
 
 std::string_view data_type_name(int32_t dt) {
   static constexpr std::string_view kNames[] = {
-      "undefined", "float",   "uint8",       "int8",          "uint16",     "int16",
-      "int32",     "int64",   "string",      "bool",          "float16",    "double",
-      "uint32",    "uint64",  "complex64",   "complex128",    "bfloat16",   "float8e4m3fn",
-      "float8e4m3fnuz", "float8e5m2", "float8e5m2fnuz", "uint4", "int4", "float4e2m1",
-      "float8e8m0", "uint2", "int2"};
+      "undefined",      "float",    "uint8",        "int8",           "uint16",
+      "int16",          "int32",    "int64",        "string",         "bool",
+      "float16",        "double",   "uint32",       "uint64",         "complex64",
+      "complex128",     "bfloat16", "float8e4m3fn", "float8e4m3fnuz", "float8e5m2",
+      "float8e5m2fnuz", "uint4",    "int4",         "float4e2m1",     "float8e8m0",
+      "uint2",          "int2"};
   if (dt < 0 || static_cast<size_t>(dt) >= std::size(kNames)) return {};
   return kNames[dt];
 }
 
 std::optional<uint32_t> data_type_bits(int32_t dt) {
-  static constexpr uint32_t kBits[] = {0,  32, 8, 8, 16, 16, 32, 64, 0, 8, 16, 64, 32, 64,
-                                       64, 128, 16, 8, 8, 8, 8, 4, 4, 4, 8, 2, 2};
+  static constexpr uint32_t kBits[] = {0,  32,  8,  8, 16, 16, 32, 64, 0, 8, 16, 64, 32, 64,
+                                       64, 128, 16, 8, 8,  8,  8,  4,  4, 4, 8,  2,  2};
   if (dt <= 0 || static_cast<size_t>(dt) >= std::size(kBits) || kBits[dt] == 0) {
     return std::nullopt;
   }

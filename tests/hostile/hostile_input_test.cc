@@ -314,8 +314,9 @@ TEST(HostileFlood, StreamedJsonAndSarifAreTheDocumentByteForByte) {
   for (size_t files : {0, 1, 3}) {
     Report report;
     for (size_t i = 0; i < files; ++i) {
-      report.files.push_back(linter.lint_bytes("m" + std::to_string(i) + ".onnx",
-                                               i == 1 ? hm::injection_names() : hm::two_graph_fields()));
+      report.files.push_back(
+          linter.lint_bytes("m" + std::to_string(i) + ".onnx",
+                            i == 1 ? hm::injection_names() : hm::two_graph_fields()));
     }
     auto whole = [](const nlohmann::json& j) {
       return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
