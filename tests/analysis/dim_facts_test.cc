@@ -11,27 +11,13 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "analysis/analysed.h"
 #include "support/model_builder.h"
 
 namespace onnxlint::testing {
 namespace {
 
-struct Facts {
-  std::unique_ptr<Model> model;
-  std::unique_ptr<AnalysisCache> cache;
-  const Provenance* p = nullptr;
-
-  const Graph& graph(const std::string& path) const {
-    for (const Graph* g : model->all_graphs()) {
-      if (g->path == path) return *g;
-    }
-    throw std::runtime_error("no graph " + path);
-  }
-  ValueId v(const std::string& name, const std::string& path = "main") const {
-    ValueId id = p->find(graph(path), name);
-    if (id == kNoValue) throw std::runtime_error("no value " + name);
-    return id;
-  }
+struct Facts : AnalysedModel {
   static std::string render(const std::optional<std::vector<DimFact>>& ds) {
     if (!ds) return "rank?";
     std::string out;
@@ -61,23 +47,9 @@ struct Facts {
   std::string elems(const std::string& name, const std::string& path = "main") const {
     return render(p->elements(v(name, path)));
   }
-  ShapeClass shape(const std::string& name, const std::string& path = "main") const {
-    return p->shape_class(v(name, path));
-  }
-  ValueClass value(const std::string& name, const std::string& path = "main") const {
-    return p->value_class(v(name, path));
-  }
 };
 
-Facts analyse(const std::string& bytes) {
-  Facts f;
-  LoadResult r = load_model_from_bytes("t.onnx", bytes);
-  if (!r.model) throw std::runtime_error("load failed: " + r.error->message);
-  f.model = std::move(r.model);
-  f.cache = std::make_unique<AnalysisCache>(*f.model);
-  f.p = &f.cache->get<Provenance>();
-  return f;
-}
+Facts analyse(const std::string& bytes) { return analyse_as<Facts>(bytes); }
 
 // boxes[n, 5] -> mask -> NonZero -> GatherND: kept[K, 5] with K set by data.
 void masked_rows(GraphBuilder& g) {

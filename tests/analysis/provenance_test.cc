@@ -7,6 +7,7 @@
 
 #include <chrono>
 
+#include "analysis/analysed.h"
 #include "rules/shape_flow_models.h"
 #include "support/model_builder.h"
 
@@ -17,34 +18,7 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 
-struct Analysed {
-  std::unique_ptr<Model> model;
-  std::unique_ptr<AnalysisCache> cache;
-  const Provenance* p = nullptr;
-
-  const Graph& graph(const std::string& path) const {
-    for (const Graph* g : model->all_graphs()) {
-      if (g->path == path) return *g;
-    }
-    throw std::runtime_error("no graph " + path);
-  }
-  ValueId v(const std::string& name, const std::string& path = "main") const {
-    ValueId id = p->find(graph(path), name);
-    if (id == kNoValue) throw std::runtime_error("no value " + name);
-    return id;
-  }
-  const Node& node(const std::string& name, const std::string& path = "main") const {
-    for (const Node& n : graph(path).nodes) {
-      if (n.name == name) return n;
-    }
-    throw std::runtime_error("no node " + name);
-  }
-  ShapeClass shape(const std::string& name, const std::string& path = "main") const {
-    return p->shape_class(v(name, path));
-  }
-  ValueClass value(const std::string& name, const std::string& path = "main") const {
-    return p->value_class(v(name, path));
-  }
+struct Analysed : AnalysedModel {
   std::vector<std::string> shape_dims(const std::string& name,
                                       const std::string& path = "main") const {
     std::vector<std::string> out;
@@ -76,15 +50,7 @@ struct Analysed {
   }
 };
 
-Analysed analyse(const std::string& bytes) {
-  Analysed a;
-  LoadResult r = load_model_from_bytes("t.onnx", bytes);
-  if (!r.model) throw std::runtime_error("load failed: " + r.error->message);
-  a.model = std::move(r.model);
-  a.cache = std::make_unique<AnalysisCache>(*a.model);
-  a.p = &a.cache->get<Provenance>();
-  return a;
-}
+Analysed analyse(const std::string& bytes) { return analyse_as<Analysed>(bytes); }
 
 // x[batch, 16] -> Shape -> Gather(0) -> Unsqueeze -> Concat(-1... ) -> Reshape: the pattern
 // torch emits for x.view(x.size(0), 4, 4) with a dynamic batch.

@@ -30,36 +30,8 @@ FOUNDATION_RULES = [
 
 # --- protobuf wire bytes -------------------------------------------------------------------
 
-def varint(v):
-    out = bytearray()
-    while v >= 0x80:
-        out.append((v & 0x7F) | 0x80)
-        v >>= 7
-    out.append(v)
-    return bytes(out)
-
-
-def field(number, payload):
-    """A length-delimited field (payload: bytes or str)."""
-    if isinstance(payload, str):
-        payload = payload.encode()
-    return varint(number << 3 | 2) + varint(len(payload)) + payload
-
-
-def int_field(number, value):
-    return varint(number << 3) + varint(value)
-
-
-def value_info(name):
-    # float tensor of shape [1]
-    shape = field(1, int_field(1, 1))  # TensorShapeProto.dim { dim_value: 1 }
-    tensor_type = int_field(1, 1) + field(2, shape)
-    return field(1, name) + field(2, field(1, tensor_type))
-
-
-def node(op, inputs, outputs, name):
-    return (b"".join(field(1, i) for i in inputs) + b"".join(field(2, o) for o in outputs)
-            + field(3, name) + field(4, op))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from onnx_wire import field, int_field, node, value_info, varint  # noqa: E402,F401
 
 
 def model(nodes, inputs=("x",), outputs=("y",), producer=("onnxlint-tests", "1"), opset=17):

@@ -3,36 +3,13 @@
 Models are protobuf wire bytes written by hand: several are what protobuf's own classes cannot
 write (repeated singular fields). The real-model seeds are tests/data/corpus itself."""
 import os
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def varint(v):
-    out = bytearray()
-    while v >= 0x80:
-        out.append((v & 0x7F) | 0x80)
-        v >>= 7
-    out.append(v)
-    return bytes(out)
-
-
-def f(number, payload):
-    if isinstance(payload, str):
-        payload = payload.encode()
-    return varint(number << 3 | 2) + varint(len(payload)) + payload
-
-
-def i(number, value):
-    return varint(number << 3) + varint(value)
-
-
-def vi(name):
-    return f(1, name) + f(2, f(1, i(1, 1) + f(2, f(1, i(1, 1)))))
-
-
-def node(op, ins, outs, name, domain="", attrs=b""):
-    return (b"".join(f(1, x) for x in ins) + b"".join(f(2, x) for x in outs) + f(3, name)
-            + f(4, op) + (f(7, domain) if domain else b"") + attrs)
+sys.path.insert(0, os.path.join(HERE, "..", "support"))
+from onnx_wire import field as f, int_field as i, node, value_info as vi, varint  # noqa: E402,F401
 
 
 def graph(nodes, ins=("x",), outs=("y",), extra=b""):

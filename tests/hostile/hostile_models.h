@@ -14,19 +14,13 @@
 #include <utility>
 #include <vector>
 
+#include "loader/wire_writer.h"
+
 namespace onnxlint::testing::hostile_models {
 
-inline std::string varint(uint64_t v) {
-  std::string out;
-  while (v >= 0x80) {
-    out.push_back(static_cast<char>((v & 0x7f) | 0x80));
-    v >>= 7;
-  }
-  out.push_back(static_cast<char>(v));
-  return out;
-}
+using wire_writer::varint;
 inline std::string len(uint32_t field, std::string_view payload) {
-  return varint((uint64_t{field} << 3) | 2) + varint(payload.size()) + std::string(payload);
+  return wire_writer::len_field(field, std::string(payload));
 }
 inline std::string num(uint32_t field, uint64_t v) {
   return varint(uint64_t{field} << 3) + varint(v);

@@ -1,0 +1,35 @@
+"""ONNX protobuf wire bytes written by hand, for the Python tests (CLI, hostile input, fuzz
+seeds): small models without python3-onnx, and models protobuf's own classes cannot write
+(repeated singular fields)."""
+
+
+def varint(v):
+    out = bytearray()
+    while v >= 0x80:
+        out.append((v & 0x7F) | 0x80)
+        v >>= 7
+    out.append(v)
+    return bytes(out)
+
+
+def field(number, payload):
+    """A length-delimited field (payload: bytes or str)."""
+    if isinstance(payload, str):
+        payload = payload.encode()
+    return varint(number << 3 | 2) + varint(len(payload)) + payload
+
+
+def int_field(number, value):
+    return varint(number << 3) + varint(value)
+
+
+def value_info(name):
+    """A ValueInfoProto: float tensor of shape [1]."""
+    shape = field(1, int_field(1, 1))  # TensorShapeProto.dim { dim_value: 1 }
+    return field(1, name) + field(2, field(1, int_field(1, 1) + field(2, shape)))
+
+
+def node(op, inputs, outputs, name, domain="", attrs=b""):
+    """A NodeProto (name may be bytes, for names that are not UTF-8)."""
+    return (b"".join(field(1, i) for i in inputs) + b"".join(field(2, o) for o in outputs)
+            + field(3, name) + field(4, op) + (field(7, domain) if domain else b"") + attrs)
