@@ -31,19 +31,7 @@ FOUNDATION_RULES = [
 # --- protobuf wire bytes -------------------------------------------------------------------
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
-from onnx_wire import field, int_field, node, value_info, varint  # noqa: E402,F401
-
-
-def model(nodes, inputs=("x",), outputs=("y",), producer=("onnxlint-tests", "1"), opset=17):
-    graph = b"".join(field(1, n) for n in nodes) + field(2, "g")
-    graph += b"".join(field(11, value_info(i)) for i in inputs)
-    graph += b"".join(field(12, value_info(o)) for o in outputs)
-    out = int_field(1, 8)
-    if producer[0]:
-        out += field(2, producer[0])
-    if producer[1]:
-        out += field(3, producer[1])
-    return out + field(7, graph) + field(8, int_field(2, opset))
+from onnx_wire import field, int_field, model, node, value_info, varint  # noqa: E402,F401
 
 
 CLEAN = model([node("Relu", ["x"], ["y"], "relu")])

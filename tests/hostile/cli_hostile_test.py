@@ -18,15 +18,12 @@ BIN = os.environ.get("ONNX_LINT", "onnx-lint")
 
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import onnx_wire  # noqa: E402
 from onnx_wire import field, int_field, node, value_info, varint  # noqa: E402,F401
 
 
 def model(nodes, inputs=("x",), outputs=("y",)):
-    graph = b"".join(field(1, n) for n in nodes) + field(2, "g")
-    graph += b"".join(field(11, value_info(i)) for i in inputs)
-    graph += b"".join(field(12, value_info(o)) for o in outputs)
-    return (int_field(1, 8) + field(2, "tests") + field(3, "1") + field(7, graph)
-            + field(8, int_field(2, 17)))
+    return onnx_wire.model(nodes, inputs, outputs, producer=("tests", "1"))
 
 
 CLEAN = model([node("Relu", ["x"], ["y"], "relu")])

@@ -33,3 +33,16 @@ def node(op, inputs, outputs, name, domain="", attrs=b""):
     """A NodeProto (name may be bytes, for names that are not UTF-8)."""
     return (b"".join(field(1, i) for i in inputs) + b"".join(field(2, o) for o in outputs)
             + field(3, name) + field(4, op) + (field(7, domain) if domain else b"") + attrs)
+
+
+def model(nodes, inputs=("x",), outputs=("y",), producer=("onnxlint-tests", "1"), opset=17):
+    """A ModelProto (IR 8) whose graph "g" holds `nodes` (NodeProto bytes)."""
+    graph = b"".join(field(1, n) for n in nodes) + field(2, "g")
+    graph += b"".join(field(11, value_info(i)) for i in inputs)
+    graph += b"".join(field(12, value_info(o)) for o in outputs)
+    out = int_field(1, 8)
+    if producer[0]:
+        out += field(2, producer[0])
+    if producer[1]:
+        out += field(3, producer[1])
+    return out + field(7, graph) + field(8, int_field(2, opset))
