@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/analysed.h"
+#include "rules/shape_flow_models.h"
 #include "support/model_builder.h"
 
 namespace onnxlint::testing {
@@ -143,32 +144,8 @@ TEST(DimFacts, ReshapeTargetFromAFixedBatchDimIsConstant) {
   EXPECT_EQ(f.dims("flat"), "3*height*width");
 }
 
-// A Loop whose condition the body computes from data, growing a sequence by one per pass.
-ModelBuilder sequence_grown_by_data_loop() {
-  ModelBuilder m(13);
-  auto& g = m.graph();
-  g.input("x", kFloat, {4});
-  g.output("n", kInt64, {});
-  g.output("all", kFloat, {int64_t{-1}});
-  g.node("SequenceEmpty", {}, {"empty"});
-  g.initializer(make_tensor_bool("go", true));
-  onnx::GraphProto body;
-  GraphBuilder b(&body);
-  b.input("i", kInt64, {}).input("c_in", kBool, {}).input("seq_in", kFloat, {}, false);
-  b.output("c_out", kBool, {}).output("seq_out", kFloat, {}, false);
-  b.node("SequenceInsert", {"seq_in", "x"}, {"seq_out"});
-  b.node("ReduceSum", {"x"}, {"total"});
-  b.initializer(make_tensor_f32("lim", {}, {1.f}));
-  b.node("Greater", {"total", "lim"}, {"c_out"});
-  auto& loop = g.node("Loop", {"", "go", "empty"}, {"seq"}, "Loop_grow");
-  attr_graph(loop, "body", body);
-  g.node("SequenceLength", {"seq"}, {"n"}, "SequenceLength_n");
-  attr_int(g.node("ConcatFromSequence", {"seq"}, {"all"}, "ConcatFromSequence_all"), "axis", 0);
-  return m;
-}
-
 TEST(DimFacts, SequenceGrownByADataLoopHasNoConstantLength) {
-  Facts f = analyse(sequence_grown_by_data_loop().bytes());
+  Facts f = analyse(shape_flow::sequence_grown_by_data_loop().bytes());
   EXPECT_EQ(f.dims("empty"), "rank?");  // a sequence has a length, not dims
   EXPECT_EQ(f.dims("seq"), "rank?");
   EXPECT_EQ(f.value("n"), ValueClass::Data);

@@ -31,6 +31,7 @@ FOUNDATION_RULES = [
 # --- protobuf wire bytes -------------------------------------------------------------------
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import onnx_wire  # noqa: E402
 from onnx_wire import field, int_field, model, node, value_info, varint  # noqa: E402,F401
 
 
@@ -54,19 +55,8 @@ def run(*args, stdin=None, cwd=None):
                                                                                       "replace")
 
 
-class TempModels(unittest.TestCase):
-    def setUp(self):
-        self.dir = tempfile.mkdtemp(prefix="onnxlint-cli-")
-
-    def tearDown(self):
-        shutil.rmtree(self.dir, ignore_errors=True)
-
-    def write(self, relative, data):
-        path = os.path.join(self.dir, relative)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "wb") as f:
-            f.write(data)
-        return path
+class TempModels(onnx_wire.TempModels):
+    prefix = "onnxlint-cli-"
 
 
 class ExitCodes(TempModels):

@@ -7,7 +7,6 @@ Run by ctest (tests/hostile/CMakeLists.txt) with ONNX_LINT set to the built bina
 """
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -36,19 +35,8 @@ def run(*args, stdin=None, cwd=None, timeout=60):
     return proc.returncode, proc.stdout, proc.stderr.decode("utf-8", "replace")
 
 
-class Hostile(unittest.TestCase):
-    def setUp(self):
-        self.dir = tempfile.mkdtemp(prefix="onnxlint-hostile-")
-
-    def tearDown(self):
-        shutil.rmtree(self.dir, ignore_errors=True)
-
-    def write(self, relative, data):
-        path = os.path.join(self.dir, relative)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "wb") as f:
-            f.write(data)
-        return path
+class Hostile(onnx_wire.TempModels):
+    prefix = "onnxlint-hostile-"
 
     # 5. stall
     def test_fifo_model_path_does_not_block(self):

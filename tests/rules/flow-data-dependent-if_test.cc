@@ -43,22 +43,9 @@ TEST(FlowDataDependentIf, OnlyTheDimThatIsSetByDataMakesTheConditionData) {
 
 TEST(FlowDataDependentIf, LengthOfASequenceGrownByADataLoop) {
   // if len(parts) > 0 after `while data: parts.append(...)`: the length is data, not constant.
-  ModelBuilder m(13);
+  ModelBuilder m = shape_flow::sequence_grown_by_data_loop();
   auto& g = m.graph();
-  g.input("x", kFloat, {4});
   g.output("y", kFloat, {}, false);
-  g.node("SequenceEmpty", {}, {"empty"});
-  g.initializer(make_tensor_bool("go", true));
-  onnx::GraphProto body;
-  GraphBuilder b(&body);
-  b.input("i", kInt64, {}).input("c_in", kBool, {}).input("seq_in", kFloat, {}, false);
-  b.output("c_out", kBool, {}).output("seq_out", kFloat, {}, false);
-  b.node("SequenceInsert", {"seq_in", "x"}, {"seq_out"});
-  b.node("ReduceSum", {"x"}, {"total"});
-  b.initializer(make_tensor_f32("lim", {}, {1.f}));
-  b.node("Greater", {"total", "lim"}, {"c_out"});
-  attr_graph(g.node("Loop", {"", "go", "empty"}, {"seq"}, "Loop_grow"), "body", body);
-  g.node("SequenceLength", {"seq"}, {"n"});
   g.constant_i64("zero", {0}, {});
   g.node("Greater", {"n", "zero"}, {"nonempty"});
   onnx::GraphProto then_g, else_g;

@@ -213,4 +213,28 @@ inline ModelBuilder squeeze_after_mask(int64_t axis) {
   return m;
 }
 
+/// `while data: parts.append(x)` (a Loop whose body grows a sequence and recomputes its
+/// condition from data), then n = len(parts) ("n") and cat(parts) ("all").
+inline ModelBuilder sequence_grown_by_data_loop() {
+  ModelBuilder m(13);
+  auto& g = m.graph();
+  g.input("x", kFloat, {4});
+  g.output("n", kInt64, {});
+  g.output("all", kFloat, {int64_t{-1}});
+  g.node("SequenceEmpty", {}, {"empty"});
+  g.initializer(make_tensor_bool("go", true));
+  onnx::GraphProto body;
+  GraphBuilder b(&body);
+  b.input("i", kInt64, {}).input("c_in", kBool, {}).input("seq_in", kFloat, {}, false);
+  b.output("c_out", kBool, {}).output("seq_out", kFloat, {}, false);
+  b.node("SequenceInsert", {"seq_in", "x"}, {"seq_out"});
+  b.node("ReduceSum", {"x"}, {"total"});
+  b.initializer(make_tensor_f32("lim", {}, {1.f}));
+  b.node("Greater", {"total", "lim"}, {"c_out"});
+  attr_graph(g.node("Loop", {"", "go", "empty"}, {"seq"}, "Loop_grow"), "body", body);
+  g.node("SequenceLength", {"seq"}, {"n"}, "SequenceLength_n");
+  attr_int(g.node("ConcatFromSequence", {"seq"}, {"all"}, "ConcatFromSequence_all"), "axis", 0);
+  return m;
+}
+
 }  // namespace onnxlint::testing::shape_flow

@@ -1,6 +1,10 @@
 """ONNX protobuf wire bytes written by hand, for the Python tests (CLI, hostile input, fuzz
 seeds): small models without python3-onnx, and models protobuf's own classes cannot write
-(repeated singular fields)."""
+(repeated singular fields). Also the temporary-folder fixture the CLI suites share."""
+import os
+import shutil
+import tempfile
+import unittest
 
 
 def varint(v):
@@ -46,3 +50,21 @@ def model(nodes, inputs=("x",), outputs=("y",), producer=("onnxlint-tests", "1")
     if producer[1]:
         out += field(3, producer[1])
     return out + field(7, graph) + field(8, int_field(2, opset))
+
+
+class TempModels(unittest.TestCase):
+    """A test case with a fresh temporary folder (`self.dir`) and `write(relative, data)`."""
+    prefix = "onnxlint-test-"
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix=self.prefix)
+
+    def tearDown(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def write(self, relative, data):
+        path = os.path.join(self.dir, relative)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(data)
+        return path
