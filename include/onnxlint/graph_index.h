@@ -138,28 +138,4 @@ class GraphIndex {
   std::unordered_map<const Graph*, GraphInfo> infos_;
 };
 
-/// Constant values visible to nodes: initializers (not overridable by a graph input),
-/// Constant nodes and their value_* attributes. Lets rules read small tensors lazily.
-class ConstantIndex {
- public:
-  ConstantIndex(const Model& model, AnalysisCache& cache);
-
-  struct Constant {
-    const TensorData* tensor = nullptr;    // initializer or Constant's `value`
-    const Attribute* attribute = nullptr;  // Constant's value_int(s)/value_float(s)/...
-    const Node* node = nullptr;            // the Constant node, if any
-    bool overridable = false;              // initializer also listed as a graph input
-  };
-  /// The constant a name refers to as seen from graph `g` (lexical scope), or nullptr.
-  const Constant* find(const Graph& g, std::string_view name) const;
-  /// Reads an integer constant (e.g. a Reshape shape) if small enough; nullopt otherwise.
-  std::optional<std::vector<int64_t>> ints(const Graph& g, std::string_view name,
-                                           size_t max_elements = 4096) const;
-
- private:
-  const Model& model_;
-  const GraphIndex& index_;
-  std::unordered_map<const Graph*, NameMap<Constant>> by_graph_;
-};
-
 }  // namespace onnxlint

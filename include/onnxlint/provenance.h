@@ -18,6 +18,7 @@
 
 #include <onnxlint/analysis.h>
 #include <onnxlint/model.h>
+#include <onnxlint/value_table.h>
 
 #include <cstdint>
 #include <memory>
@@ -90,11 +91,6 @@ const OpSemantics& unknown_op_semantics();
 
 // ---------------------------------------------------------------------------------------------
 // The analysis
-
-/// Identifies a value (graph input, initializer, node output, subgraph/function formal input)
-/// across all graphs of one model.
-using ValueId = uint32_t;
-inline constexpr ValueId kNoValue = 0xffffffffu;
 
 /// One dimension (or one element of an integer vector) as far as the analysis knows it.
 /// Nothing is Fixed unless proven for every run of the model; what the analysis does not

@@ -123,41 +123,16 @@ constexpr int kMaxLoopPasses = 3;
 // Construction and ids
 
 Provenance::Impl::Impl(const Model& m, AnalysisCache& cache)
-    : model(m), index(cache.get<GraphIndex>()), cache(cache) {
+    : model(m),
+      index(cache.get<GraphIndex>()),
+      cache(cache),
+      table(cache.get<ValueTable>()),
+      slots(table.slots()) {
   sets.emplace_back();
   set_ids.emplace(std::vector<uint32_t>{}, 0);
-
-  const auto& graphs = model.all_graphs();
-  slots.resize(graphs.size());
-  uint32_t next = 0, next_node = 0;
-  for (size_t i = 0; i < graphs.size(); ++i) {
-    const Graph& g = *graphs[i];
-    GraphSlot& s = slots[i];
-    s.graph = &g;
-    s.info = &index.info(g);
-    slot_of.emplace(&g, static_cast<uint32_t>(i));
-    s.base = next;
-    next += static_cast<uint32_t>(g.inputs.size() + g.initializers.size() +
-                                  g.sparse_initializers.size());
-    s.outs_base = next;
-    s.out_off.resize(g.nodes.size());
-    uint32_t off = 0;
-    for (size_t j = 0; j < g.nodes.size(); ++j) {
-      s.out_off[j] = off;
-      off += static_cast<uint32_t>(g.nodes[j].outputs.size());
-    }
-    next += off;
-    s.end = next;
-    s.node_base = next_node;
-    next_node += static_cast<uint32_t>(g.nodes.size());
-  }
+  const uint32_t next = table.size();
+  const uint32_t next_node = table.node_count();
   node_total = next_node;
-  for (GraphSlot& s : slots) {
-    const Graph* root = s.graph;
-    while (root->parent != nullptr) root = root->parent;
-    s.root_slot = slot_of.at(root);
-    s.function = root->kind == Graph::Kind::Function ? root->function : nullptr;
-  }
   shape.assign(next, Fact{});
   value.assign(next, Fact{});
   dims.assign(next, ArenaRef{});
@@ -167,12 +142,12 @@ Provenance::Impl::Impl(const Model& m, AnalysisCache& cache)
   std::vector<uint32_t> root_end(slots.size(), 0);
   for (const GraphSlot& s : slots) root_end[s.root_slot] = std::max(root_end[s.root_slot], s.end);
   for (const auto& f : model.functions) {
-    auto it = slot_of.find(&f->body);
-    if (it == slot_of.end()) continue;
+    const GraphSlot* body = table.slot(f->body);
+    if (body == nullptr) continue;
     FnState st;
     st.fn = f.get();
-    st.begin = slots[it->second].base;
-    st.end = std::max(st.begin, root_end[it->second]);
+    st.begin = body->base;
+    st.end = std::max(st.begin, root_end[static_cast<size_t>(body - slots.data())]);
     functions.try_emplace({f->domain, f->name}, std::move(st));
   }
 
@@ -182,29 +157,6 @@ Provenance::Impl::Impl(const Model& m, AnalysisCache& cache)
   set_main_inputs();
   run_graph(model.graph);
   finish_functions();
-}
-
-uint32_t Provenance::Impl::id_of(const ValueDef& d) const {
-  auto it = slot_of.find(d.graph);
-  if (it == slot_of.end()) return kNoValue;
-  const GraphSlot& s = slots[it->second];
-  const Graph& g = *d.graph;
-  switch (d.kind) {
-    case ValueDef::Kind::Input:
-      return s.base + static_cast<uint32_t>(d.input - g.inputs.data());
-    case ValueDef::Kind::Initializer:
-      return s.base + static_cast<uint32_t>(g.inputs.size() + (d.tensor - g.initializers.data()));
-    case ValueDef::Kind::SparseInitializer:
-      for (size_t i = 0; i < g.sparse_initializers.size(); ++i) {
-        if (&g.sparse_initializers[i].values == d.tensor) {
-          return s.base + static_cast<uint32_t>(g.inputs.size() + g.initializers.size() + i);
-        }
-      }
-      return kNoValue;
-    case ValueDef::Kind::Node:
-      return s.outs_base + s.out_off[d.node->index] + d.output_index;
-  }
-  return kNoValue;
 }
 
 uint32_t Provenance::Impl::resolve(const GraphSlot& s, std::string_view name) const {
@@ -528,8 +480,8 @@ const OpSemantics& Provenance::Impl::node_semantics(const Node& n, const GraphSl
 }
 
 const OpSemantics& Provenance::Impl::semantics_of(const Node& n) const {
-  auto it = slot_of.find(n.graph);
-  if (it != slot_of.end() && by_op_alone(n, slots[it->second])) {
+  const GraphSlot* gs = table.slot(*n.graph);
+  if (gs != nullptr && by_op_alone(n, *gs)) {
     if (const OpSemantics* const* known = default_domain_sem.find(n.op_type)) return **known;
   }
   return lookup_semantics(n);
@@ -1463,23 +1415,17 @@ Provenance::Provenance(const Model& model, AnalysisCache& cache)
 Provenance::~Provenance() = default;
 
 ValueId Provenance::find(const Graph& g, std::string_view name) const {
-  auto it = impl_->slot_of.find(&g);
-  if (it == impl_->slot_of.end()) return kNoValue;
-  return impl_->resolve(impl_->slots[it->second], name);
+  return impl_->table.find(g, name);
 }
 
 ValueId Provenance::input(const Node& n, size_t k) const {
-  auto it = impl_->slot_of.find(n.graph);
-  if (it == impl_->slot_of.end()) return kNoValue;
-  const ValueDef* d = impl_->slots[it->second].info->input_def(n, k);
+  const GraphSlot* gs = impl_->table.slot(*n.graph);
+  if (gs == nullptr) return kNoValue;
+  const ValueDef* d = gs->info->input_def(n, k);
   return d == nullptr ? kNoValue : impl_->id_of(*d);
 }
 
-ValueId Provenance::output(const Node& n, size_t k) const {
-  auto it = impl_->slot_of.find(n.graph);
-  if (it == impl_->slot_of.end()) return kNoValue;
-  return impl_->out_id(impl_->slots[it->second], n, k);
-}
+ValueId Provenance::output(const Node& n, size_t k) const { return impl_->table.output(n, k); }
 
 const Graph* Provenance::graph_of(ValueId v) const {
   const GraphSlot* s = impl_->slot_of_value(v);
@@ -1617,9 +1563,9 @@ const Function* Provenance::called_function(const Node& n) const { return impl_-
 int64_t Provenance::opset(const Node& n) const { return impl_->opset_of(n); }
 
 bool Provenance::is_shape_origin(const Node& n, ShapeClass c) const {
-  auto it = impl_->slot_of.find(n.graph);
-  if (it == impl_->slot_of.end()) return false;
-  const GraphSlot& s = impl_->slots[it->second];
+  const GraphSlot* gs = impl_->table.slot(*n.graph);
+  if (gs == nullptr) return false;
+  const GraphSlot& s = *gs;
   const uint32_t here = s.node_base + n.index;
   for (size_t k = 0; k < n.outputs.size(); ++k) {
     uint32_t id = impl_->out_id(s, n, k);

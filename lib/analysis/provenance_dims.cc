@@ -1927,8 +1927,8 @@ void Infer::pad() {
 
 std::optional<std::vector<double>> Infer::floats_of(size_t i) {
   if (i >= n.inputs.size() || n.inputs[i].empty()) return std::nullopt;
-  const ConstantIndex::Constant* c = a.consts().find(*n.graph, n.inputs[i]);
-  if (c == nullptr || c->overridable || c->tensor == nullptr) return std::nullopt;
+  const auto c = a.table.constant(in(i));
+  if (!c || c->overridable || c->tensor == nullptr) return std::nullopt;
   return a.model.read_floats(*c->tensor, 64);
 }
 

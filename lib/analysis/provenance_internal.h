@@ -83,32 +83,15 @@ struct ArenaSpan {
   int32_t n = -1;  // -1: none
 };
 
-struct GraphSlot {
-  const Graph* graph = nullptr;
-  const GraphInfo* info = nullptr;
-  uint32_t base = 0;                   // first value id: inputs, initializers, sparse, node outputs
-  uint32_t outs_base = 0;              // first node-output id
-  std::vector<uint32_t> out_off;       // per node: offset of its first output from outs_base
-  uint32_t end = 0;                    // one past the last value id of this graph
-  uint32_t node_base = 0;              // global id of node 0
-  const Function* function = nullptr;  // root function when inside a function body
-  uint32_t root_slot = 0;              // slot of the root graph (main or function body)
-};
-
 struct Provenance::Impl {
   Impl(const Model& model, AnalysisCache& cache);
 
   const Model& model;
   const GraphIndex& index;
-  AnalysisCache& cache;  // for ConstantIndex, requested only when an op needs a float constant
-  const ConstantIndex& consts() {
-    if (consts_ == nullptr) consts_ = &cache.get<ConstantIndex>();
-    return *consts_;
-  }
-  const ConstantIndex* consts_ = nullptr;
+  AnalysisCache& cache;
 
-  std::vector<GraphSlot> slots;
-  std::unordered_map<const Graph*, uint32_t> slot_of;
+  const ValueTable& table;  // the value ids and what the model states about each value
+  const std::vector<GraphSlot>& slots;
   uint32_t node_total = 0;  // nodes in all graphs (global ids 0..node_total)
 
   std::vector<Fact> shape, value;
@@ -171,8 +154,8 @@ struct Provenance::Impl {
   std::map<std::pair<std::string_view, std::string_view>, FnState> functions;
 
   // --- ids
-  const GraphSlot& slot(const Graph& g) const { return slots[slot_of.at(&g)]; }
-  uint32_t id_of(const ValueDef& d) const;
+  const GraphSlot& slot(const Graph& g) const { return *table.slot(g); }
+  uint32_t id_of(const ValueDef& d) const { return table.id_of(d); }
   uint32_t resolve(const GraphSlot& s, std::string_view name) const;
   uint32_t out_id(const GraphSlot& s, const Node& n, size_t k) const;
   /// The semantics of a node's op at its opset, remembered per op for the default domain.

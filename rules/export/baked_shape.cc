@@ -150,7 +150,7 @@ class BakedShape final : public Rule {
   bool active_ = false;  // some main-graph input has a symbolic dim
   int64_t min_length_ = 3;
   const Model* ctx_model_ = nullptr;
-  RuleContext* ctx_ = nullptr;  // for the ConstantIndex, built only if a Resize needs it
+  RuleContext* ctx_ = nullptr;  // for constants: a Resize reads its scales
 
   // Interned names and multisets of them.
   std::vector<std::string> names_;
@@ -1457,8 +1457,9 @@ class BakedShape final : public Rule {
   std::optional<std::vector<double>> scales_of(const Node& n) {
     const size_t k = p_->opset(n) >= 11 ? 2 : 1;
     if (k >= n.inputs.size() || n.inputs[k].empty()) return std::nullopt;
-    const ConstantIndex::Constant* c = ctx_->get<ConstantIndex>().find(*n.graph, n.inputs[k]);
-    if (c == nullptr || c->overridable || c->tensor == nullptr) return std::nullopt;
+    const ValueTable& values = ctx_->get<ValueTable>();
+    const auto c = values.constant(values.input(n, k));
+    if (!c || c->overridable || c->tensor == nullptr) return std::nullopt;
     return ctx_model_->read_floats(*c->tensor, 16);
   }
 

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <onnxlint/graph_index.h>
 #include <onnxlint/opset_table.h>
+#include <onnxlint/value_table.h>
 
 #include "rules/categories.h"
 #include "rules/opset/op_resolution.h"
@@ -68,9 +69,10 @@ class TrainingMode final : public Rule {
     // Dropout-12 on: input 2 is training_mode (false when omitted).
     if (n.inputs.size() < 3 || n.inputs[2].empty()) return;
     std::string_view name = n.inputs[2];
-    const ConstantIndex::Constant* c = ctx.get<ConstantIndex>().find(*n.graph, name);
+    const ValueTable& values = ctx.get<ValueTable>();
+    const auto c = values.constant(values.input(n, 2));
     std::optional<bool> value;
-    if (c != nullptr && !c->overridable) {
+    if (c && !c->overridable) {
       if (c->tensor != nullptr) {
         auto v = ctx.model().read_ints(*c->tensor, 1);
         if (v && v->size() == 1) value = (*v)[0] != 0;
@@ -97,7 +99,8 @@ class TrainingMode final : public Rule {
     const GraphInfo& info = ctx.get<GraphIndex>().info(*n.graph);
     for (size_t i : {size_t{3}, size_t{4}}) {
       if (n.inputs[i].empty()) return false;
-      if (ctx.get<ConstantIndex>().find(*n.graph, n.inputs[i]) != nullptr) return false;
+      const ValueTable& values = ctx.get<ValueTable>();
+      if (values.constant(values.input(n, i))) return false;
       const ValueDef* def = info.local(n.inputs[i]);
       if (def == nullptr || def->kind != ValueDef::Kind::Node) return false;
     }

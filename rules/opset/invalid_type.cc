@@ -58,12 +58,12 @@ class InvalidType final : public Rule {
 
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const auto& ops = ctx.get<OpResolutionIndex>();
-    const ElementTypes* types = nullptr;
+    const ValueTable* values = nullptr;
     for (const Node& n : g.nodes) {
       const OpResolution& r = ops.of(n);
       if (r.status != OpStatus::Standard) continue;
-      if (types == nullptr) types = &ctx.get<ElementTypes>();
-      check(n, *r.schema, *types, ctx);
+      if (values == nullptr) values = &ctx.get<ValueTable>();
+      check(n, *r.schema, *values, ops, ctx);
     }
   }
 
@@ -73,16 +73,18 @@ class InvalidType final : public Rule {
     std::string_view value;
   };
 
-  static void check(const Node& n, const OpSchema& s, const ElementTypes& types, RuleContext& ctx) {
+  static void check(const Node& n, const OpSchema& s, const ValueTable& values,
+                    const OpResolutionIndex& ops, RuleContext& ctx) {
     std::vector<std::string> problems;
     std::map<std::string_view, Binding> bound;
-    auto visit = [&](const ValueNames& args, std::span<const NameId> ids,
-                     std::span<const ParamSchema> ps, const char* what) {
+    auto visit = [&](const ValueNames& args, bool inputs, std::span<const ParamSchema> ps,
+                     const char* what) {
       for (size_t i = 0; i < args.size(); ++i) {
         if (args[i].empty()) continue;
         const ParamSchema* p = param_for(ps, i);
         if (p == nullptr) return;  // arity is opset-invalid-arity's business
-        std::optional<int32_t> t = types.of(*n.graph, ids[i], args[i]);
+        const ValueId v = inputs ? values.input(n, i) : values.output(n, i);
+        std::optional<int32_t> t = known_elem_type(values, ops, v);
         if (!t) continue;
         const char* ts = tensor_type_string(*t);
         if (*ts == '\0') continue;
@@ -116,8 +118,8 @@ class InvalidType final : public Rule {
         }
       }
     };
-    visit(n.inputs, n.input_ids(), s.inputs, "input");
-    visit(n.outputs, n.output_ids(), s.outputs, "output");
+    visit(n.inputs, true, s.inputs, "input");
+    visit(n.outputs, false, s.outputs, "output");
     if (problems.empty()) return;
     Diagnostic& d = ctx.report(ctx.at_node(n), node_label(n) + ": " + problems.front());
     for (size_t k = 1; k < problems.size(); ++k) d.notes.push_back(problems[k]);

@@ -58,10 +58,8 @@ class DynamicShape final : public Rule {
     const Provenance& prov = ctx.get<Provenance>();
     for (const ValueInfo& in : g.inputs) {
       // An input with an initializer is an overridable weight with the initializer's shape.
-      if (std::any_of(g.initializers.begin(), g.initializers.end(),
-                      [&](const TensorData& t) { return t.name == in.name; })) {
-        continue;
-      }
+      const ValueDef* def = info.local(in.name_id);
+      if (def != nullptr && def->kind == ValueDef::Kind::Input && def->tensor != nullptr) continue;
       const TypeInfo& type = in.type;
       if (type.kind != TypeInfo::Kind::Tensor && type.kind != TypeInfo::Kind::None) continue;
       if (type.is_static_shape()) continue;

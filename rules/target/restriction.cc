@@ -20,6 +20,8 @@
 namespace onnxlint::rules {
 namespace {
 
+using FoldState = ValueTable::FoldState;
+
 using target::Check;
 
 std::optional<double> as_number(std::string_view s) {
@@ -261,9 +263,10 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
     }
   }
   const Graph& g = *n.graph;
-  const auto& known = ctx.get<target::KnownValues>();
-  const auto& consts = ctx.get<target::ConstantValues>();
-  const auto& cindex = ctx.get<ConstantIndex>();
+  const ValueTable& values = ctx.get<ValueTable>();
+  auto stated = [&](std::string_view name) { return values.stated(values.find(g, name)); };
+  auto fold = [&](std::string_view name) { return values.fold_state(values.find(g, name)); };
+  auto is_runtime = [&](std::string_view name) { return fold(name) == FoldState::Runtime; };
   const std::string_view who = t.display_name;
   std::vector<Finding> found;
   auto value0 = [&] { return r.values.empty() ? std::string_view() : r.values[0]; };
@@ -272,9 +275,9 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
   switch (r.check) {
     case Check::ConstInput:
       for (const Arg& a : find_args(n, schema, r.args, false)) {
-        if (!consts.is_runtime(g, a.value)) continue;
-        const ConstantIndex::Constant* c = cindex.find(g, a.value);
-        if (c != nullptr && c->overridable) {
+        if (!is_runtime(a.value)) continue;
+        const auto c = values.constant(values.find(g, a.value));
+        if (c && c->overridable) {
           found.push_back({fmt::format("takes {} from '{}', an initializer that is also a graph "
                                        "input (so it can be overridden at run time), but {} "
                                        "needs it constant",
@@ -364,9 +367,9 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
     case Check::RankAtMost:
     case Check::RankAtLeast:
       for (const Arg& a : find_args(n, schema, r.args, true)) {
-        auto rank = known.rank(g, a.value);
-        if (!rank) continue;
-        const auto rk = static_cast<int64_t>(*rank);
+        const StatedType f = stated(a.value);
+        if (!f.has_shape()) continue;
+        const auto rk = static_cast<int64_t>(f.rank());
         bool ok = true;
         std::string allowed;
         if (r.check == Check::RankIn) {
@@ -388,18 +391,18 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
       break;
     case Check::StaticShape:
       for (const Arg& a : find_args(n, schema, r.args, true)) {
-        const target::ValueFacts* f = known.find(g, a.value);
-        if (f == nullptr || !f->has_shape || f->is_static_shape()) continue;
+        const StatedType f = stated(a.value);
+        if (!f.has_shape() || f.is_static_shape()) continue;
         found.push_back({fmt::format("has {} ('{}') with dynamic shape {}, but {} needs it "
                                      "static",
-                                     a.label, a.value, dims_text(f->dims), who),
+                                     a.label, a.value, dims_text(f.dims()), who),
                          a.label});
       }
       break;
     case Check::TypeIn:
     case Check::TypeNotIn:
       for (const Arg& a : find_args(n, schema, r.args, true)) {
-        const int32_t elem = known.elem_type(g, a.value);
+        const int32_t elem = stated(a.value).elem_type;
         const std::string_view name = elem != 0 ? element_type_name(elem) : "";
         if (name.empty()) continue;
         const bool listed = std::find(r.values.begin(), r.values.end(), name) != r.values.end();
@@ -414,8 +417,8 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
     case Check::ConstBelow:
     case Check::ConstNotValue:
       for (const Arg& a : find_args(n, schema, r.args, false)) {
-        if (!consts.is_constant(g, a.value)) {
-          if (!consts.is_runtime(g, a.value)) continue;
+        if (fold(a.value) != FoldState::Constant) {
+          if (!is_runtime(a.value)) continue;
           // Only "must equal" needs the value fixed; the bounds apply to whatever it is.
           if (r.check == Check::ConstAllEqual) {
             found.push_back({fmt::format("computes {} ('{}') at run time, but {} needs it to "
@@ -425,10 +428,10 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
           }
           continue;
         }
-        auto values = cindex.ints(g, a.value);
-        if (!values) continue;  // derived from constants or not an integer type: unknown
+        auto ints = values.constant_ints(values.find(g, a.value));
+        if (!ints) continue;  // derived from constants or not an integer type: unknown
         const int64_t v = int0();
-        auto bad = std::find_if(values->begin(), values->end(), [&](int64_t x) {
+        auto bad = std::find_if(ints->begin(), ints->end(), [&](int64_t x) {
           switch (r.check) {
             case Check::ConstAllEqual:
               return x != v;
@@ -440,7 +443,7 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
               return x == v;
           }
         });
-        if (bad == values->end()) continue;
+        if (bad == ints->end()) continue;
         std::string need = r.check == Check::ConstAllEqual ? fmt::format("all {}", v)
                            : r.check == Check::ConstMin    ? fmt::format(">= {}", v)
                            : r.check == Check::ConstBelow  ? fmt::format("< {}", v)
@@ -452,15 +455,15 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
       break;
     case Check::ConstIntScalarAtMost:
       for (const Arg& a : find_args(n, schema, r.args, false)) {
-        if (consts.is_runtime(g, a.value)) {
+        if (is_runtime(a.value)) {
           found.push_back({fmt::format("computes {} ('{}') at run time, but {} needs a constant "
                                        "scalar integer <= {}",
                                        a.label, a.value, who, int0()),
                            a.label});
           continue;
         }
-        const ConstantIndex::Constant* c = cindex.find(g, a.value);
-        if (c == nullptr || c->tensor == nullptr) continue;
+        const auto c = values.constant(values.find(g, a.value));
+        if (!c || c->tensor == nullptr) continue;
         std::optional<std::vector<double>> vals = ctx.model().read_floats(*c->tensor, 16);
         if (!vals) {
           if (auto ints = ctx.model().read_ints(*c->tensor, 16)) {
@@ -479,10 +482,10 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
       break;
     case Check::Scalar:
       for (const Arg& a : find_args(n, schema, r.args, false)) {
-        const target::ValueFacts* f = known.find(g, a.value);
-        if (f == nullptr || !f->is_static_shape()) continue;
+        const StatedType f = stated(a.value);
+        if (!f.is_static_shape()) continue;
         int64_t count = 1;
-        for (const Dim& d : f->dims) count *= d.value;
+        for (const Dim& d : f.dims()) count *= d.value;
         if (count != 1) {
           found.push_back({fmt::format("has {} ('{}') with {} elements (per-axis), but {} "
                                        "supports only one (per-tensor)",
@@ -492,27 +495,25 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
       }
       break;
     case Check::SameShapes: {
-      const target::ValueFacts* first = nullptr;
+      std::optional<std::vector<Dim>> first;
       std::string_view first_name;
       for (size_t k = 0; k < n.inputs.size(); ++k) {
         const std::string_view in = n.inputs[k];
-        const target::ValueFacts* f = known.input(n, k);
-        if (in.empty() || f == nullptr || !f->is_static_shape()) continue;
-        if (first == nullptr) {
-          first = f;
+        const StatedType st = values.stated(values.input(n, k));
+        if (in.empty() || !st.is_static_shape()) continue;
+        if (!first) {
+          first = st.dims();
           first_name = in;
           continue;
         }
-        bool same = f->dims.size() == first->dims.size();
-        for (size_t i = 0; same && i < f->dims.size(); ++i) {
-          same = f->dims[i].value == first->dims[i].value;
-        }
+        const std::vector<Dim> f = st.dims();
+        bool same = f.size() == first->size();
+        for (size_t i = 0; same && i < f.size(); ++i) same = f[i].value == (*first)[i].value;
         if (!same) {
-          found.push_back(
-              {fmt::format("broadcasts '{}' {} with '{}' {}, but {} needs inputs "
-                           "of the same shape",
-                           first_name, dims_text(first->dims), in, dims_text(f->dims), who),
-               "shapes"});
+          found.push_back({fmt::format("broadcasts '{}' {} with '{}' {}, but {} needs inputs "
+                                       "of the same shape",
+                                       first_name, dims_text(*first), in, dims_text(f), who),
+                           "shapes"});
           break;
         }
       }
@@ -551,7 +552,7 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
       if (find_arg(n, schema, "axes", false)) break;
       std::optional<std::vector<int64_t>> pads;
       if (auto a = find_arg(n, schema, "pads", false)) {
-        pads = cindex.ints(g, a->value);
+        pads = values.constant_ints(values.find(g, a->value));
       } else if (const Attribute* attr = n.attribute("pads")) {
         pads.emplace(attr->ints.begin(), attr->ints.end());
       }
@@ -574,12 +575,13 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
       if (!v || v->items.size() != 1 || n.inputs.empty()) break;
       const auto axis = as_number(v->items[0]);
       if (!axis || *axis == -1) break;
-      auto rank = known.rank(g, n.inputs[0]);
-      if (!rank || static_cast<double>(*rank) - 1 == *axis) break;
+      const StatedType in = values.stated(values.input(n, 0));
+      if (!in.has_shape() || static_cast<double>(in.rank()) - 1 == *axis) break;
+      const size_t rank = in.rank();
       found.push_back(
           {fmt::format("has {}={}{} on a rank-{} input, but {} supports only the "
                        "last axis",
-                       r.args[0], v->items[0], v->from_default ? " (the default)" : "", *rank, who),
+                       r.args[0], v->items[0], v->from_default ? " (the default)" : "", rank, who),
            std::string(r.args[0])});
       break;
     }
@@ -604,8 +606,8 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
     }
     case Check::ConstUnlessType:
       for (const Arg& a : find_args(n, schema, r.args, false)) {
-        if (!consts.is_runtime(g, a.value)) continue;
-        const int32_t elem = known.elem_type(g, a.value);
+        if (!is_runtime(a.value)) continue;
+        const int32_t elem = stated(a.value).elem_type;
         if (elem == 0 || element_type_name(elem) == value0()) continue;
         found.push_back({fmt::format("computes {} ('{}', {}) at run time, but {} needs it "
                                      "constant unless it is {}",
@@ -615,7 +617,7 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
       break;
     case Check::ConstUnlessAttr: {
       auto a = find_arg(n, schema, r.args.at(0), false);
-      if (!a || !consts.is_runtime(g, a->value)) break;
+      if (!a || !is_runtime(a->value)) break;
       auto v = attr_value(n, schema, r.args.at(1));
       if (!v || (v->items.size() == 1 && same_value(v->items[0], value0()))) break;
       found.push_back(
@@ -666,16 +668,17 @@ void add_fact_note(const TargetInfo& t, std::string_view fact, Diagnostic& d) {
 void check_limits(const TargetInfo& t, const Node& n, RuleContext& ctx,
                   std::vector<target::BrokenRestriction>& out) {
   if (t.max_rank <= 0 && t.max_dim <= 0) return;
-  const auto& known = ctx.get<target::KnownValues>();
+  const ValueTable& values = ctx.get<ValueTable>();
   for (size_t i = 0; i < n.inputs.size(); ++i) {
-    const target::ValueFacts* f = known.input(n, i);
-    if (n.inputs[i].empty() || f == nullptr || !f->has_shape) continue;
-    if (t.max_rank > 0 && static_cast<int>(f->dims.size()) > t.max_rank) {
+    const StatedType st = values.stated(values.input(n, i));
+    if (n.inputs[i].empty() || !st.has_shape()) continue;
+    const std::vector<Dim> dims = st.dims();
+    if (t.max_rank > 0 && static_cast<int>(dims.size()) > t.max_rank) {
       Diagnostic d;
       d.message =
           fmt::format("{} ({}) reads '{}' of rank {}, but {} supports tensors up to rank {}",
                       n.display_name(), target::op_label(n.domain, n.op_type), n.inputs[i],
-                      f->dims.size(), t.display_name, t.max_rank);
+                      dims.size(), t.display_name, t.max_rank);
       d.target = std::string(t.id);
       d.key = fmt::format("max-rank:{}", i);
       add_fact_note(t, "max_rank", d);
@@ -683,7 +686,7 @@ void check_limits(const TargetInfo& t, const Node& n, RuleContext& ctx,
       out.push_back({std::move(d), true});
     }
     if (t.max_dim > 0) {
-      for (const Dim& dim : f->dims) {
+      for (const Dim& dim : dims) {
         if (dim.is_static() && dim.value > t.max_dim) {
           Diagnostic d;
           d.message =
@@ -728,8 +731,7 @@ class RestrictionRule final : public Rule {
     if (targets_.empty()) return;
     for (const TargetInfo* tp : targets_) {
       const TargetInfo& t = *tp;
-      const target::NodeCheck nc =
-          target::check_node(ctx.model(), t, n, &ctx.get<target::ConstantValues>());
+      const target::NodeCheck nc = target::check_node(ctx.model(), t, n, &ctx.get<ValueTable>());
       for (target::BrokenRestriction& b : target::broken_restrictions(t, n, nc, ctx)) {
         // Nodes of one op that break one restriction on one target are one finding (see
         // target::NodeFindings); the restriction is the finding's key. The severity follows

@@ -8,6 +8,7 @@
 #include <onnxlint/opset_table.h>
 #include <onnxlint/rule.h>
 #include <onnxlint/targets.h>
+#include <onnxlint/value_table.h>
 
 #include <cstdint>
 #include <functional>
@@ -97,13 +98,9 @@ class NodeFindings {
   std::map<std::tuple<const TargetInfo*, std::string, std::string, std::string>, size_t> index_;
 };
 
-class ConstantValues;
-
-/// `constants` (optional) enables constant folding for targets that fold.
+/// `values` (optional) enables constant folding for targets that fold.
 NodeCheck check_node(const Model& model, const TargetInfo& target, const Node& n,
-                     const ConstantValues* constants = nullptr);
-
-class KnownValues;
+                     const ValueTable* values = nullptr);
 
 /// One element type a target's kernel does not take: the values of `n` bound to type parameter
 /// `param` that have element type `elem_type`.
@@ -122,86 +119,13 @@ struct TypeOffence {
 /// when the target does not run the node itself or its op is not supported (`nc` from
 /// check_node): types only matter once the op runs.
 std::vector<TypeOffence> unsupported_types(const Model& model, const TargetInfo& t, const Node& n,
-                                           const NodeCheck& nc, const KnownValues& known);
+                                           const NodeCheck& nc, const ValueTable& values);
 
 /// The node's schema at its visible opset (standard domains only), or nullptr.
 const OpSchema* node_schema(const Model& model, const Node& n);
 
 /// "Conv" for ai.onnx, "com.microsoft:FusedConv" otherwise.
 std::string op_label(std::string_view domain, std::string_view op);
-
-/// What the model states about a value: element type and shape, from graph inputs/outputs,
-/// value_info, initializers, Constant nodes and Cast's `to`.
-struct ValueFacts {
-  int32_t elem_type = 0;  // 0 = unknown
-  bool has_shape = false;
-  std::vector<Dim> dims;
-  bool is_static_shape() const;
-};
-
-/// ValueFacts for every value that has any, resolved with lexical scoping.
-class KnownValues {
- public:
-  KnownValues(const Model& model, AnalysisCache& cache);
-  /// The facts of `name` as seen from graph `g`, or nullptr.
-  const ValueFacts* find(const Graph& g, std::string_view name) const;
-  /// The facts of what input `k` of `n` reads: find(*n.graph, n.inputs[k]) by name id.
-  const ValueFacts* input(const Node& n, size_t k) const;
-  int32_t elem_type(const Graph& g, std::string_view name) const;
-  /// Rank when the shape is known.
-  std::optional<size_t> rank(const Graph& g, std::string_view name) const;
-
- private:
-  // Facts of the values of one graph: slot[id] is 1 + an index into `facts` (0: none), by the
-  // graph's NameIds; `unlisted` holds value_info entries for names the graph never mentions.
-  struct GraphFacts {
-    std::vector<uint32_t> slot;
-    std::vector<ValueFacts> facts;
-    NameMap<ValueFacts> unlisted;
-    const ValueFacts* find(NameId id, std::string_view name) const;
-    ValueFacts& put(NameId id, std::string_view name);
-  };
-  // find() with the name's id in `g` already known (kNoNameId if `g` never mentions it).
-  const ValueFacts* find(const Graph& g, NameId id, std::string_view name) const;
-  const GraphIndex& index_;
-  std::unordered_map<const Graph*, GraphFacts> by_graph_;
-};
-
-/// Values computed only from constants (initializers that no graph input overrides, Constant
-/// nodes, deterministic standard ops over those, and Shape/Size of a value whose shape is fully
-/// static): what a constant-folding pass, or the runtime's own folding, turns into weights.
-class ConstantValues {
- public:
-  enum class State : uint8_t {
-    Constant,
-    /// Depends on a graph input, a subgraph input (loop counter, carried value), a random op,
-    /// a subgraph result or a custom op.
-    Runtime,
-    /// Depends on a model-local function's formal input: constant or not per call site (ORT
-    /// inlines local functions before it assigns nodes).
-    Unknown,
-  };
-  ConstantValues(const Model& model, AnalysisCache& cache);
-  State state(const Graph& g, std::string_view name) const;
-  /// Same for input `k` of node `n`.
-  State input_state(const Node& n, size_t k) const;
-  bool is_constant(const Graph& g, std::string_view name) const {
-    return state(g, name) == State::Constant;
-  }
-  /// Definitely computed at run time (not Unknown).
-  bool is_runtime(const Graph& g, std::string_view name) const {
-    return state(g, name) == State::Runtime;
-  }
-
- private:
-  static constexpr uint8_t kNoState = 0xff;
-  /// State of `name` (whose id in `g` is `id`, kNoNameId if `g` does not mention it) in
-  /// lexical scope, or nullopt when no graph in scope has decided it.
-  std::optional<State> find(const Graph& g, NameId id, std::string_view name) const;
-  const GraphIndex& index_;
-  // By the graph's NameIds; kNoState: not decided in that graph.
-  std::unordered_map<const Graph*, std::vector<uint8_t>> by_graph_;
-};
 
 /// Comma-separated list ("float, float16") of ORT type strings shown as element type names.
 std::string type_list_text(std::span<const std::string_view> types);

@@ -113,10 +113,10 @@ class UnsupportedOp final : public Rule {
   void on_node(const Node& n, RuleContext& ctx) override {
     if (targets_.empty()) return;
     const Model& model = ctx.model();
-    const auto& constants = ctx.get<target::ConstantValues>();
+    const ValueTable& values = ctx.get<ValueTable>();
     for (size_t i = 0; i < targets_.size(); ++i) {
       const TargetInfo& t = *targets_[i];
-      const NodeCheck nc = target::check_node(model, t, n, &constants);
+      const NodeCheck nc = target::check_node(model, t, n, &values);
       if (nc.function_call) return;  // the function body's nodes are checked instead
       bool ok = nc.supported() || nc.op.verdict == OpVerdict::Unknown;
       // A runtime that needs static shapes does not take a node whose inputs are dynamic (as
@@ -127,8 +127,7 @@ class UnsupportedOp final : public Rule {
       // The op alone does not decide: a node with an element type the target's kernel does not
       // take, or that breaks a documented restriction, is not taken either (the findings are
       // target-unsupported-type's and target-restriction's; the same checks decide here).
-      const bool bad_type =
-          ok && !target::unsupported_types(model, t, n, nc, ctx.get<target::KnownValues>()).empty();
+      const bool bad_type = ok && !target::unsupported_types(model, t, n, nc, values).empty();
       if (bad_type) ok = false;
       const bool restricted = ok && refuses(t, n, nc, ctx);
       if (restricted) ok = false;

@@ -32,18 +32,17 @@ class UnsupportedType final : public Rule {
   void on_node(const Node& n, RuleContext& ctx) override {
     if (targets_.empty()) return;
     const Model& model = ctx.model();
-    const target::KnownValues& known = ctx.get<target::KnownValues>();
+    const ValueTable& values = ctx.get<ValueTable>();
     for (const TargetInfo* tp : targets_) {
       const TargetInfo& t = *tp;
-      const target::NodeCheck nc =
-          target::check_node(model, t, n, &ctx.get<target::ConstantValues>());
+      const target::NodeCheck nc = target::check_node(model, t, n, &values);
       // An unsupported op is target-unsupported-op's finding; types only matter once it runs.
-      for (const target::TypeOffence& o : target::unsupported_types(model, t, n, nc, known)) {
-        std::string values;
+      for (const target::TypeOffence& o : target::unsupported_types(model, t, n, nc, values)) {
+        std::string names;
         for (auto list : {&o.inputs, &o.outputs}) {
           for (std::string_view v : *list) {
-            values += values.empty() ? "" : ", ";
-            values += "'" + std::string(v) + "'";
+            names += names.empty() ? "" : ", ";
+            names += "'" + std::string(v) + "'";
           }
         }
         const char* verb = o.outputs.empty() ? "reads" : (o.inputs.empty() ? "produces" : "uses");
@@ -52,7 +51,7 @@ class UnsupportedType final : public Rule {
                         t.display_name, n.op_type, nc.since);
         Diagnostic d;
         d.message = fmt::format("{} ({}) {} {} as {}", n.display_name(),
-                                target::op_label(n.domain, n.op_type), verb, values, reason);
+                                target::op_label(n.domain, n.op_type), verb, names, reason);
         d.target = std::string(t.id);
         d.key = fmt::format("{}:{}", o.param, element_type_name(o.elem_type));
         if (o.kernel != nullptr) {

@@ -1,5 +1,5 @@
-// GraphIndex (defs, uses, scopes, order, liveness) and ConstantIndex (lazy constants with
-// lexical scoping), and the analysis cache that shares them between rules.
+// GraphIndex (defs, uses, scopes, order, liveness), and the analysis cache that shares it
+// between rules.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <onnxlint/graph_index.h>
@@ -184,64 +184,6 @@ TEST(GraphIndex, KeepsTheFileOrderWhenItIsTopological) {
   EXPECT_THAT(info.out_of_order_nodes, IsEmpty());
   ASSERT_TRUE(info.topo_order.has_value());
   EXPECT_THAT(*info.topo_order, ElementsAre(0, 1, 2));
-}
-
-TEST(ConstantIndex, InitializersConstantNodesAndScopes) {
-  ModelBuilder m(13, 8);
-  m.graph().input("x").input("overridable").output("y");
-  m.graph().initializer(make_tensor_i64("init", {2}, {3, 4}));
-  m.graph().initializer(make_tensor_i64("overridable", {1}, {9}));
-  m.graph().constant_i64("const_tensor", {5, 6, 7});
-  auto& ints = m.graph().node("Constant", {}, {"const_ints"});
-  attr_ints(ints, "value_ints", {1, 2});
-  auto& one = m.graph().node("Constant", {}, {"const_int"});
-  attr_int(one, "value_int", 8);
-  m.graph().node("Relu", {"x"}, {"computed"});
-  m.graph().node("Identity", {"x"}, {"y"});
-  auto model = load(nest_in_if(m.proto()));
-  // nest_in_if moves everything into the then branch; the main graph keeps the inputs.
-  AnalysisCache cache(*model);
-  const ConstantIndex& constants = cache.get<ConstantIndex>();
-  const Graph& then_branch = graph_at(*model, "main/nest_if:then_branch");
-  EXPECT_EQ(constants.ints(then_branch, "init"), (std::vector<int64_t>{3, 4}));
-  EXPECT_EQ(constants.ints(then_branch, "const_tensor"), (std::vector<int64_t>{5, 6, 7}));
-  EXPECT_EQ(constants.ints(then_branch, "const_ints"), (std::vector<int64_t>{1, 2}));
-  EXPECT_EQ(constants.ints(then_branch, "const_int"), (std::vector<int64_t>{8}));
-  EXPECT_EQ(constants.ints(then_branch, "computed"), std::nullopt);
-  EXPECT_EQ(constants.ints(then_branch, "x"), std::nullopt);
-  EXPECT_EQ(constants.ints(then_branch, "init", 1), std::nullopt);  // over the element limit
-  // Not visible from the main graph (defined in the branch).
-  EXPECT_EQ(constants.find(model->graph, "init"), nullptr);
-
-  // An initializer that is also a graph input can be overridden: not a constant.
-  auto flat = load(m.bytes());
-  AnalysisCache c2(*flat);
-  const ConstantIndex& flat_constants = c2.get<ConstantIndex>();
-  ASSERT_NE(flat_constants.find(flat->graph, "overridable"), nullptr);
-  EXPECT_TRUE(flat_constants.find(flat->graph, "overridable")->overridable);
-  EXPECT_EQ(flat_constants.ints(flat->graph, "overridable"), std::nullopt);
-  EXPECT_EQ(flat_constants.ints(flat->graph, "init"), (std::vector<int64_t>{3, 4}));
-}
-
-TEST(ConstantIndex, SubgraphInputShadowsOuterConstant) {
-  ModelBuilder inner;
-  inner.graph().input("x").output("z");
-  inner.graph().node("Reshape", {"x", "shape"}, {"z"}, "reshape");
-  onnx::ModelProto mp;
-  ASSERT_TRUE(mp.ParseFromString(nest_in_loop(inner.proto())));
-  *mp.mutable_graph()->add_initializer() = make_tensor_i64("shape", {1}, {-1});
-  auto model = load(mp.SerializeAsString());
-  AnalysisCache cache(*model);
-  const Graph& body = graph_at(*model, "main/nest:body");
-  EXPECT_EQ(cache.get<ConstantIndex>().ints(body, "shape"), (std::vector<int64_t>{-1}));
-  EXPECT_EQ(cache.get<ConstantIndex>().ints(body, "nest_iter"), std::nullopt);
-
-  // The body declares its own input "shape": the outer constant is hidden.
-  auto* body_proto = mp.mutable_graph()->mutable_node(0)->mutable_attribute(0)->mutable_g();
-  set_value_info(body_proto->add_input(), "shape", kInt64, {1});
-  auto shadowed = load(mp.SerializeAsString());
-  AnalysisCache c2(*shadowed);
-  EXPECT_EQ(c2.get<ConstantIndex>().find(graph_at(*shadowed, "main/nest:body"), "shape"), nullptr);
 }
 
 }  // namespace

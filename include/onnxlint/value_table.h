@@ -1,0 +1,139 @@
+// The model-wide value table: one id per value of every graph (graph inputs, initializers,
+// sparse initializers, node outputs; main graph, subgraphs and function bodies), and the facts
+// the model *states* about each value, in flat per-value columns:
+//  - what it is: an initializer, a Constant node's attribute (ConstantInfo);
+//  - its element type and shape as stated (StatedType): what the value holds (an initializer's or
+//    Constant's tensor, Cast's `to`) before what a declaration says (graph input, graph output,
+//    value_info);
+//  - whether a runtime's constant folding turns it into a weight (FoldState).
+// Every rule asks here (and Provenance, built on the same ids, for what the graph computes):
+// there is one precedence and one notion of scope. Names resolve lexically, as GraphInfo does.
+#pragma once
+
+#include <onnxlint/analysis.h>
+#include <onnxlint/graph_index.h>
+#include <onnxlint/model.h>
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace onnxlint {
+
+/// Identifies a value (graph input, initializer, node output, subgraph/function formal input)
+/// across all graphs of one model.
+using ValueId = uint32_t;
+inline constexpr ValueId kNoValue = 0xffffffffu;
+
+/// The id range of one graph: its inputs, then initializers, then sparse initializers, then the
+/// outputs of its nodes in node order.
+struct GraphSlot {
+  const Graph* graph = nullptr;
+  const GraphInfo* info = nullptr;
+  uint32_t base = 0;                   // first value id
+  uint32_t outs_base = 0;              // first node-output id
+  std::vector<uint32_t> out_off;       // per node: offset of its first output from outs_base
+  uint32_t end = 0;                    // one past the last value id of this graph
+  uint32_t node_base = 0;              // global id of node 0
+  const Function* function = nullptr;  // root function when inside a function body
+  uint32_t root_slot = 0;              // slot of the root graph (main or function body)
+};
+
+/// A constant a value refers to: an initializer (not overridable by a graph input) or a
+/// Constant node, whose payload rules read lazily.
+struct ConstantInfo {
+  const TensorData* tensor = nullptr;    // initializer or Constant's `value`
+  const Attribute* attribute = nullptr;  // Constant's value_int(s)/value_float(s)/...
+  const Node* node = nullptr;            // the Constant node, if any
+  bool overridable = false;              // initializer also listed as a graph input
+};
+
+/// What the model states about a value's element type and shape. Dims are read from the
+/// source on request: nothing is copied.
+struct StatedType {
+  int32_t elem_type = 0;               ///< TensorProto.DataType, 0 if not stated
+  const TypeInfo* declared = nullptr;  ///< graph input/output or value_info, if any
+  const TensorData* tensor = nullptr;  ///< the tensor the value holds, if any
+  int64_t attribute_length = -2;       ///< Constant value_*: -1 scalar, n for n elements
+  bool has_shape() const;              ///< a rank is stated
+  size_t rank() const;                 ///< 0 unless has_shape()
+  Dim dim(size_t i) const;             ///< i < rank()
+  std::vector<Dim> dims() const;       ///< every dim (empty unless has_shape())
+  bool is_static_shape() const;        ///< has_shape() and every dim fixed
+};
+
+class ValueTable {
+ public:
+  ValueTable(const Model& model, AnalysisCache& cache);
+  ValueTable(const ValueTable&) = delete;
+  ValueTable& operator=(const ValueTable&) = delete;
+
+  /// Number of value ids (all graphs).
+  uint32_t size() const { return size_; }
+  /// Number of nodes (all graphs); global node ids are 0..node_count().
+  uint32_t node_count() const { return node_total_; }
+
+  /// The value a name refers to in graph `g` (lexical scope), or kNoValue.
+  ValueId find(const Graph& g, std::string_view name) const;
+  /// The value input `k` of a node reads (lexical scope), or kNoValue if absent, empty or
+  /// undefined. Same as find(*n.graph, n.inputs[k]), without hashing the name.
+  ValueId input(const Node& n, size_t k) const;
+  /// Output `k` of a node, or kNoValue if absent/empty.
+  ValueId output(const Node& n, size_t k) const;
+  /// The id of a definition found by GraphIndex.
+  ValueId id_of(const ValueDef& d) const;
+  const Graph* graph_of(ValueId v) const;
+  std::string_view name_of(ValueId v) const;
+  /// The node producing a value (nullptr for inputs and initializers).
+  const Node* producer(ValueId v) const;
+
+  /// The constant a value is (initializer or Constant node), or nullopt. An initializer that a
+  /// graph input overrides is reported with `overridable` set.
+  std::optional<ConstantInfo> constant(ValueId v) const;
+  /// The elements of a small integer constant (at most `max_elements`), or nullopt (not a
+  /// constant, overridable, not integer, or larger).
+  std::optional<std::vector<int64_t>> constant_ints(ValueId v, size_t max_elements = 4096) const;
+
+  /// What the model states about the value (see StatedType for the precedence).
+  StatedType stated(ValueId v) const;
+  /// stated(v).elem_type.
+  int32_t elem_type(ValueId v) const { return stated(v).elem_type; }
+
+  /// Whether a constant-folding pass (the runtime's own, or onnx-simplifier's) turns the value
+  /// into a weight: computed from initializers that no graph input overrides, Constant nodes,
+  /// deterministic standard ops over those, and Shape/Size of a value whose shape is static.
+  enum class FoldState : uint8_t {
+    Constant,
+    /// Depends on a graph input, a subgraph input (loop counter, carried value), a random op,
+    /// a subgraph result or a custom op.
+    Runtime,
+    /// Depends on a model-local function's formal input: constant or not per call site (ORT
+    /// inlines local functions before it assigns nodes).
+    Unknown,
+  };
+  /// Computed on the first call (it asks Provenance which shapes are static). kNoValue and
+  /// undefined names are Runtime.
+  FoldState fold_state(ValueId v) const;
+
+  /// Id ranges, for the analyses built on this table (Provenance).
+  const std::vector<GraphSlot>& slots() const { return slots_; }
+  const GraphSlot* slot(const Graph& g) const;
+  const GraphSlot* slot_of_value(ValueId v) const;
+
+ private:
+  void compute_fold_states() const;
+  const Model& model_;
+  AnalysisCache& cache_;
+  std::vector<GraphSlot> slots_;
+  std::unordered_map<const Graph*, uint32_t> slot_index_;
+  uint32_t size_ = 0, node_total_ = 0;
+  // decl_[v]: where a node output's or initializer's declared type is: 0 none, else
+  // (kind << 30) | index with kind 1 = graph output, 2 = value_info of the value's graph.
+  std::vector<uint32_t> decl_;
+  mutable std::vector<uint8_t> fold_;  // FoldState per value; empty until first asked
+};
+
+}  // namespace onnxlint

@@ -1,0 +1,403 @@
+#include <onnxlint/provenance.h>
+#include <onnxlint/value_table.h>
+
+#include <algorithm>
+
+namespace onnxlint {
+namespace {
+
+constexpr uint32_t kDeclOutput = 1, kDeclValueInfo = 2;
+constexpr uint32_t kDeclIndexMask = (1u << 30) - 1;
+
+bool is_default_domain(std::string_view d) { return d.empty() || d == "ai.onnx"; }
+
+// Ops whose output differs between runs even with constant inputs.
+bool is_nondeterministic(std::string_view op) {
+  return op == "RandomNormal" || op == "RandomUniform" || op == "RandomNormalLike" ||
+         op == "RandomUniformLike" || op == "Multinomial" || op == "Bernoulli";
+}
+
+// A Constant node's payload: its `value` tensor or one value_* attribute. Attributes that
+// refer to a function's attribute are not constants of the body.
+ConstantInfo constant_of(const Node& n) {
+  ConstantInfo c;
+  c.node = &n;
+  for (const Attribute& a : n.attributes) {
+    if (!a.ref_attr_name.empty()) return ConstantInfo{};
+    if (a.name == "value" && a.t != nullptr) {
+      c.tensor = a.t;
+    } else if (a.name.starts_with("value_")) {
+      c.attribute = &a;
+    }
+  }
+  return c.tensor != nullptr || c.attribute != nullptr ? c : ConstantInfo{};
+}
+
+bool is_constant_node(const Node& n) {
+  return n.op_type == "Constant" && is_default_domain(n.domain) && !n.outputs.empty();
+}
+
+// A declared type states an element type only for tensors.
+int32_t declared_elem(const TypeInfo& t) {
+  return t.kind == TypeInfo::Kind::Tensor || t.kind == TypeInfo::Kind::SparseTensor ? t.elem_type
+                                                                                    : 0;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// StatedType
+
+bool StatedType::has_shape() const {
+  return tensor != nullptr || attribute_length >= -1 ||
+         (declared != nullptr && declared->has_shape);
+}
+
+size_t StatedType::rank() const {
+  if (tensor != nullptr) return tensor->dims.size();
+  if (attribute_length >= -1) return attribute_length >= 0 ? 1 : 0;
+  if (declared != nullptr && declared->has_shape) return declared->dims.size();
+  return 0;
+}
+
+Dim StatedType::dim(size_t i) const {
+  if (tensor != nullptr) return Dim{Dim::Kind::Value, tensor->dims[i], {}};
+  if (attribute_length >= 0) return Dim{Dim::Kind::Value, attribute_length, {}};
+  return declared->dims[i];
+}
+
+std::vector<Dim> StatedType::dims() const {
+  std::vector<Dim> out;
+  if (!has_shape()) return out;
+  const size_t r = rank();
+  out.reserve(r);
+  for (size_t i = 0; i < r; ++i) out.push_back(dim(i));
+  return out;
+}
+
+bool StatedType::is_static_shape() const {
+  if (!has_shape()) return false;
+  if (tensor != nullptr || attribute_length >= -1) return true;
+  return std::all_of(declared->dims.begin(), declared->dims.end(),
+                     [](const Dim& d) { return d.is_static(); });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The table
+
+ValueTable::ValueTable(const Model& model, AnalysisCache& cache) : model_(model), cache_(cache) {
+  const GraphIndex& index = cache.get<GraphIndex>();
+  const auto& graphs = model.all_graphs();
+  slots_.resize(graphs.size());
+  slot_index_.reserve(graphs.size());
+  uint32_t next = 0, next_node = 0;
+  for (size_t i = 0; i < graphs.size(); ++i) {
+    const Graph& g = *graphs[i];
+    GraphSlot& s = slots_[i];
+    s.graph = &g;
+    s.info = &index.info(g);
+    slot_index_.emplace(&g, static_cast<uint32_t>(i));
+    s.base = next;
+    next += static_cast<uint32_t>(g.inputs.size() + g.initializers.size() +
+                                  g.sparse_initializers.size());
+    s.outs_base = next;
+    s.out_off.resize(g.nodes.size());
+    uint32_t off = 0;
+    for (size_t j = 0; j < g.nodes.size(); ++j) {
+      s.out_off[j] = off;
+      off += static_cast<uint32_t>(g.nodes[j].outputs.size());
+    }
+    next += off;
+    s.end = next;
+    s.node_base = next_node;
+    next_node += static_cast<uint32_t>(g.nodes.size());
+  }
+  size_ = next;
+  node_total_ = next_node;
+  for (GraphSlot& s : slots_) {
+    const Graph* root = s.graph;
+    while (root->parent != nullptr) root = root->parent;
+    s.root_slot = slot_index_.at(root);
+    s.function = root->kind == Graph::Kind::Function ? root->function : nullptr;
+  }
+
+  // Declarations of initializers and node outputs (inputs carry their own): value_info first,
+  // so a graph output's declaration wins over it.
+  decl_.assign(size_, 0);
+  for (const GraphSlot& s : slots_) {
+    const Graph& g = *s.graph;
+    auto declare = [&](std::span<const ValueInfo> list, uint32_t kind) {
+      for (size_t i = 0; i < list.size() && i <= kDeclIndexMask; ++i) {
+        const ValueDef* d = s.info->local(list[i].name_id);
+        if (d == nullptr || d->kind == ValueDef::Kind::Input) continue;
+        const ValueId v = id_of(*d);
+        if (v != kNoValue) decl_[v] = (kind << 30) | static_cast<uint32_t>(i);
+      }
+    };
+    declare(g.value_info, kDeclValueInfo);
+    declare(g.outputs, kDeclOutput);
+  }
+}
+
+const GraphSlot* ValueTable::slot(const Graph& g) const {
+  auto it = slot_index_.find(&g);
+  return it == slot_index_.end() ? nullptr : &slots_[it->second];
+}
+
+const GraphSlot* ValueTable::slot_of_value(ValueId v) const {
+  if (v >= size_) return nullptr;
+  // The last slot whose range starts at or before v and holds it (empty ranges share starts).
+  auto it = std::upper_bound(slots_.begin(), slots_.end(), v,
+                             [](uint32_t x, const GraphSlot& s) { return x < s.base; });
+  while (it != slots_.begin()) {
+    --it;
+    if (v - it->base < it->end - it->base) return &*it;
+  }
+  return nullptr;
+}
+
+ValueId ValueTable::id_of(const ValueDef& d) const {
+  const GraphSlot* s = slot(*d.graph);
+  if (s == nullptr) return kNoValue;
+  const Graph& g = *d.graph;
+  switch (d.kind) {
+    case ValueDef::Kind::Input:
+      return s->base + static_cast<uint32_t>(d.input - g.inputs.data());
+    case ValueDef::Kind::Initializer:
+      return s->base + static_cast<uint32_t>(g.inputs.size() + (d.tensor - g.initializers.data()));
+    case ValueDef::Kind::SparseInitializer:
+      for (size_t i = 0; i < g.sparse_initializers.size(); ++i) {
+        if (&g.sparse_initializers[i].values == d.tensor) {
+          return s->base + static_cast<uint32_t>(g.inputs.size() + g.initializers.size() + i);
+        }
+      }
+      return kNoValue;
+    case ValueDef::Kind::Node:
+      return s->outs_base + s->out_off[d.node->index] + d.output_index;
+  }
+  return kNoValue;
+}
+
+ValueId ValueTable::find(const Graph& g, std::string_view name) const {
+  if (name.empty()) return kNoValue;
+  const GraphSlot* s = slot(g);
+  if (s == nullptr) return kNoValue;
+  const ValueDef* d = s->info->resolve(name);
+  return d == nullptr ? kNoValue : id_of(*d);
+}
+
+ValueId ValueTable::input(const Node& n, size_t k) const {
+  const GraphSlot* s = slot(*n.graph);
+  if (s == nullptr) return kNoValue;
+  const ValueDef* d = s->info->input_def(n, k);
+  return d == nullptr ? kNoValue : id_of(*d);
+}
+
+ValueId ValueTable::output(const Node& n, size_t k) const {
+  if (k >= n.outputs.size() || n.outputs[k].empty()) return kNoValue;
+  const GraphSlot* s = slot(*n.graph);
+  if (s == nullptr) return kNoValue;
+  return s->outs_base + s->out_off[n.index] + static_cast<uint32_t>(k);
+}
+
+const Graph* ValueTable::graph_of(ValueId v) const {
+  const GraphSlot* s = slot_of_value(v);
+  return s != nullptr ? s->graph : nullptr;
+}
+
+const Node* ValueTable::producer(ValueId v) const {
+  const GraphSlot* s = slot_of_value(v);
+  if (s == nullptr || v < s->outs_base) return nullptr;
+  const uint32_t off = v - s->outs_base;
+  auto it = std::upper_bound(s->out_off.begin(), s->out_off.end(), off);
+  // out_off is non-decreasing; nodes without outputs share an offset with the next node.
+  while (it != s->out_off.begin()) {
+    --it;
+    const Node& n = s->graph->nodes[static_cast<size_t>(it - s->out_off.begin())];
+    if (off - *it < n.outputs.size()) return &n;
+  }
+  return nullptr;
+}
+
+std::string_view ValueTable::name_of(ValueId v) const {
+  const GraphSlot* s = slot_of_value(v);
+  if (s == nullptr) return {};
+  const Graph& g = *s->graph;
+  uint32_t i = v - s->base;
+  if (i < g.inputs.size()) return g.inputs[i].name;
+  i -= static_cast<uint32_t>(g.inputs.size());
+  if (i < g.initializers.size()) return g.initializers[i].name;
+  i -= static_cast<uint32_t>(g.initializers.size());
+  if (i < g.sparse_initializers.size()) return g.sparse_initializers[i].values.name;
+  const Node* n = producer(v);
+  return n != nullptr ? n->outputs[v - s->outs_base - s->out_off[n->index]] : std::string_view();
+}
+
+std::optional<ConstantInfo> ValueTable::constant(ValueId v) const {
+  const GraphSlot* s = slot_of_value(v);
+  if (s == nullptr) return std::nullopt;
+  const Graph& g = *s->graph;
+  const uint32_t i = v - s->base;
+  if (i < g.inputs.size()) {
+    // An initializer listed as a graph input: a default the caller may override.
+    const ValueDef* d = s->info->local(g.inputs[i].name_id);
+    if (d == nullptr || d->kind != ValueDef::Kind::Input || d->input != &g.inputs[i] ||
+        d->tensor == nullptr) {
+      return std::nullopt;
+    }
+    return ConstantInfo{d->tensor, nullptr, nullptr, true};
+  }
+  if (i < g.inputs.size() + g.initializers.size()) {
+    const TensorData& t = g.initializers[i - g.inputs.size()];
+    const ValueDef* d = s->info->local(t.name_id);
+    return ConstantInfo{&t, nullptr, nullptr, d != nullptr && d->kind == ValueDef::Kind::Input};
+  }
+  const Node* n = producer(v);
+  if (n == nullptr || !is_constant_node(*n)) return std::nullopt;
+  ConstantInfo c = constant_of(*n);
+  if (c.node == nullptr) return std::nullopt;
+  return c;
+}
+
+std::optional<std::vector<int64_t>> ValueTable::constant_ints(ValueId v,
+                                                              size_t max_elements) const {
+  auto c = constant(v);
+  if (!c || c->overridable) return std::nullopt;
+  if (c->tensor != nullptr) return model_.read_ints(*c->tensor, max_elements);
+  if (c->attribute != nullptr) {
+    if (c->attribute->type == Attribute::Type::Int) return std::vector<int64_t>{c->attribute->i};
+    if (c->attribute->type == Attribute::Type::Ints && c->attribute->ints.size() <= max_elements) {
+      return std::vector<int64_t>(c->attribute->ints.begin(), c->attribute->ints.end());
+    }
+  }
+  return std::nullopt;
+}
+
+StatedType ValueTable::stated(ValueId v) const {
+  StatedType st;
+  const GraphSlot* s = slot_of_value(v);
+  if (s == nullptr) return st;
+  const Graph& g = *s->graph;
+  const uint32_t i = v - s->base;
+  if (i < g.inputs.size()) {
+    st.declared = &g.inputs[i].type;
+    st.elem_type = declared_elem(*st.declared);
+    if (auto c = constant(v)) {
+      st.tensor = c->tensor;
+      if (c->tensor->data_type != 0) st.elem_type = c->tensor->data_type;
+    }
+    return st;
+  }
+  if (const uint32_t d = decl_[v]; d != 0) {
+    const uint32_t k = d & kDeclIndexMask;
+    st.declared = (d >> 30) == kDeclOutput ? &g.outputs[k].type : &g.value_info[k].type;
+    st.elem_type = declared_elem(*st.declared);
+  }
+  if (i < g.inputs.size() + g.initializers.size()) {
+    st.tensor = &g.initializers[i - g.inputs.size()];
+    if (st.tensor->data_type != 0) st.elem_type = st.tensor->data_type;
+    return st;
+  }
+  if (i < g.inputs.size() + g.initializers.size() + g.sparse_initializers.size()) {
+    const TensorData& values =
+        g.sparse_initializers[i - g.inputs.size() - g.initializers.size()].values;
+    if (values.data_type != 0) st.elem_type = values.data_type;
+    return st;
+  }
+  const Node* n = producer(v);
+  if (n == nullptr || !is_default_domain(n->domain) || v != output(*n, 0)) return st;
+  if (n->op_type == "Constant") {
+    const ConstantInfo c = constant_of(*n);
+    if (c.tensor != nullptr) {
+      st.tensor = c.tensor;
+      st.elem_type = c.tensor->data_type;
+    } else if (c.attribute != nullptr) {
+      constexpr int32_t kFloat = 1, kInt64 = 7, kString = 8;
+      const Attribute& a = *c.attribute;
+      if (a.name == "value_float") st = {kFloat, st.declared, nullptr, -1};
+      if (a.name == "value_floats") st = {kFloat, st.declared, nullptr, int64_t(a.floats.size())};
+      if (a.name == "value_int") st = {kInt64, st.declared, nullptr, -1};
+      if (a.name == "value_ints") st = {kInt64, st.declared, nullptr, int64_t(a.ints.size())};
+      if (a.name == "value_string") st = {kString, st.declared, nullptr, -1};
+      if (a.name == "value_strings") {
+        st = {kString, st.declared, nullptr, int64_t(a.strings.size())};
+      }
+    }
+  } else if (n->op_type == "Cast") {
+    const Attribute* to = n->attribute("to");
+    if (to != nullptr && to->ref_attr_name.empty() && to->type == Attribute::Type::Int &&
+        to->i > 0 && !data_type_name(static_cast<int32_t>(to->i)).empty()) {
+      st.elem_type = static_cast<int32_t>(to->i);
+    }
+  }
+  return st;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fold states
+
+ValueTable::FoldState ValueTable::fold_state(ValueId v) const {
+  if (fold_.empty()) compute_fold_states();
+  return v < size_ ? static_cast<FoldState>(fold_[v]) : FoldState::Runtime;
+}
+
+void ValueTable::compute_fold_states() const {
+  const Provenance& prov = cache_.get<Provenance>();
+  fold_.assign(size_, static_cast<uint8_t>(FoldState::Runtime));
+  auto state = [&](ValueId v) {
+    return v == kNoValue ? FoldState::Runtime : static_cast<FoldState>(fold_[v]);
+  };
+  auto set = [&](ValueId v, FoldState st) {
+    if (v != kNoValue) fold_[v] = static_cast<uint8_t>(st);
+  };
+  // Slots list a graph before its subgraphs, so outer values are decided first.
+  for (const GraphSlot& s : slots_) {
+    const Graph& g = *s.graph;
+    // Formal inputs of a function body: whatever the caller passes. Other inputs: runtime.
+    if (g.kind == Graph::Kind::Function) {
+      for (uint32_t k = 0; k < g.inputs.size(); ++k) set(s.base + k, FoldState::Unknown);
+    }
+    const uint32_t init_base = s.base + static_cast<uint32_t>(g.inputs.size());
+    for (uint32_t k = 0; k < g.initializers.size(); ++k) {
+      const ValueDef* d = s.info->local(g.initializers[k].name_id);
+      const bool overridden = d != nullptr && d->kind == ValueDef::Kind::Input;
+      set(init_base + k, overridden ? FoldState::Runtime : FoldState::Constant);
+    }
+    auto visit = [&](const Node& n) {
+      FoldState st = FoldState::Runtime;
+      if (is_default_domain(n.domain) && model_.find_function(n.domain, n.op_type) == nullptr) {
+        if (n.op_type == "Constant") {
+          st = FoldState::Constant;
+        } else if ((n.op_type == "Shape" || n.op_type == "Size") && !n.inputs.empty()) {
+          // Static shapes fold even when the values do not.
+          const ValueId in = input(n, 0);
+          if (in != kNoValue &&
+              (prov.shape_class(in) == ShapeClass::Static || stated(in).is_static_shape())) {
+            st = FoldState::Constant;
+          } else {
+            st = n.inputs[0].empty() ? FoldState::Constant : state(in);
+          }
+        } else if (!is_nondeterministic(n.op_type) && n.subgraphs().empty() && !n.inputs.empty()) {
+          st = FoldState::Constant;
+          for (size_t k = 0; k < n.inputs.size(); ++k) {
+            if (n.inputs[k].empty()) continue;  // an omitted optional input
+            const FoldState in = state(input(n, k));
+            if (in == FoldState::Runtime) {
+              st = FoldState::Runtime;
+              break;
+            }
+            if (in == FoldState::Unknown) st = FoldState::Unknown;
+          }
+        }
+      }
+      for (size_t k = 0; k < n.outputs.size(); ++k) set(output(n, k), st);
+    };
+    if (s.info->topo_order) {
+      for (uint32_t i : *s.info->topo_order) visit(g.nodes[i]);
+    } else {
+      for (const Node& n : g.nodes) visit(n);
+    }
+  }
+}
+
+}  // namespace onnxlint
