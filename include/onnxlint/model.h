@@ -57,6 +57,10 @@ struct TypeInfo {
   int32_t elem_type = 0;  // TensorProto.DataType of the (innermost) tensor, 0 if unknown
   bool has_shape = false;
   std::span<const Dim> dims;
+  /// A sequence of tensors or an optional tensor that states the shape of its element
+  /// tensors: `elem_dims`. `has_shape` stays false: a sequence has no shape.
+  bool elem_has_shape = false;
+  std::span<const Dim> elem_dims;
   /// True when a tensor type has a shape with every dim fixed.
   bool is_static_shape() const;
 };

@@ -108,6 +108,9 @@ struct DimFact {
   std::string expr;                     ///< Symbolic: "N", or "f(N, H)"; Data: its origin node
   int64_t bound = -1;                   ///< Data: a static upper bound, -1 if none is known
   const Node* origin = nullptr;         ///< Data: the node where the value arose
+  /// Data and Unknown: a proven lower bound, 0 when none is known (a tensor carried through
+  /// a loop that starts with one row and only grows has at least 1).
+  int64_t at_least = 0;
 };
 
 /// One step of a reason chain, from the value a rule asked about back towards the origin.

@@ -83,6 +83,9 @@ class ValueTable {
   ValueId input(const Node& n, size_t k) const;
   /// Output `k` of a node, or kNoValue if absent/empty.
   ValueId output(const Node& n, size_t k) const;
+  /// The global id of a node (0..node_count()), and the node of a global id (nullptr if none).
+  uint32_t node_id(const Node& n) const;
+  const Node* node_at(uint32_t id) const;
   /// The id of a definition found by GraphIndex.
   ValueId id_of(const ValueDef& d) const;
   const Graph* graph_of(ValueId v) const;

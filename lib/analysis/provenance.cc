@@ -227,12 +227,12 @@ uint32_t Provenance::Impl::join_sets(uint32_t x, uint32_t y) {
 ArenaRef Provenance::Impl::push(std::span<const Sym> syms) {
   // Reuse an identical vector (every field equal, not just Sym::operator==).
   auto identical = [](const Sym& a, const Sym& b) {
-    return a.v == b.v && a.set == b.set && a.kind == b.kind;
+    return a.v == b.v && a.set == b.set && a.kind == b.kind && a.lo == b.lo;
   };
   uint64_t h = 0x9E3779B97F4A7C15ull * (syms.size() + 1);
   for (const Sym& s : syms) {
     h = (h ^ static_cast<uint64_t>(s.v)) * 0x100000001B3ull;
-    h = (h ^ (uint64_t{s.set} << 8 | s.kind)) * 0x100000001B3ull;
+    h = (h ^ (uint64_t{s.lo} << 40 | uint64_t{s.set} << 8 | s.kind)) * 0x100000001B3ull;
   }
   auto [it, added] = interned.try_emplace(h);
   if (!added) {
@@ -300,7 +300,15 @@ std::optional<int64_t> fixed_arith(SymOp op, int64_t p, int64_t q) {
 }
 
 Sym Provenance::Impl::derive(const Sym& x, const Sym& y, SymOp op) {
-  if (x.kind == Sym::kUnknown || y.kind == Sym::kUnknown) return Sym::unknown();
+  if (x.kind == Sym::kUnknown || y.kind == Sym::kUnknown) {
+    // Lower bounds survive sums and products of operands that are both at least 1 (a bound
+    // of 0 claims nothing: an element may be negative).
+    const int64_t a = x.lower(), b = y.lower();
+    if (a >= 1 && b >= 1 && (op == SymOp::kAdd || op == SymOp::kMul)) {
+      return Sym::at_least(op == SymOp::kAdd ? a + b : a * b);
+    }
+    return Sym::unknown();
+  }
   // A value computed from data is data; the origin that comes first stays.
   if (x.kind == Sym::kData) return Sym::data(x.set);
   if (y.kind == Sym::kData) return Sym::data(y.set);
@@ -437,9 +445,10 @@ ArenaRef Provenance::Impl::merge(ArenaRef x, ArenaRef y, bool& varies) {
     if (p == q) {
       out[i] = p;
     } else {
-      // Not provably the same dim: it may differ between branches or iterations.
+      // Not provably the same dim: it may differ between branches or iterations. What both
+      // are at least, it is at least.
       if (p.kind != Sym::kUnknown && q.kind != Sym::kUnknown) varies = true;
-      out[i] = Sym::unknown();
+      out[i] = Sym::at_least(std::min(p.lower(), q.lower()));
     }
   }
   return push(out);
@@ -511,27 +520,40 @@ void Provenance::Impl::set_main_inputs() {
       svec[id] = const_svec(*d->tensor);
       continue;
     }
-    Fact sf;
-    if (in.type.has_shape) {
+    // Declared dims as facts; an unnamed dynamic dim is named after its position, so it can
+    // still be reported. `what` is "shape" for the tensor, "elem" for a sequence's elements.
+    uint32_t set = 0;
+    auto declared = [&](std::span<const Dim> decl, std::string_view what) {
       std::vector<Sym> ds;
-      uint32_t set = 0;
-      for (size_t i = 0; i < in.type.dims.size(); ++i) {
-        const Dim& dim = in.type.dims[i];
+      for (size_t i = 0; i < decl.size(); ++i) {
+        const Dim& dim = decl[i];
         if (dim.kind == Dim::Kind::Value && dim.value >= 0) {
           ds.push_back(Sym::fixed(dim.value));
           continue;
         }
-        // An unnamed dynamic dim is named after its position, so it can still be reported.
         std::string name = dim.kind == Dim::Kind::Param && !dim.param.empty()
                                ? std::string(dim.param)
-                               : fmt::format("{}.shape[{}]", in.name, i);
+                               : fmt::format("{}.{}[{}]", in.name, what, i);
         uint32_t one = single_set(name_id(name));
         ds.push_back(Sym::symbolic(one));
         set = join_sets(set, one);
       }
+      return push(ds);
+    };
+    Fact sf;
+    if (in.type.elem_has_shape) {
+      // The elements of a sequence (or the value of an optional) the caller passes.
+      set_seq_elem(id, declared(in.type.elem_dims, "elem"));
+      if (in.type.kind == TypeInfo::Kind::Optional) {
+        // Present or not is the caller's choice: a length of 0 or 1 set by data.
+        set_seq_len(id, Sym::data(kNoNode, 1));
+      }
+      set = 0;
+    }
+    if (in.type.has_shape) {
+      dims[id] = declared(in.type.dims, "shape");
       sf.level = set != 0 ? kDims : kStatic;
       sf.dims = set;
-      dims[id] = push(ds);
     } else {
       sf.level = kDims;
       sf.dims = single_set(name_id(fmt::format("{}.shape", in.name)));
@@ -1361,12 +1383,7 @@ std::string_view Provenance::Impl::name(uint32_t v) const {
   return p->outputs[v - s->outs_base - s->out_off[p->index]];
 }
 
-const Node* Provenance::Impl::node_at(uint32_t id) const {
-  const GraphSlot* s = slot_holding(
-      id, [](const GraphSlot& g) { return g.node_base; },
-      [](const GraphSlot& g) { return g.graph->nodes.size(); });
-  return s != nullptr ? &s->graph->nodes[id - s->node_base] : nullptr;
-}
+const Node* Provenance::Impl::node_at(uint32_t id) const { return table.node_at(id); }
 
 const Node* Provenance::Impl::producer_of(uint32_t v) const {
   const GraphSlot* s = slot_of_value(v);
@@ -1502,6 +1519,7 @@ std::optional<std::vector<DimFact>> facts_of(const Provenance::Impl& a, ArenaRef
       d.origin = s.set == kNoNode ? nullptr : a.node_at(s.set);
       if (d.origin != nullptr) d.expr = d.origin->display_name();
     }
+    if (s.kind == Sym::kData || s.kind == Sym::kUnknown) d.at_least = s.lo;
     out.push_back(std::move(d));
   }
   return out;

@@ -1531,6 +1531,19 @@ int64_t slice_len(int64_t dim, int64_t start, int64_t end, int64_t step) {
 }
 }  // namespace
 
+// The length of a step-1 slice with fixed bounds of a dim that is not fixed but is at least
+// lower(): x[-k:] has k elements when the dim has at least k; x[a:b] (0 <= a <= b) has b-a
+// when it has at least b. Else nullopt.
+std::optional<int64_t> len_from_lower_bound(const Sym& dim, const Sym& st, const Sym& en,
+                                            int64_t step) {
+  if (dim.is_fixed() || !st.is_fixed() || !en.is_fixed() || step != 1) return std::nullopt;
+  const int64_t lower = dim.lower();
+  if (lower <= 0) return std::nullopt;
+  if (st.v < 0 && en.v >= std::numeric_limits<int32_t>::max() && -st.v <= lower) return -st.v;
+  if (st.v >= 0 && en.v >= st.v && en.v <= lower) return en.v - st.v;
+  return std::nullopt;
+}
+
 void Infer::slice() {
   std::vector<Sym> starts, ends;
   std::optional<std::vector<int64_t>> axes, steps;
@@ -1578,6 +1591,8 @@ void Infer::slice() {
       } else if (st.is_fixed() && st.v == 0 && en.is_fixed() &&
                  en.v >= std::numeric_limits<int32_t>::max() && step == 1) {
         out[ax] = dim;  // x[0:]
+      } else if (auto len = len_from_lower_bound(dim, st, en, step)) {
+        out[ax] = Sym::fixed(*len);  // x[-k:] or x[a:b] of a dim known to be long enough
       } else if (elements) {
         return false;
       } else {

@@ -5,6 +5,7 @@
 #include <onnxlint/graph_index.h>
 #include <onnxlint/provenance.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -45,14 +46,28 @@ struct Sym {
   uint32_t set = 0;  // kSymbolic: interned set of input-dim names it derives from;
                      // kData: global id of the node where the value arose (kNoNode: unknown)
   uint8_t kind = kUnknown;
+  // kUnknown/kData: a proven lower bound (0: none), e.g. a loop-carried dim that starts at 1
+  // and only grows. It fits the padding; a larger bound is clamped (still a lower bound).
+  uint16_t lo = 0;
   static Sym fixed(int64_t v) { return Sym{v, 0, kFixed}; }
   static Sym symbolic(uint32_t set) { return Sym{0, set, kSymbolic}; }
   static Sym unknown() { return Sym{}; }
   /// Set by tensor values at run time: the NonZero count, a Reshape target read from data.
   static Sym data(uint32_t origin, int64_t bound = -1) { return Sym{bound, origin, kData}; }
+  /// Unknown, but at least `bound` (clamped to what `lo` holds).
+  static Sym at_least(int64_t bound) {
+    Sym s;
+    s.lo = static_cast<uint16_t>(std::clamp<int64_t>(bound, 0, UINT16_MAX));
+    return s;
+  }
   bool is_fixed() const { return kind == kFixed; }
+  /// A proven lower bound: the value itself when fixed (0 for negative numbers: no claim).
+  int64_t lower() const {
+    if (kind == kFixed) return std::clamp<int64_t>(v, 0, UINT16_MAX);
+    return kind == kSymbolic ? 0 : lo;
+  }
   bool operator==(const Sym& o) const {
-    return kind == o.kind && (kind != kFixed || v == o.v) &&
+    return kind == o.kind && lo == o.lo && (kind != kFixed || v == o.v) &&
            (kind != kSymbolic || (set == o.set && v == o.v)) && (kind != kData || set == o.set);
   }
 };

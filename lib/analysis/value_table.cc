@@ -156,6 +156,22 @@ const GraphSlot* ValueTable::slot_of_value(ValueId v) const {
   return nullptr;
 }
 
+uint32_t ValueTable::node_id(const Node& n) const {
+  const GraphSlot* s = slot(*n.graph);
+  return s != nullptr ? s->node_base + n.index : 0xffffffffu;
+}
+
+const Node* ValueTable::node_at(uint32_t id) const {
+  if (id >= node_total_) return nullptr;
+  auto it = std::upper_bound(slots_.begin(), slots_.end(), id,
+                             [](uint32_t x, const GraphSlot& s) { return x < s.node_base; });
+  while (it != slots_.begin()) {
+    --it;
+    if (id - it->node_base < it->graph->nodes.size()) return &it->graph->nodes[id - it->node_base];
+  }
+  return nullptr;
+}
+
 ValueId ValueTable::id_of(const ValueDef& d) const {
   const GraphSlot* s = slot(*d.graph);
   if (s == nullptr) return kNoValue;

@@ -106,7 +106,8 @@ TypeInfo convert_type(const onnx::TypeProto& tp, const LoadLimits& limits, Arena
       info.kind = TypeInfo::Kind::Other;
       return info;
   }
-  for (int guard = 0; guard < 32; ++guard) {
+  int wrappers = 0;  // sequence/optional/map levels around the innermost type
+  for (int guard = 0; guard < 32; ++guard, ++wrappers) {
     if (cur->has_sequence_type()) {
       cur = &cur->sequence_type().elem_type();
     } else if (cur->has_optional_type()) {
@@ -125,24 +126,29 @@ TypeInfo convert_type(const onnx::TypeProto& tp, const LoadLimits& limits, Arena
     info.elem_type = cur->sparse_tensor_type().elem_type();
     if (cur->sparse_tensor_type().has_shape()) shape = &cur->sparse_tensor_type().shape();
   }
-  // Only a tensor's own shape is meaningful as "the value's shape".
-  if (shape != nullptr &&
-      (info.kind == TypeInfo::Kind::Tensor || info.kind == TypeInfo::Kind::SparseTensor)) {
-    info.has_shape = true;
-    size_t n = std::min<size_t>(shape->dim_size(), limits.max_dims);
-    std::span<Dim> dims = arena.make_array<Dim>(n);
-    for (size_t i = 0; i < n; ++i) {
-      const auto& d = shape->dim(static_cast<int>(i));
-      Dim& dim = dims[i];
-      if (d.has_dim_value()) {
-        dim.kind = Dim::Kind::Value;
-        dim.value = d.dim_value();
-      } else if (d.has_dim_param() && !d.dim_param().empty()) {
-        dim.kind = Dim::Kind::Param;
-        dim.param = arena.copy_string(d.dim_param());  // the parsed proto is temporary
-      }
+  if (shape == nullptr) return info;
+  size_t n = std::min<size_t>(shape->dim_size(), limits.max_dims);
+  std::span<Dim> dims = arena.make_array<Dim>(n);
+  for (size_t i = 0; i < n; ++i) {
+    const auto& d = shape->dim(static_cast<int>(i));
+    Dim& dim = dims[i];
+    if (d.has_dim_value()) {
+      dim.kind = Dim::Kind::Value;
+      dim.value = d.dim_value();
+    } else if (d.has_dim_param() && !d.dim_param().empty()) {
+      dim.kind = Dim::Kind::Param;
+      dim.param = arena.copy_string(d.dim_param());  // the parsed proto is temporary
     }
+  }
+  // Only a tensor's own shape is "the value's shape"; the tensor directly inside a sequence
+  // or an optional is the shape of its elements.
+  if (info.kind == TypeInfo::Kind::Tensor || info.kind == TypeInfo::Kind::SparseTensor) {
+    info.has_shape = true;
     info.dims = dims;
+  } else if ((info.kind == TypeInfo::Kind::Sequence || info.kind == TypeInfo::Kind::Optional) &&
+             wrappers == 1 && cur->has_tensor_type()) {
+    info.elem_has_shape = true;
+    info.elem_dims = dims;
   }
   return info;
 }

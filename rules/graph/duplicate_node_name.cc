@@ -1,6 +1,7 @@
 // graph-duplicate-node-name: two nodes share a non-empty name.
 #include <fmt/format.h>
 #include <onnxlint/name_map.h>
+#include <onnxlint/value_table.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -12,14 +13,17 @@
 namespace onnxlint::rules {
 namespace {
 
-// The node names of one namespace: an open-addressing set of 8-byte slots, at most half full,
-// each a node pointer whose three low bits (zero: nodes are 8-byte aligned) hold three bits of
-// the name's hash, so that most probes skip the name compare. A map from name views to nodes
-// took 24 bytes per name plus its index.
+// The node names of one namespace: an open-addressing set of 4-byte slots, at most half full,
+// each 1 + a global node id (ValueTable) whose top three bits hold three bits of the name's
+// hash, so that most probes skip the name compare. 8-byte node pointers took twice the memory
+// (4 MiB for 200 000 nodes); a map from name views to nodes 24 bytes per name plus its index.
 class NodeNameSet {
  public:
   bool empty() const { return used_ == 0; }
-  void reserve(size_t n) {
+  void reserve(size_t n, const ValueTable& nodes) {
+    nodes_ = &nodes;
+    // Ids that need the tag bits leave the tag out (0): slower probes, same answers.
+    tag_mask_ = nodes.node_count() < (1u << 29) - 1 ? 7u << 29 : 0;
     if (n * 2 > slots_.size()) rehash(n * 2);
   }
   void prefetch(uint64_t h) const {
@@ -29,31 +33,30 @@ class NodeNameSet {
   /// node, or nullptr when `n` was added.
   const Node* insert(const Node& n, uint64_t h) {
     if ((used_ + 1) * 2 > slots_.size()) rehash(std::max<size_t>(64, slots_.size() * 2));
-    const uintptr_t tag = h >> 61;
+    const uint32_t tag = tag_of(h);
     const size_t mask = slots_.size() - 1;
     for (size_t i = h & mask;; i = (i + 1) & mask) {
-      const uintptr_t s = slots_[i];
+      const uint32_t s = slots_[i];
       if (s == 0) {
-        slots_[i] = reinterpret_cast<uintptr_t>(&n) | tag;
+        slots_[i] = (nodes_->node_id(n) + 1) | tag;
         ++used_;
         return nullptr;
       }
-      if ((s & kTagBits) == tag && node_of(s)->name == n.name) return node_of(s);
+      if ((s & tag_mask_) == tag && node_of(s)->name == n.name) return node_of(s);
     }
   }
 
  private:
-  static constexpr uintptr_t kTagBits = 7;
-  static_assert(alignof(Node) > kTagBits);
-  static const Node* node_of(uintptr_t s) { return reinterpret_cast<const Node*>(s & ~kTagBits); }
+  uint32_t tag_of(uint64_t h) const { return static_cast<uint32_t>(h >> 61) << 29 & tag_mask_; }
+  const Node* node_of(uint32_t s) const { return nodes_->node_at((s & ~tag_mask_) - 1); }
 
   void rehash(size_t min_slots) {
     size_t size = 64;
     while (size < min_slots) size *= 2;
-    std::vector<uintptr_t> old(size, 0);
+    std::vector<uint32_t> old(size, 0);
     old.swap(slots_);
     const size_t mask = size - 1;
-    for (uintptr_t s : old) {
+    for (uint32_t s : old) {
       if (s == 0) continue;
       size_t i = hash_name(node_of(s)->name) & mask;
       while (slots_[i] != 0) i = (i + 1) & mask;
@@ -61,7 +64,9 @@ class NodeNameSet {
     }
   }
 
-  std::vector<uintptr_t> slots_;
+  const ValueTable* nodes_ = nullptr;
+  uint32_t tag_mask_ = 7u << 29;
+  std::vector<uint32_t> slots_;
   size_t used_ = 0;
 };
 
@@ -84,7 +89,7 @@ class DuplicateNodeName final : public Rule {
     auto& seen = g.function != nullptr ? by_function_[g.function] : model_names_;
     // Sized once for the first (largest, usually) graph of a namespace: growing a map of 10^5
     // names step by step touches twice the memory. Later graphs grow it as needed.
-    if (seen.empty()) seen.reserve(g.nodes.size());
+    if (seen.empty()) seen.reserve(g.nodes.size(), ctx.get<ValueTable>());
     // Hashed ahead with their slots prefetched: a set of 10^5 names is far larger than the
     // cache, and overlapping the misses is most of the cost.
     for_each_hashed_ahead(

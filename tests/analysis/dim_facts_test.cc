@@ -37,6 +37,7 @@ struct Facts : AnalysedModel {
           break;
         case DimFact::Kind::Unknown:
           out += "?";
+          if (d.at_least > 0) out += ">=" + std::to_string(d.at_least);
           break;
       }
     }
@@ -195,9 +196,10 @@ TEST(DimFacts, SequenceElementsKeepTheDimsTheyShare) {
   attr_int(stacked, "axis", 0);
   attr_int(stacked, "new_axis", 1);
   Facts f = analyse(m.bytes());
-  EXPECT_EQ(f.dims("first"), "?,3,4");
-  EXPECT_EQ(f.dims("cat"), "?,6,4");
-  EXPECT_EQ(f.dims("stacked"), "2,?,3,4");
+  // Rows: 2 or 1, so at least 1.
+  EXPECT_EQ(f.dims("first"), "?>=1,3,4");
+  EXPECT_EQ(f.dims("cat"), "?>=1,6,4");
+  EXPECT_EQ(f.dims("stacked"), "2,?>=1,3,4");
 }
 
 TEST(DimFacts, OptionalsAreFollowedLikeSequencesOfAtMostOne) {
@@ -321,6 +323,81 @@ TEST(DimFacts, LoopCarriedGrowthIsNotTheInitialDim) {
   Facts f = analyse(m.bytes());
   EXPECT_EQ(f.dims("y"), "rank?");
   EXPECT_EQ(f.shape("y"), ShapeClass::DataDependent);
+}
+
+// toks = [tok] * start; loop: toks = cat(toks, [next]): the carried tensor starts with
+// `start` rows and only grows, so toks[-1:] is one row when it starts non-empty.
+std::string greedy_decode(int64_t start) {
+  ModelBuilder m(13);
+  auto& g = m.graph();
+  g.input("k", kInt64, {}).output("toks", kInt64, {int64_t{-1}});
+  g.initializer(make_tensor_i64("tok", {start}, std::vector<int64_t>(start, 7)));
+  onnx::GraphProto body;
+  GraphBuilder b(&body);
+  b.input("i", kInt64, {}).input("c_in", kBool, {}).input("toks_in", kInt64, {}, false);
+  b.output("c_out", kBool, {}).output("toks_out", kInt64, {}, false);
+  b.node("Identity", {"c_in"}, {"c_out"});
+  b.constant_i64("minus_one", {-1});
+  b.constant_i64("end", {INT64_MAX});
+  b.constant_i64("zero", {0});
+  b.constant_i64("two", {2});
+  b.constant_i64("next", {4});
+  b.node("Slice", {"toks_in", "minus_one", "end"}, {"last"}, "Slice_last");
+  b.node("Slice", {"toks_in", "zero", "two"}, {"first_two"}, "Slice_first_two");
+  attr_int(b.node("Concat", {"toks_in", "next"}, {"toks_out"}, "Concat_grow"), "axis", 0);
+  attr_graph(g.node("Loop", {"k", "", "tok"}, {"toks"}, "Loop_decode"), "body", body);
+  return m.bytes();
+}
+
+TEST(DimFacts, LowerBoundsOfCarriedDimsFixTheLastRow) {
+  Facts f = analyse(greedy_decode(1));
+  const std::string body = "main/Loop_decode:body";
+  EXPECT_EQ(f.dims("toks_in", body), "?>=1");
+  EXPECT_EQ(f.dims("last", body), "1");       // toks[-1:] of at least one row
+  EXPECT_EQ(f.dims("first_two", body), "?");  // toks[0:2] needs two rows to be 2
+  EXPECT_EQ(f.dims("toks_out", body), "?>=2");
+  // Near miss: an empty start claims nothing, so toks[-1:] may be empty.
+  Facts empty = analyse(greedy_decode(0));
+  EXPECT_EQ(empty.dims("toks_in", body), "?");
+  EXPECT_EQ(empty.dims("last", body), "?");
+  // Two rows at the start: both slices are fixed.
+  Facts two = analyse(greedy_decode(2));
+  EXPECT_EQ(two.dims("last", body), "1");
+  EXPECT_EQ(two.dims("first_two", body), "2");
+}
+
+TEST(DimFacts, DeclaredElementShapesOfSequenceAndOptionalInputs) {
+  // A sequence input's element shape reaches a SequenceMap body; an optional input's value
+  // keeps its declared dims, and whether it is present stays unknown.
+  ModelBuilder m(18);
+  auto& g = m.graph();
+  auto* seq = g.proto().add_input();
+  seq->set_name("seq");
+  auto* elem = seq->mutable_type()->mutable_sequence_type()->mutable_elem_type();
+  elem->mutable_tensor_type()->set_elem_type(kFloat);
+  auto* shape = elem->mutable_tensor_type()->mutable_shape();
+  shape->add_dim()->set_dim_param("H");
+  shape->add_dim()->set_dim_value(3);
+  auto* opt = g.proto().add_input();
+  opt->set_name("opt");
+  auto* inner = opt->mutable_type()->mutable_optional_type()->mutable_elem_type();
+  inner->mutable_tensor_type()->set_elem_type(kFloat);
+  inner->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(4);
+  g.output("shapes", kInt64, {}, false).output("has", kBool, {});
+  onnx::GraphProto body;
+  GraphBuilder b(&body);
+  b.input("x", kFloat, {}, false).output("s", kInt64, {}, false);
+  b.node("Shape", {"x"}, {"s"});
+  attr_graph(g.node("SequenceMap", {"seq"}, {"shapes"}, "Map_0"), "body", body);
+  g.node("OptionalGetElement", {"opt"}, {"value"});
+  g.node("OptionalHasElement", {"opt"}, {"has"});
+  Facts f = analyse(m.bytes());
+  EXPECT_EQ(f.dims("x", "main/Map_0:body"), "H,3");
+  EXPECT_EQ(f.dims("s", "main/Map_0:body"), "2");
+  EXPECT_EQ(f.elems("s", "main/Map_0:body"), "H,3");
+  EXPECT_EQ(f.dims("value"), "4");
+  EXPECT_EQ(f.p->known_ints(f.v("has")), std::nullopt);
+  EXPECT_NE(f.value("has"), ValueClass::Constant);
 }
 
 TEST(DimFacts, ADataDimRemovedByAReductionLeavesAStaticShape) {
