@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""onnx-lint's --target onnxruntime-cpu verdicts against ONNX Runtime's own session creation.
+
+Every model given (files or folders, searched for *.onnx) is loaded in ONNX Runtime (npm
+onnxruntime-node, CPU execution provider; one Node process for all of them) and linted with
+`onnx-lint --target onnxruntime-cpu`. Then:
+
+  false error     ORT loads the model, onnx-lint reports a target-* error for onnxruntime-cpu
+  missed refusal  ORT refuses the model, onnx-lint has no target-* finding for onnxruntime-cpu,
+                  and the refusal is not listed in --listed (refusals that depend on the
+                  machine or on the Node binding, or models ORT calls invalid, which other rules
+                  report; each entry names the models, ORT's message and the reason)
+
+Loaded models below ai.onnx opset 7 also run once on random data (ORT has no opset floor).
+Exit status 1 on any false error or missed refusal, a --listed entry that names no model, or an
+old-opset model that loads but does not run.
+
+  /usr/bin/python3 tools/ort/check_target_verdicts.py --ort-dir BUILD/tests/ort \\
+      --tool BUILD/tools/onnx-lint --listed tests/ort/listed_refusals.json MODELS_OR_FOLDERS...
+"""
+import argparse
+import collections
+import fnmatch
+import json
+import re
+import sys
+
+import onnx
+
+import ort_common
+
+TARGET = "onnxruntime-cpu"
+
+# ORT's refusal messages, by reason (the first that matches).
+REASONS = [
+    ("no kernel for the op, version or types", r"Could not find an implementation for"),
+    ("operator not registered", r"is not a registered function/op"),
+    ("kernel constructor rejects an attribute", r"Exception during initialization: .*layout_ == 0"),
+    ("machine: locale missing", r"Failed to construct locale"),
+    ("Node binding: element type", r"Unsupported data type"),
+    ("invalid model", r"This is an invalid model"),
+]
+
+
+def reason_of(message):
+    for name, pattern in REASONS:
+        if re.search(pattern, message):
+            return name
+    return "other: " + message[:120]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--tool", required=True, help="the onnx-lint executable")
+    ap.add_argument("--ort-dir", required=True, help="folder with node_modules/onnxruntime-node")
+    ap.add_argument("--listed", required=True, help="JSON list of refusals explained elsewhere")
+    ap.add_argument("paths", nargs="+")
+    args = ap.parse_args()
+
+    with open(args.listed) as f:
+        listed = json.load(f)["listed"]
+    models = ort_common.model_files(args.paths)
+    # Models below ai.onnx opset 7 also run once (declared sizes; 2 for an unsized dim): the
+    # evidence that ORT has no opset floor (rules/tables/targets/extra_facts.json).
+    jobs = []
+    for m in models:
+        job = {"id": m, "model": m}
+        proto = onnx.load(m, load_external_data=False)
+        opset = next((o.version for o in proto.opset_import if o.domain in ("", "ai.onnx")), 99)
+        if opset < 7:
+            inits = {t.name for t in proto.graph.initializer}
+            job["runs"] = [{"feeds": {
+                i.name: {"type": i.type.tensor_type.elem_type,
+                         "dims": [d.dim_value if d.HasField("dim_value") else 2
+                                  for d in i.type.tensor_type.shape.dim]}
+                for i in proto.graph.input if i.name not in inits}}]
+        jobs.append(job)
+    ort = ort_common.run_jobs(args.ort_dir, jobs)
+    old = [m for m in models if "runs" in ort[m]]
+    old_failed = [(m, ort[m]["runs"][0].get("error", "")) for m in old
+                  if not ort[m]["runs"][0]["ok"]]
+    lint = ort_common.lint_json(args.tool, models, "--target", TARGET)
+
+    def matches(entry, path):
+        return any(fnmatch.fnmatch(path, "*" + p) for p in entry["models"])
+
+    stale = [e["reason"][:60] for e in listed if not any(matches(e, m) for m in models)]
+    false_errors, missed, listed_hits = [], [], collections.Counter()
+    refused_found = collections.Counter()
+    loaded = 0
+    for m in models:
+        v = ort[m]
+        diags = lint[m]["diagnostics"] if m in lint else []
+        target = [d for d in diags if d["rule"].startswith("target-") and d.get("target") == TARGET]
+        if v["loaded"]:
+            loaded += 1
+            errors = [d for d in target if d["severity"] == "error"]
+            if errors:
+                false_errors.append((m, errors[0]["rule"], errors[0]["message"]))
+            continue
+        reason = reason_of(v["error"])
+        if target:
+            refused_found[reason] += 1
+            continue
+        entry = next((e for e in listed if matches(e, m) and e["error"] in v["error"]), None)
+        rules = {d["rule"] for d in diags if d["severity"] == "error"}
+        if entry is not None and (not entry.get("reported_by") or entry["reported_by"] in rules):
+            listed_hits[entry["reason"]] += 1
+            continue
+        missed.append((m, reason, v["error"][:200]))
+
+    refused = len(models) - loaded
+    print(f"{len(models)} models: ORT loads {loaded}, refuses {refused}")
+    print(f"  refused with a {TARGET} target finding: {sum(refused_found.values())}")
+    for reason, n in sorted(refused_found.items()):
+        print(f"    {n:4}  {reason}")
+    print(f"  refused, listed in {args.listed}: {sum(listed_hits.values())}")
+    for reason, n in sorted(listed_hits.items()):
+        print(f"    {n:4}  {reason[:100]}...")
+    print(f"loaded models below ai.onnx opset 7: {len(old)}, run by ORT: "
+          f"{len(old) - len(old_failed)}")
+    for m, err in old_failed:
+        print(f"  RUN FAILED {m}: {err[:200]}")
+    print(f"false target errors (ORT loads the model): {len(false_errors)}")
+    for m, rule, msg in false_errors:
+        print(f"  FALSE ERROR {m}: [{rule}] {msg[:200]}")
+    print(f"missed refusals: {len(missed)}")
+    for m, reason, msg in missed:
+        print(f"  MISSED {m} ({reason}): {msg}")
+    for s in stale:
+        print(f"  STALE listed entry names no model: {s}")
+    return 1 if false_errors or missed or stale or old_failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

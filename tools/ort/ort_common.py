@@ -1,0 +1,87 @@
+"""Shared helpers of the ONNX Runtime oracle scripts (tools/ort/*.py, docs/ort-oracle.md).
+
+ONNX Runtime runs in Node (npm onnxruntime-node, CPU execution provider) through run_model.js:
+one Node process per batch of models, so start-up is paid once.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+RUNNER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "run_model.js")
+ORT_VERSION = "1.30.0"  # the pinned onnxruntime-node (tests/ort/CMakeLists.txt installs it)
+SKIP = 77  # ctest SKIP_RETURN_CODE of the tests/ort tests
+
+
+def model_files(paths):
+    """Every *.onnx under the given files and folders, sorted, each once."""
+    out = []
+    for p in paths:
+        if os.path.isdir(p):
+            for root, _, files in os.walk(p):
+                out += [os.path.join(root, f) for f in files if f.endswith(".onnx")]
+        else:
+            out.append(p)
+    return sorted(set(out))
+
+
+def ort_modules(ort_dir):
+    """The node_modules folder holding onnxruntime-node under ort_dir; exits when it is missing:
+    with SKIP outside CI (a developer machine without npm access), with 1 in CI (CI=true)."""
+    modules = os.path.join(os.path.abspath(ort_dir), "node_modules")
+    pkg = os.path.join(modules, "onnxruntime-node", "package.json")
+    try:
+        with open(pkg) as f:
+            version = json.load(f).get("version")
+    except OSError:
+        version = None
+    if version == ORT_VERSION:
+        return modules
+    msg = (f"onnxruntime-node {ORT_VERSION} is not installed in {modules} (found: {version}); "
+           "the ort.install test installs it with npm (docs/ort-oracle.md)")
+    if os.environ.get("CI", "").lower() == "true":
+        print("error: " + msg, file=sys.stderr)
+        sys.exit(1)
+    print("skipped: " + msg)
+    sys.exit(SKIP)
+
+
+def run_jobs(ort_dir, jobs):
+    """Runs run_model.js on `jobs` (see its header) and returns {job id: result}. A job that
+    kills Node (a native crash, e.g. SIGFPE in an integer kernel) gets the result
+    {"loaded": false, "crashed": true, "error": ...}; the jobs after it run in a new process."""
+    env = dict(os.environ, NODE_PATH=ort_modules(ort_dir))
+    out = {}
+    todo = list(jobs)
+    with tempfile.TemporaryDirectory(prefix="onnxlint-ort-") as work:
+        while todo:
+            spec = os.path.join(work, "spec.json")
+            with open(spec, "w") as f:
+                json.dump({"jobs": todo}, f)
+            r = subprocess.run(["node", RUNNER, spec], capture_output=True, text=True, env=env)
+            for line in r.stdout.splitlines():
+                if line.startswith("{"):
+                    d = json.loads(line)
+                    out[d["id"]] = d
+            todo = [j for j in todo if j["id"] not in out]
+            if r.returncode == 0:
+                break
+            if not todo:
+                raise RuntimeError(f"run_model.js exited {r.returncode}: {r.stderr[-500:]}")
+            out[todo[0]["id"]] = {"id": todo[0]["id"], "loaded": False, "crashed": True,
+                                  "error": f"run_model.js crashed (exit {r.returncode})"}
+            todo = todo[1:]
+    missing = [j["id"] for j in jobs if j["id"] not in out]
+    if missing:
+        raise RuntimeError(f"run_model.js printed no result for {missing[:5]}")
+    return out
+
+
+def lint_json(tool, paths, *args):
+    """onnx-lint's JSON report on `paths` (no config file), as {model path: file entry}."""
+    r = subprocess.run([tool, "--no-config", "--format", "json", "-j", "2", *args, *paths],
+                       capture_output=True, text=True)
+    if r.returncode not in (0, 1):
+        raise RuntimeError(f"onnx-lint exited {r.returncode}: {r.stderr.strip()[-500:]}")
+    return {f["path"]: f for f in json.loads(r.stdout)["files"]}
