@@ -22,10 +22,15 @@ import argparse
 import collections
 import fnmatch
 import json
+import os
 import re
+import shutil
 import sys
+import tempfile
 
+import numpy as np
 import onnx
+from onnx import numpy_helper
 
 import ort_common
 
@@ -33,13 +38,76 @@ TARGET = "onnxruntime-cpu"
 
 # ORT's refusal messages, by reason (the first that matches).
 REASONS = [
-    ("no kernel for the op, version or types", r"Could not find an implementation for"),
+    ("no kernel for the op, version or types",
+     r"Could not find an implementation for|Failed to find kernel for"),
     ("operator not registered", r"is not a registered function/op"),
     ("kernel constructor rejects an attribute", r"Exception during initialization: .*layout_ == 0"),
     ("machine: locale missing", r"Failed to construct locale"),
     ("Node binding: element type", r"Unsupported data type"),
     ("invalid model", r"This is an invalid model"),
+    ("opset not released (under development)", r"is under development"),
+    ("IR version too new", r"Unsupported model IR version"),
 ]
+
+
+def float16_variants(paths, out_dir):
+    """float16 copies of the models under `paths` whose float tensors (graph inputs, outputs,
+    value infos, initializers) can all be turned into float16: a model with Cast, CastLike,
+    Constant, a subgraph (If, Loop, Scan, SequenceMap) or a non-ai.onnx node is left out (their
+    float types live in attributes). Returns the paths written."""
+    written = []
+    for path in ort_common.model_files(paths):
+        m = onnx.load(path, load_external_data=False)
+        g = m.graph
+        if any(n.op_type in ("Cast", "CastLike", "Constant") or n.domain not in ("", "ai.onnx")
+               or any(a.type in (onnx.AttributeProto.GRAPH, onnx.AttributeProto.GRAPHS)
+                      for a in n.attribute) for n in g.node):
+            continue
+        changed = False
+        for vi in list(g.input) + list(g.output) + list(g.value_info):
+            tt = vi.type.tensor_type if vi.type.HasField("tensor_type") else None
+            if tt is not None and tt.elem_type == onnx.TensorProto.FLOAT:
+                tt.elem_type = onnx.TensorProto.FLOAT16
+                changed = True
+        for i, t in enumerate(g.initializer):
+            if t.data_type == onnx.TensorProto.FLOAT:
+                half = numpy_helper.to_array(t).astype(np.float16)
+                g.initializer[i].CopyFrom(numpy_helper.from_array(half, t.name))
+                changed = True
+        if changed:
+            name = os.path.basename(os.path.dirname(path)) + "-float16.onnx"
+            onnx.save(m, os.path.join(out_dir, name))
+            written.append(os.path.join(out_dir, name))
+    return written
+
+
+def boundary_models(out_dir):
+    """Small models at the edges of what ORT accepts: Relu at ai.onnx opsets 1-27 (Relu-1 has no
+    CPU kernel, 27 is not a released opset for ORT 1.30), IR versions 13 and 14, and the ops
+    new in opset 26. Returns the paths written."""
+    from onnx import TensorProto, helper
+
+    def save(name, nodes, in_type, out_type, opset, ir, inits=()):
+        g = helper.make_graph(nodes, name, [helper.make_tensor_value_info("x", in_type, [3])],
+                              [helper.make_tensor_value_info("y", out_type, [3])],
+                              initializer=list(inits))
+        m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
+        m.ir_version = ir
+        path = os.path.join(out_dir, name + ".onnx")
+        onnx.save(m, path)
+        return path
+
+    f32 = TensorProto.FLOAT
+    out = [save(f"boundary-relu-opset{v}", [helper.make_node("Relu", ["x"], ["y"])], f32, f32,
+                v, 10) for v in (1, 5, 6, 7, 13, 21, 25, 26, 27)]
+    out += [save(f"boundary-relu-ir{ir}", [helper.make_node("Relu", ["x"], ["y"])], f32, f32,
+                 21, ir) for ir in (13, 14)]
+    out.append(save("boundary-bitcast26", [helper.make_node("BitCast", ["x"], ["y"],
+                                                            to=TensorProto.INT32)],
+                    f32, TensorProto.INT32, 26, 13))
+    out.append(save("boundary-cumprod26", [helper.make_node("CumProd", ["x", "axis"], ["y"])],
+                    f32, f32, 26, 13, [helper.make_tensor("axis", TensorProto.INT64, [], [0])]))
+    return out
 
 
 def reason_of(message):
@@ -55,12 +123,28 @@ def main():
     ap.add_argument("--tool", required=True, help="the onnx-lint executable")
     ap.add_argument("--ort-dir", required=True, help="folder with node_modules/onnxruntime-node")
     ap.add_argument("--listed", required=True, help="JSON list of refusals explained elsewhere")
+    ap.add_argument("--float16-variants", nargs="*", default=[], metavar="FOLDER",
+                    help="also compare float16 copies of the models in these folders (ORT's "
+                         "CPU EP runs float16 nodes on float kernels); a copy ORT finds "
+                         "ill-typed is left out")
+    ap.add_argument("--boundary-models", action="store_true",
+                    help="also compare small generated models at the opset and IR edges")
     ap.add_argument("paths", nargs="+")
     args = ap.parse_args()
 
     with open(args.listed) as f:
         listed = json.load(f)["listed"]
-    models = ort_common.model_files(args.paths)
+    variant_dir = tempfile.mkdtemp(prefix="onnxlint-ort-f16-")
+    try:
+        return compare(args, listed, variant_dir)
+    finally:
+        shutil.rmtree(variant_dir, ignore_errors=True)
+
+
+def compare(args, listed, variant_dir):
+    variants = set(float16_variants(args.float16_variants, variant_dir))
+    boundary = boundary_models(variant_dir) if args.boundary_models else []
+    models = ort_common.model_files(args.paths) + sorted(variants) + boundary
     # Models below ai.onnx opset 7 also run once (declared sizes; 2 for an unsized dim): the
     # evidence that ORT has no opset floor (rules/tables/targets/extra_facts.json).
     jobs = []
@@ -87,6 +171,7 @@ def main():
 
     stale = [e["reason"][:60] for e in listed if not any(matches(e, m) for m in models)]
     false_errors, missed, listed_hits = [], [], collections.Counter()
+    ill_typed = 0
     refused_found = collections.Counter()
     loaded = 0
     for m in models:
@@ -100,6 +185,9 @@ def main():
                 false_errors.append((m, errors[0]["rule"], errors[0]["message"]))
             continue
         reason = reason_of(v["error"])
+        if m in variants and (reason == "invalid model" or "Type Error" in v["error"]):
+            ill_typed += 1  # float16 where the op's schema wants float: our copy is invalid
+            continue
         if target:
             refused_found[reason] += 1
             continue
@@ -111,7 +199,10 @@ def main():
         missed.append((m, reason, v["error"][:200]))
 
     refused = len(models) - loaded
-    print(f"{len(models)} models: ORT loads {loaded}, refuses {refused}")
+    print(f"{len(models)} models ({len(variants)} of them float16 copies, {len(boundary)} "
+          f"boundary models): ORT loads {loaded}, refuses {refused}")
+    if variants:
+        print(f"  float16 copies ORT finds ill-typed (left out): {ill_typed}")
     print(f"  refused with a {TARGET} target finding: {sum(refused_found.values())}")
     for reason, n in sorted(refused_found.items()):
         print(f"    {n:4}  {reason}")
