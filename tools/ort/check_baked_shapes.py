@@ -21,14 +21,12 @@ Exit status 1 on any unconfirmed finding or missed model.
       --tool BUILD/tools/onnx-lint [--sizes tests/ort/export_sizes.json] MODELS_OR_FOLDERS...
 """
 import argparse
-import json
 import os
 import sys
 
 import onnx
 
 import ort_common
-from check_fixed_dims import export_size, second_size
 
 RULE = "export-baked-shape"
 
@@ -63,10 +61,7 @@ def main():
     ap.add_argument("--sizes", help="JSON {model file name: {input dim name: export size}}")
     ap.add_argument("models", nargs="+")
     args = ap.parse_args()
-    sizes_of = {}
-    if args.sizes:
-        with open(args.sizes) as f:
-            sizes_of = json.load(f)["models"]
+    sizes_of = ort_common.load_sizes(args.sizes)
     ort_common.ort_modules(args.ort_dir)
 
     models = ort_common.model_files(args.models)
@@ -74,20 +69,10 @@ def main():
     jobs, plans = [], {}
     for path in models:
         model = onnx.load(path, load_external_data=False)
-        inits = {t.name for t in model.graph.initializer}
-        inputs = [i for i in model.graph.input if i.name not in inits]
-        names = sorted({d.dim_param for i in inputs for d in i.type.tensor_type.shape.dim
-                        if d.dim_param})
-        if not names:
-            continue
-        export = sizes_of.get(os.path.basename(path), {})
-        first = {n: export_size(n, export) for n in names}
-        envs = [first, {n: second_size(n, v) for n, v in first.items()}]
-        runs = [{"feeds": {i.name: {"type": i.type.tensor_type.elem_type,
-                                    "dims": [d.dim_value if d.HasField("dim_value") else
-                                             env.get(d.dim_param, 2)
-                                             for d in i.type.tensor_type.shape.dim]}
-                           for i in inputs}} for env in envs]
+        inputs, envs = ort_common.size_plan(model, path, sizes_of)
+        if not envs:
+            continue  # no symbolic input dim
+        runs = [{"feeds": ort_common.feeds(inputs, env)} for env in envs]
         declared = {o.name: [d.dim_value if d.HasField("dim_value") else d.dim_param
                              for d in o.type.tensor_type.shape.dim] for o in model.graph.output}
         findings = [d for d in lint[path]["diagnostics"] if d["rule"] == RULE]

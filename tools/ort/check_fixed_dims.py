@@ -42,9 +42,6 @@ from onnx import shape_inference
 
 import ort_common
 
-SPATIAL = {"h", "w", "height", "width"}
-
-
 # ---- expressions of input dims (lib/analysis/provenance.cc render_sym) ----
 
 TOKEN = re.compile(r"\s*(?:(\d+)|([A-Za-z_][A-Za-z0-9_]*)|(.))")
@@ -188,18 +185,6 @@ def parse_expr(text):
     return lambda env: ev(tree, env)
 
 
-# ---- sizes ----
-
-def export_size(name, sizes):
-    if name in sizes:
-        return sizes[name]
-    return 64 if name.lower() in SPATIAL else 2
-
-
-def second_size(name, value):
-    return value + 33 if name.lower() in SPATIAL else value + 1
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -213,10 +198,7 @@ def main():
                          "values, such as libonnx-testdata's)")
     ap.add_argument("models", nargs="+")
     args = ap.parse_args()
-    sizes_of = {}
-    if args.sizes:
-        with open(args.sizes) as f:
-            sizes_of = json.load(f)["models"]
+    sizes_of = ort_common.load_sizes(args.sizes)
     allowed = {}
     if args.allowed_failures:
         with open(args.allowed_failures) as f:
@@ -261,27 +243,13 @@ def main():
             continue
         probe = os.path.join(work, f"probe{index}.onnx")
         onnx.save(model, probe)
-        base = os.path.basename(path)
-        export = sizes_of.get(base, {})
-        graph_inputs = [i for i in model.graph.input if i.name not in inits]
-        names = sorted({d.dim_param for i in graph_inputs
-                        for d in i.type.tensor_type.shape.dim if d.dim_param})
-        first = {n: export_size(n, export) for n in names}
-        bindings = [first, {n: second_size(n, v) for n, v in first.items()}]
+        graph_inputs, bindings = ort_common.size_plan(model, path, sizes_of)
         data_dependent = any(isinstance(d, dict) for c in claims.values() for d in c["dims"])
         seeds = [1, 2] if data_dependent else [1]
         runs, envs = [], []
-        for k, env in enumerate(bindings):
-            if k == 1 and not names:
-                break  # no symbolic input: one size
-            feeds = {}
-            for inp in graph_inputs:
-                tt = inp.type.tensor_type
-                shape = [d.dim_value if d.HasField("dim_value") else
-                         env.get(d.dim_param, 2) for d in tt.shape.dim]
-                feeds[inp.name] = {"type": tt.elem_type, "dims": shape}
+        for k, env in enumerate(bindings or [{}]):  # no symbolic input: one size
             for seed in seeds:
-                runs.append({"feeds": feeds, "seed": seed})
+                runs.append({"feeds": ort_common.feeds(graph_inputs, env), "seed": seed})
                 envs.append((("export size", "second size")[k], seed, env))
         jobs.append({"id": path, "model": probe, "runs": runs, "outputs": list(claims),
                      "values": [n for n, c in claims.items() if c["elems"]]})

@@ -154,11 +154,8 @@ def compare(args, listed, variant_dir):
         opset = next((o.version for o in proto.opset_import if o.domain in ("", "ai.onnx")), 99)
         if opset < 7:
             inits = {t.name for t in proto.graph.initializer}
-            job["runs"] = [{"feeds": {
-                i.name: {"type": i.type.tensor_type.elem_type,
-                         "dims": [d.dim_value if d.HasField("dim_value") else 2
-                                  for d in i.type.tensor_type.shape.dim]}
-                for i in proto.graph.input if i.name not in inits}}]
+            inputs = [i for i in proto.graph.input if i.name not in inits]
+            job["runs"] = [{"feeds": ort_common.feeds(inputs, {})}]
         jobs.append(job)
     ort = ort_common.run_jobs(args.ort_dir, jobs)
     old = [m for m in models if "runs" in ort[m]]

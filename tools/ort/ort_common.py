@@ -14,6 +14,53 @@ ORT_VERSION = "1.30.0"  # the pinned onnxruntime-node (tests/ort/CMakeLists.txt 
 SKIP = 77  # ctest SKIP_RETURN_CODE of the tests/ort tests
 
 
+SPATIAL = {"h", "w", "height", "width"}
+
+
+def load_sizes(path):
+    """--sizes: {model file name: {input dim name: export size}} (tests/ort/export_sizes.json)."""
+    if not path:
+        return {}
+    with open(path) as f:
+        return json.load(f)["models"]
+
+
+def export_size(name, sizes):
+    """The size a symbolic input dim runs at first: the export size when known, else 2 (64 for
+    spatial dims)."""
+    if name in sizes:
+        return sizes[name]
+    return 64 if name.lower() in SPATIAL else 2
+
+
+def second_size(name, value):
+    """The second size: one more, or 33 more for spatial dims (odd sizes test the rounding)."""
+    return value + 33 if name.lower() in SPATIAL else value + 1
+
+
+def size_plan(model, path, sizes_of):
+    """(graph inputs, [export-size binding, second-size binding]) of a model's symbolic input
+    dims: {dim name: size}; the list is empty when no input dim is symbolic."""
+    inits = {t.name for t in model.graph.initializer}
+    inputs = [i for i in model.graph.input if i.name not in inits]
+    names = sorted({d.dim_param for i in inputs for d in i.type.tensor_type.shape.dim
+                    if d.dim_param})
+    if not names:
+        return inputs, []
+    export = sizes_of.get(os.path.basename(path), {})
+    first = {n: export_size(n, export) for n in names}
+    return inputs, [first, {n: second_size(n, v) for n, v in first.items()}]
+
+
+def feeds(inputs, env, unnamed=2):
+    """run_model.js feeds for `inputs` with the symbolic dims bound by `env` (a dynamic dim
+    without a name, or a name `env` lacks, gets `unnamed`)."""
+    return {i.name: {"type": i.type.tensor_type.elem_type,
+                     "dims": [d.dim_value if d.HasField("dim_value") else
+                              env.get(d.dim_param, unnamed)
+                              for d in i.type.tensor_type.shape.dim]} for i in inputs}
+
+
 def model_files(paths):
     """Every *.onnx under the given files and folders, sorted, each once."""
     out = []
