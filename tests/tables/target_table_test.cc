@@ -284,6 +284,16 @@ TEST(TargetTables, TypeChecks) {
   EXPECT_TRUE(type_supported(*grid, "tensor(double)", 22));
   EXPECT_FALSE(type_supported(*grid, "tensor(float16)", 22));
 
+  // ORT CPU TopK: ORT 1.30 (the table's oracle) adds int8, uint8 and int16 to the 11-23 and
+  // 24+ kernels, and still refuses uint16; TopK-10 is unchanged.
+  const TargetOp* topk = find_target_op(target("onnxruntime-cpu"), "", "TopK");
+  ASSERT_NE(topk, nullptr);
+  EXPECT_TRUE(type_supported(*topk, "tensor(int8)", 11));
+  EXPECT_TRUE(type_supported(*topk, "tensor(int16)", 23));
+  EXPECT_TRUE(type_supported(*topk, "tensor(uint8)", 24));
+  EXPECT_FALSE(type_supported(*topk, "tensor(uint16)", 24));
+  EXPECT_FALSE(type_supported(*topk, "tensor(int8)", 10));
+
   // No type data means unknown, which counts as supported.
   const TargetOp* conv = find_target_op(target("nnapi"), "", "Conv");
   ASSERT_NE(conv, nullptr);
