@@ -17,8 +17,6 @@
 // Inputs are pseudo-random from "seed" (default 1): floats in [0, 1), integers in [1, high)
 // (default high 3), booleans 0/1. NODE_PATH must name a node_modules holding onnxruntime-node
 // (tests/ort installs it into the build tree; see docs/ort-oracle.md).
-// Also accepts the older single-model SPEC {"model", "feeds", "outputs", "values"}: prints that
-// run's outputs object alone (exit 1 with the message on a failure).
 'use strict';
 const fs = require('fs');
 const ort = require('onnxruntime-node');
@@ -114,13 +112,5 @@ async function runJob(job) {
 
 (async () => {
   const spec = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
-  if (!spec.jobs) {
-    // The single-model form.
-    const r = await runJob({id: 0, model: spec.model, outputs: spec.outputs, values: spec.values,
-                            runs: [{feeds: spec.feeds}]});
-    if (!r.loaded || !r.runs[0].ok) throw new Error(r.error || r.runs[0].error);
-    console.log(JSON.stringify(r.runs[0].outputs));
-    return;
-  }
   for (const job of spec.jobs) console.log(JSON.stringify(await runJob(job)));
 })().catch((e) => { console.error(firstLine(e)); process.exit(1); });
