@@ -17,7 +17,8 @@ or missed refusal, a --listed entry that names no model, a listed false error th
 occurs, or an old-opset model that loads but does not run.
 
   /usr/bin/python3 tools/ort/check_target_verdicts.py --ort-dir BUILD/tests/ort \\
-      --tool BUILD/tools/onnx-lint --listed tests/ort/listed_refusals.json MODELS_OR_FOLDERS...
+      --tool BUILD/tools/onnx-lint --listed tests/ort/listed_refusals.json [--boundary-models] \\
+      [--type-variants FOLDER...] -- MODELS_OR_FOLDERS...
 """
 import argparse
 import collections
@@ -161,7 +162,7 @@ def main():
 
     with open(args.listed) as f:
         listed = json.load(f)["listed"]
-    variant_dir = tempfile.mkdtemp(prefix="onnxlint-ort-f16-")
+    variant_dir = tempfile.mkdtemp(prefix="onnxlint-ort-variants-")
     try:
         return compare(args, listed, variant_dir)
     finally:
