@@ -2,7 +2,8 @@
 # Developer entry point (the README's quick start). Installs missing Debian packages (as root),
 # then builds and either lints the example models or runs the whole test suite.
 #   tools/dev.sh example   build, then lint examples/ (shows real findings)
-#   tools/dev.sh test      build, then run every test with ctest
+#   tools/dev.sh test      build, then run every test with ctest (the tests/ort fixture installs
+#                          npm onnxruntime-node into the build folder; docs/ort-oracle.md)
 #   tools/dev.sh fuzz      clang build of the libFuzzer targets (ASan+UBSan), then their smoke
 #                          run (about a minute; docs/security.md)
 set -euo pipefail
@@ -14,11 +15,18 @@ BUILD=${ONNXLINT_BUILD_DIR:-$ROOT/build}
 PACKAGES=(cmake ninja-build g++ python3 git pkg-config
   libprotobuf-dev protobuf-compiler libonnx-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   libtomlplusplus-dev libgtest-dev libgmock-dev libbenchmark-dev libmimalloc-dev
-  python3-jsonschema python3-onnx libonnx-testdata pre-commit)
+  python3-jsonschema python3-onnx libonnx-testdata pre-commit nodejs npm)
+
+# Present when their command is: NodeSource's nodejs, for one, bundles npm and conflicts with
+# Debian's npm package, which apt would otherwise try to install in its place.
+declare -A COMMAND_OF=([nodejs]=node [npm]=npm)
 
 install_missing() {
   local missing=()
   for p in "${PACKAGES[@]}"; do
+    if [[ -n ${COMMAND_OF[$p]:-} ]] && command -v "${COMMAND_OF[$p]}" >/dev/null 2>&1; then
+      continue
+    fi
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
   if ((${#missing[@]})); then

@@ -10,6 +10,7 @@ using C = Check;
 using L = std::vector<std::string_view>;
 
 constexpr std::string_view kTrt = "tensorrt";
+constexpr std::string_view kOrtCpu = "onnxruntime-cpu";
 constexpr std::string_view kNnapi = "onnxruntime-nnapi";
 constexpr std::string_view kMlProgram = "onnxruntime-coreml-mlprogram";
 constexpr std::string_view kCoremlNn = "onnxruntime-coreml-neuralnetwork";
@@ -117,6 +118,13 @@ std::vector<Restriction> build() {
   onnx(kTrt, "TensorScatter", C::AttrIn, {"axis"}, {"-2", "2"}, "axis must be -2");
   onnx(kTrt, "TopK", C::AttrIn, {"sorted"}, {"1"}, "sorted must be 1");
   onnx(kTrt, "TopK", C::ConstBelow, {"K"}, {"3840"}, "K < 3840");
+
+  // ---- ONNX Runtime CPU EP (notes added from the kernels; rules/tables/targets/README.md) ----
+  // The kernel constructors enforce layout_ == 0; ORT 1.30 refuses the session (tests/ort).
+  for (std::string_view op : {"GRU", "LSTM", "RNN"}) {
+    onnx(kOrtCpu, op, C::AttrIn, {"layout"}, {"0"},
+         "layout=0 only (batch-major layout=1 fails when the session is created)");
+  }
 
   // ---- ONNX Runtime NNAPI EP (nnapi_supported_ops.md) ----
   for (std::string_view op : kPool2d) onnx(kNnapi, op, C::RankIn, {"X"}, {"4"}, "2D pooling only");

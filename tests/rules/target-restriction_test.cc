@@ -409,6 +409,31 @@ TEST(TargetRestriction, AttributeValues) {
   EXPECT_THAT(run(p, "webnn"), IsEmpty());
 }
 
+// ORT CPU: the GRU/LSTM/RNN kernels reject layout=1 when the session is created (ORT 1.30,
+// tests/ort); layout=0, the default, is fine. Layout is an attribute from opset 14.
+TEST(TargetRestriction, OrtCpuRecurrentLayout) {
+  for (const char* op : {"GRU", "LSTM", "RNN"}) {
+    ModelBuilder m(14);
+    m.graph()
+        .input("x", kFloat, {1, 2, 2})
+        .input("w", kFloat, {1, 8, 2})
+        .input("r", kFloat, {1, 8, 2})
+        .output("y", kFloat, {1, 2, 1, 2});
+    auto& n = m.graph().node(op, {"x", "w", "r"}, {"y"}, "rnn");
+    attr_int(n, "hidden_size", 2);
+    EXPECT_THAT(run(m, "ort-cpu"), IsEmpty()) << op;  // the default, layout=0
+    attr_int(n, "layout", 0);
+    EXPECT_THAT(run(m, "ort-cpu"), IsEmpty()) << op;
+    m.proto().mutable_graph()->mutable_node(0)->mutable_attribute(1)->set_i(1);
+    auto diags = diagnostics(kRule, m.bytes(), for_targets({"ort-cpu"}));
+    ASSERT_EQ(diags.size(), 1u) << op;
+    EXPECT_EQ(diags[0].severity, Severity::Error) << op;
+    EXPECT_EQ(diags[0].message, std::string("rnn (") + op +
+                                    ") has layout=1, which ONNX Runtime CPU EP (main, 1.25 dev) "
+                                    "does not support (supported: 0)");
+  }
+}
+
 TEST(TargetRestriction, AttributePresenceAndLists) {
   // TensorRT ignores RandomNormal's seed.
   ModelBuilder m(17);

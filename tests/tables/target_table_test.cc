@@ -41,8 +41,9 @@ constexpr Counts kCounts[] = {
     {"onnx2tf-flatbuffer-direct", 197, 0},
     {"onnxruntime-coreml-mlprogram", 58, 0},
     {"onnxruntime-coreml-neuralnetwork", 38, 0},
-    // +1 each: NonMaxSuppression, added by extra_facts.json (extra_ops).
-    {"onnxruntime-cpu", 288, 0},
+    // +1 each: NonMaxSuppression, added by extra_facts.json (extra_ops); CPU also BitCast and
+    // CumProd (opset 26, from ONNX Runtime 1.30 itself).
+    {"onnxruntime-cpu", 290, 0},
     {"onnxruntime-cuda", 226, 0},
     {"onnxruntime-dml", 205, 0},
     {"onnxruntime-nnapi", 53, 0},
@@ -172,10 +173,12 @@ TEST(TargetTables, TensorRtUsesModelOpsetSemantics) {
 TEST(TargetTables, OrtCpuChecksSinceVersions) {
   const TargetInfo& cpu = target("ort-cpu");
   EXPECT_EQ(cpu.semantics, VersionSemantics::OpSinceVersion);
-  EXPECT_EQ(target_max_opset(cpu, ""), 25);
+  EXPECT_EQ(target_max_opset(cpu, ""), 26);  // ORT 1.30 (the table's oracle), not the list's 25
   EXPECT_EQ(target_max_opset(cpu, "ai.onnx.ml"), 5);
-  EXPECT_EQ(target_min_opset(cpu, ""), 7);  // extra fact
-  EXPECT_EQ(cpu.max_ir_version, 13);        // extra fact
+  // No floor: ORT 1.30 loads opset 1-6 models (tests/ort); old ops without a kernel are caught
+  // per op below.
+  EXPECT_EQ(target_min_opset(cpu, ""), 0);
+  EXPECT_EQ(cpu.max_ir_version, 13);  // extra fact
 
   // Abs has kernels 6-12 and 13+ ([[6, null]] merged): the open range covers later versions.
   EXPECT_EQ(check_op(cpu, "", "Abs", 13, 25).verdict, OpVerdict::Supported);
@@ -196,13 +199,19 @@ TEST(TargetTables, OrtCpuChecksSinceVersions) {
   // Scatter: 9-10 only.
   EXPECT_EQ(check_op(cpu, "", "Scatter", 11, 13).verdict, OpVerdict::VersionOutOfRange);
 
-  // Model opsets outside what this ORT build knows.
-  OpCheck new_opset = check_op(cpu, "", "Abs", 13, 26);
+  // Model opsets outside what this ORT build accepts: 26 is released, 27 is not.
+  EXPECT_EQ(check_op(cpu, "", "Abs", 13, 26).verdict, OpVerdict::Supported);
+  OpCheck new_opset = check_op(cpu, "", "Abs", 13, 27);
   EXPECT_EQ(new_opset.verdict, OpVerdict::VersionOutOfRange);
   EXPECT_EQ(new_opset.reason,
-            "ONNX Runtime CPU EP (main, 1.25 dev) accepts ai.onnx opsets 7-25; the model imports "
-            "26 (node Abs).");
-  EXPECT_EQ(check_op(cpu, "", "Abs", 6, 6).verdict, OpVerdict::VersionOutOfRange);
+            "ONNX Runtime CPU EP (main, 1.25 dev) accepts ai.onnx opsets up to 26; the model "
+            "imports 27 (node Abs).");
+  // The opset-26 ops, from ORT 1.30 itself (extra_ops).
+  EXPECT_EQ(check_op(cpu, "", "CumProd", 26, 26).verdict, OpVerdict::Supported);
+  EXPECT_EQ(check_op(cpu, "", "BitCast", 26, 26).verdict, OpVerdict::Supported);
+  // Opset 6 is accepted: Abs-6 has a kernel, Add-6 (kernels from 7) has none.
+  EXPECT_EQ(check_op(cpu, "", "Abs", 6, 6).verdict, OpVerdict::Supported);
+  EXPECT_EQ(check_op(cpu, "", "Add", 6, 6).verdict, OpVerdict::VersionOutOfRange);
   // Unknown since-version / opset (0) skip the version checks.
   EXPECT_EQ(check_op(cpu, "", "Upsample", 0, 0).verdict, OpVerdict::Supported);
 
@@ -274,6 +283,16 @@ TEST(TargetTables, TypeChecks) {
   EXPECT_TRUE(type_supported(*grid, "tensor(double)", 20));
   EXPECT_TRUE(type_supported(*grid, "tensor(double)", 22));
   EXPECT_FALSE(type_supported(*grid, "tensor(float16)", 22));
+
+  // ORT CPU TopK: ORT 1.30 (the table's oracle) adds int8, uint8 and int16 to the 11-23 and
+  // 24+ kernels, and still refuses uint16; TopK-10 is unchanged.
+  const TargetOp* topk = find_target_op(target("onnxruntime-cpu"), "", "TopK");
+  ASSERT_NE(topk, nullptr);
+  EXPECT_TRUE(type_supported(*topk, "tensor(int8)", 11));
+  EXPECT_TRUE(type_supported(*topk, "tensor(int16)", 23));
+  EXPECT_TRUE(type_supported(*topk, "tensor(uint8)", 24));
+  EXPECT_FALSE(type_supported(*topk, "tensor(uint16)", 24));
+  EXPECT_FALSE(type_supported(*topk, "tensor(int8)", 10));
 
   // No type data means unknown, which counts as supported.
   const TargetOp* conv = find_target_op(target("nnapi"), "", "Conv");
