@@ -92,25 +92,6 @@ bool is_path_like(const py::handle& value) {
   return py::isinstance<py::str>(value) || py::hasattr(value, "__fspath__");
 }
 
-// Canonical target ids for ids or aliases, as the CLI resolves --target.
-std::vector<std::string> resolve_targets(const std::vector<std::string>& names) {
-  std::vector<std::string> out;
-  for (const std::string& name : names) {
-    const TargetInfo* t = find_target(name);
-    if (t == nullptr) {
-      throw ConfigError("unknown target '" + name + "'; known targets: " + target_names_for_help());
-    }
-    if (std::find(out.begin(), out.end(), t->id) == out.end()) out.emplace_back(t->id);
-  }
-  return out;
-}
-
-std::optional<std::string> canonical_target(std::string_view name) {
-  const TargetInfo* t = find_target(name);
-  if (t == nullptr) return std::nullopt;
-  return std::string(t->id);
-}
-
 // A contiguous read-only view of a Python buffer, held (not copied) while it lives. Destroy it
 // with the GIL held.
 class HeldBuffer {
