@@ -84,18 +84,23 @@ std::string raw_bytes_of(const std::vector<int64_t>& v) {
   return std::string(reinterpret_cast<const char*>(v.data()), v.size() * 8);
 }
 
-TEST(LoaderZeroCopy, PayloadSpanPointsAtTheRawBytes) {
+// y = Reshape(x, shape) with `shape` an int64 initializer in raw_data.
+std::string reshape_model(const std::vector<int64_t>& shape_values) {
   ModelBuilder m;
   m.graph().input("x").output("y");
   onnx::TensorProto t;
   t.set_name("shape");
   t.set_data_type(onnx::TensorProto::INT64);
-  t.add_dims(3);
-  std::vector<int64_t> values{1, -2, 300};
-  t.set_raw_data(raw_bytes_of(values));
+  t.add_dims(static_cast<int64_t>(shape_values.size()));
+  t.set_raw_data(raw_bytes_of(shape_values));
   m.graph().initializer(t);
   m.graph().node("Reshape", {"x", "shape"}, {"y"});
-  const std::string bytes = m.bytes();
+  return m.bytes();
+}
+
+TEST(LoaderZeroCopy, PayloadSpanPointsAtTheRawBytes) {
+  std::vector<int64_t> values{1, -2, 300};
+  const std::string bytes = reshape_model(values);
 
   // From a file (memory-mapped).
   TempDir dir;
@@ -119,17 +124,8 @@ TEST(LoaderZeroCopy, PayloadSpanPointsAtTheRawBytes) {
 // load_model_from_view (and so Linter::lint_bytes, the Python buffers) borrows the caller's
 // bytes: the model view points into them; load_model_from_bytes keeps a copy.
 TEST(LoaderZeroCopy, ViewBorrowsTheCallersBytes) {
-  ModelBuilder m;
-  m.graph().input("x").output("y");
-  onnx::TensorProto t;
-  t.set_name("shape");
-  t.set_data_type(onnx::TensorProto::INT64);
-  t.add_dims(2);
   std::vector<int64_t> values{4, -1};
-  t.set_raw_data(raw_bytes_of(values));
-  m.graph().initializer(t);
-  m.graph().node("Reshape", {"x", "shape"}, {"y"});
-  const std::string bytes = m.bytes();
+  const std::string bytes = reshape_model(values);
   const auto view = std::as_bytes(std::span<const char>(bytes.data(), bytes.size()));
 
   LoadResult r = load_model_from_view("m.onnx", view, "models");
