@@ -13,7 +13,7 @@ Example::
 from __future__ import annotations
 
 import os
-from typing import Iterable, Optional, Union
+from typing import Optional, Union
 
 from . import Names, ModelSource, Report, lint
 

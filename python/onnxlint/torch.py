@@ -50,7 +50,9 @@ def export(
     """
     threshold = "never" if raise_on is None else raise_on
     if threshold not in _THRESHOLDS:
-        raise ValueError(f"raise_on: expected one of {', '.join(_THRESHOLDS)} or None, got {raise_on!r}")
+        raise ValueError(
+            f"raise_on: expected one of {', '.join(_THRESHOLDS)} or None, got {raise_on!r}"
+        )
     import torch  # noqa: F401  (lazily: the package works without torch)
     import torch.onnx
 
