@@ -80,6 +80,8 @@ def test_folder_lints_every_model(model_files):
                                           "shape-dynamic-input": 1, "shape-dynamic-output": 1}}
     with pytest.raises(ValueError, match="the report has 4 models"):
         report.model
+    parallel = onnxlint.Linter(jobs=2).lint(model_files["clean"].parent)
+    assert parallel.to_json() == report.to_json()
 
 
 # --- the report ------------------------------------------------------------------------------
