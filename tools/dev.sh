@@ -4,8 +4,8 @@
 #   tools/dev.sh example   build, then lint examples/ (shows real findings)
 #   tools/dev.sh test      build, then run every test with ctest (the tests/ort fixture installs
 #                          npm onnxruntime-node into the build folder; docs/ort-oracle.md)
-#   tools/dev.sh fuzz      clang build of the libFuzzer targets (ASan+UBSan), then their smoke
-#                          run (about a minute; docs/security.md)
+#   tools/dev.sh fuzz      installs clang, builds the libFuzzer targets (ASan+UBSan), then runs
+#                          their smoke run (about a minute; docs/security.md)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -15,7 +15,8 @@ BUILD=${ONNXLINT_BUILD_DIR:-$ROOT/build}
 PACKAGES=(cmake ninja-build g++ python3 git pkg-config
   libprotobuf-dev protobuf-compiler libonnx-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   libtomlplusplus-dev libgtest-dev libgmock-dev libbenchmark-dev libmimalloc-dev
-  python3-jsonschema python3-onnx libonnx-testdata pre-commit nodejs npm)
+  python3-jsonschema python3-onnx libonnx-testdata pre-commit nodejs npm
+  pybind11-dev python3-dev python3-pytest python3-torch)
 
 # Present when their command is: NodeSource's nodejs, for one, bundles npm and conflicts with
 # Debian's npm package, which apt would otherwise try to install in its place.
@@ -62,6 +63,8 @@ case "${1:-}" in
     ctest --test-dir "$BUILD" -j "$(nproc)" --output-on-failure
     ;;
   fuzz)
+    # clang with its sanitizer and libFuzzer runtimes (Debian 12: clang 14).
+    PACKAGES+=(clang libclang-rt-14-dev)
     install_missing
     FUZZ_BUILD=${ONNXLINT_FUZZ_BUILD_DIR:-$ROOT/build-fuzz}
     cmake -S "$ROOT" -B "$FUZZ_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \

@@ -119,8 +119,11 @@ class Linter {
   /// Lints one file ("-" reads stdin). Never throws for bad input: an unreadable model gives
   /// a model-unreadable finding.
   FileReport lint_file(const std::string& path) const;
-  /// Lints bytes already in memory (copied into the model's buffer).
-  FileReport lint_bytes(const std::string& name, std::string_view bytes) const;
+  /// Lints bytes already in memory without copying them (they need to stay valid only for
+  /// the call). External data is resolved in `directory`, by default the folder of `name`
+  /// ("." for "-", as for stdin).
+  FileReport lint_bytes(const std::string& name, std::string_view bytes,
+                        std::optional<std::string> directory = {}) const;
   /// Expands and lints every path, `options().jobs` files at a time.
   Report lint_paths(const std::vector<std::string>& paths,
                     const std::function<void(size_t done, size_t total)>& progress = {}) const;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -46,6 +47,11 @@ LoadResult load_model(const std::string& path, const LoadLimits& limits = {});
 /// Builds the model view over bytes already in memory (copied into the model).
 LoadResult load_model_from_bytes(const std::string& name, std::string_view bytes,
                                  const LoadLimits& limits = {});
+/// Builds the model view over bytes without copying them: the model borrows `bytes`, which
+/// must stay valid and unchanged for the model's whole life. External data is resolved in
+/// `directory`.
+LoadResult load_model_from_view(const std::string& name, std::span<const std::byte> bytes,
+                                std::string directory, const LoadLimits& limits = {});
 
 /// How a node, attribute or function name appears in a graph path: as is, or when longer
 /// than 256 bytes its first 200 bytes, "...#" and a 64-bit FNV-1a hash of the whole name.

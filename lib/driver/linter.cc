@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <span>
 #include <thread>
 #include <type_traits>
 #include <unordered_map>
@@ -268,9 +269,18 @@ FileReport Linter::lint_file(const std::string& path) const {
   return lint_model(*loaded.model);
 }
 
-FileReport Linter::lint_bytes(const std::string& name, std::string_view bytes) const {
-  if (const Linter& own = for_path(name); &own != this) return own.lint_bytes(name, bytes);
-  LoadResult loaded = load_model_from_bytes(name, bytes);
+FileReport Linter::lint_bytes(const std::string& name, std::string_view bytes,
+                              std::optional<std::string> directory) const {
+  if (const Linter& own = for_path(name); &own != this) {
+    return own.lint_bytes(name, bytes, std::move(directory));
+  }
+  if (!directory) {
+    const std::filesystem::path parent = std::filesystem::path(name).parent_path();
+    directory = parent.empty() ? std::string(".") : parent.string();
+  }
+  // The model lives only for this call, so it can borrow the caller's bytes.
+  LoadResult loaded = load_model_from_view(
+      name, std::as_bytes(std::span<const char>(bytes.data(), bytes.size())), *directory);
   if (!loaded.model) return unreadable_report(name, *loaded.error, bytes);
   return lint_model(*loaded.model);
 }

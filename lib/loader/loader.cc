@@ -79,6 +79,16 @@ class OwnedBuffer final : public Model::Buffer {
   std::string data_;
 };
 
+// Bytes the caller owns (load_model_from_view): the model only points into them.
+class BorrowedBuffer final : public Model::Buffer {
+ public:
+  explicit BorrowedBuffer(std::span<const std::byte> bytes) : bytes_(bytes) {}
+  std::span<const std::byte> bytes() const override { return bytes_; }
+
+ private:
+  std::span<const std::byte> bytes_;
+};
+
 TypeInfo convert_type(const onnx::TypeProto& tp, const LoadLimits& limits, Arena& arena) {
   TypeInfo info;
   const onnx::TypeProto* cur = &tp;
@@ -1016,6 +1026,13 @@ LoadResult load_model_from_bytes(const std::string& name, std::string_view bytes
                                  const LoadLimits& limits) {
   auto model = std::make_unique<Model>(name, std::make_unique<OwnedBuffer>(std::string(bytes)));
   model->set_directory(parent_directory(name));
+  return build(std::move(model), limits);
+}
+
+LoadResult load_model_from_view(const std::string& name, std::span<const std::byte> bytes,
+                                std::string directory, const LoadLimits& limits) {
+  auto model = std::make_unique<Model>(name, std::make_unique<BorrowedBuffer>(bytes));
+  model->set_directory(std::move(directory));
   return build(std::move(model), limits);
 }
 

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <ranges>
 
+#include "loader/external_model.h"
 #include "loader/temp_dir.h"
 #include "loader/wire_writer.h"
 #include "support/model_builder.h"
@@ -83,18 +84,23 @@ std::string raw_bytes_of(const std::vector<int64_t>& v) {
   return std::string(reinterpret_cast<const char*>(v.data()), v.size() * 8);
 }
 
-TEST(LoaderZeroCopy, PayloadSpanPointsAtTheRawBytes) {
+// y = Reshape(x, shape) with `shape` an int64 initializer in raw_data.
+std::string reshape_model(const std::vector<int64_t>& shape_values) {
   ModelBuilder m;
   m.graph().input("x").output("y");
   onnx::TensorProto t;
   t.set_name("shape");
   t.set_data_type(onnx::TensorProto::INT64);
-  t.add_dims(3);
-  std::vector<int64_t> values{1, -2, 300};
-  t.set_raw_data(raw_bytes_of(values));
+  t.add_dims(static_cast<int64_t>(shape_values.size()));
+  t.set_raw_data(raw_bytes_of(shape_values));
   m.graph().initializer(t);
   m.graph().node("Reshape", {"x", "shape"}, {"y"});
-  const std::string bytes = m.bytes();
+  return m.bytes();
+}
+
+TEST(LoaderZeroCopy, PayloadSpanPointsAtTheRawBytes) {
+  std::vector<int64_t> values{1, -2, 300};
+  const std::string bytes = reshape_model(values);
 
   // From a file (memory-mapped).
   TempDir dir;
@@ -113,6 +119,55 @@ TEST(LoaderZeroCopy, PayloadSpanPointsAtTheRawBytes) {
   // Out-of-range spans give nothing rather than reading past the buffer.
   EXPECT_TRUE(r.model->span_bytes(ByteSpan{bytes.size() - 1, 2}).empty());
   EXPECT_TRUE(r.model->span_bytes(ByteSpan{~uint64_t{0}, 2}).empty());
+}
+
+// load_model_from_view (and so Linter::lint_bytes, the Python buffers) borrows the caller's
+// bytes: the model view points into them; load_model_from_bytes keeps a copy.
+TEST(LoaderZeroCopy, ViewBorrowsTheCallersBytes) {
+  std::vector<int64_t> values{4, -1};
+  const std::string bytes = reshape_model(values);
+  const auto view = std::as_bytes(std::span<const char>(bytes.data(), bytes.size()));
+
+  LoadResult r = load_model_from_view("m.onnx", view, "models");
+  ASSERT_TRUE(r.model);
+  EXPECT_EQ(r.model->bytes().data(), view.data());
+  EXPECT_EQ(r.model->bytes().size(), bytes.size());
+  EXPECT_EQ(r.model->path(), "m.onnx");
+  EXPECT_EQ(r.model->directory(), "models");
+  const TensorData& shape = r.model->graph.initializers[0];
+  EXPECT_EQ(r.model->span_bytes(shape.payload).data(), view.data() + shape.payload.offset);
+  EXPECT_EQ(r.model->read_ints(shape), values);
+
+  LoadResult copied = load_model_from_bytes("m.onnx", bytes);
+  ASSERT_TRUE(copied.model);
+  EXPECT_NE(copied.model->bytes().data(), view.data());
+
+  LoadResult empty = load_model_from_view("e.onnx", {}, ".");
+  EXPECT_FALSE(empty.model);
+  ASSERT_TRUE(empty.error);
+  EXPECT_EQ(empty.error->message, "file is empty");
+}
+
+// Linter::lint_bytes resolves external data in the folder it is given, by default the folder of
+// the name (the working folder for "-", as for stdin).
+TEST(LoaderZeroCopy, LintBytesResolvesExternalDataInTheGivenFolder) {
+  TempDir dir;
+  dir.write("w.bin", std::string(16, '\0'));
+  const std::string bytes =
+      model_with_initializer(external_tensor("W", {4}, "w.bin", "0", "16")).bytes();
+  LintOptions options;
+  options.select = {"data-external-missing"};
+  Linter linter(builtin_registry(), options);
+  auto rules = [](const FileReport& r) {
+    std::vector<std::string> out;
+    for (const Diagnostic& d : r.diagnostics) out.push_back(d.rule_id);
+    return out;
+  };
+  EXPECT_THAT(rules(linter.lint_bytes("-", bytes)), ElementsAre("data-external-missing"));
+  EXPECT_THAT(rules(linter.lint_bytes("-", bytes, dir.str())), ::testing::IsEmpty());
+  EXPECT_THAT(rules(linter.lint_bytes(dir.str("m.onnx"), bytes)), ::testing::IsEmpty());
+  EXPECT_THAT(rules(linter.lint_bytes(dir.str("m.onnx"), bytes, "/nonexistent-folder")),
+              ElementsAre("data-external-missing"));
 }
 
 TEST(LoaderZeroCopy, NodeValueNamesReadTheGraphNameTable) {

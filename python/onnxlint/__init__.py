@@ -1,0 +1,114 @@
+"""onnxlint: static checks for ONNX models, from Python.
+
+The same C++ engine as the ``onnx-lint`` command, as an import::
+
+    import onnxlint
+    report = onnxlint.lint("model.onnx", targets=["tensorrt"])
+    assert report.ok, report
+
+``lint`` takes a path (file or folder), any bytes-like buffer (linted in place, without a copy)
+or an ``onnx.ModelProto``. Settings layer over the project's ``onnx-lint.toml`` or
+``[tool.onnx-lint]`` exactly as on the command line, and ``Report.to_json()`` /
+``Report.to_sarif()`` are byte for byte what ``onnx-lint`` writes. See docs/python.md.
+
+Submodules: ``onnxlint.torch`` (export from PyTorch and lint), ``onnxlint.testing``
+(``assert_clean`` for pytest); ``python3 -m onnxlint`` is the ``onnx-lint`` command line.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Iterable, Optional, Union
+
+from ._onnxlint import (
+    JSON_SCHEMA_VERSION,
+    Diagnostic,
+    FileReport,
+    Linter,
+    Location,
+    ModelInfo,
+    RelatedLocation,
+    Report,
+    Rule,
+    RuleOption,
+    Target,
+    __version__,
+    explain,
+    rules,
+    table_versions,
+    targets,
+)
+
+__all__ = [
+    "JSON_SCHEMA_VERSION",
+    "Diagnostic",
+    "FileReport",
+    "LintError",
+    "Linter",
+    "Location",
+    "ModelInfo",
+    "RelatedLocation",
+    "Report",
+    "Rule",
+    "RuleOption",
+    "Target",
+    "__version__",
+    "explain",
+    "lint",
+    "rules",
+    "table_versions",
+    "targets",
+]
+
+#: What ``lint`` accepts as a model: a path, a bytes-like buffer or an ``onnx.ModelProto``.
+ModelSource = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, Any]
+#: Rule selectors or target ids: one string or several.
+Names = Union[str, Iterable[str]]
+
+
+class LintError(Exception):
+    """A lint found problems at or above a threshold; ``report`` holds the findings.
+
+    Raised by ``onnxlint.torch.export`` (``raise_on``). ``str(error)`` is the text report.
+    """
+
+    def __init__(self, report: Report, message: Optional[str] = None) -> None:
+        self.report = report
+        super().__init__(message if message is not None else report.to_text())
+
+
+def lint(
+    model: ModelSource,
+    *,
+    targets: Names = (),
+    select: Names = (),
+    ignore: Names = (),
+    config: Union[None, bool, str, "os.PathLike[str]"] = None,
+    fail_on: Optional[str] = None,
+    base_dir: Union[None, str, "os.PathLike[str]"] = None,
+    name: Union[None, str, "os.PathLike[str]"] = None,
+) -> Report:
+    """Lint one model and return its ``Report``.
+
+    model: a path (``str`` or ``os.PathLike``; a folder lints every ``*.onnx`` below it), a
+        bytes-like object (``bytes``, ``bytearray``, ``memoryview``, any contiguous buffer:
+        read in place, never copied, with the GIL released while linting) or an
+        ``onnx.ModelProto`` (serialised once).
+    targets: target runtime ids or aliases (``onnxlint.targets()``), as ``--target``.
+    select, ignore: rule ids, categories (``"shape"``), globs (``"graph-*"``) or ``"ALL"``,
+        as ``--select`` / ``--ignore``.
+    config: a configuration file; ``None`` searches ``onnx-lint.toml`` / ``pyproject.toml``
+        from the working folder upward, as the command does; ``False`` reads none.
+    fail_on: ``"error"``, ``"warning"``, ``"info"`` or ``"never"``: the threshold of
+        ``Report.ok`` / ``Report.exit_code`` (default: the config's ``fail-on``, else
+        ``"error"``).
+    base_dir: for an in-memory model, the folder its external data files are in (default:
+        the working folder, as for ``onnx-lint -``).
+    name: for an in-memory model, the path reports show (default ``"-"``).
+
+    An unknown rule, target or bad setting raises ``ValueError`` naming it; a missing path
+    raises ``FileNotFoundError``; a file that is not a readable model gives a report with a
+    ``model-unreadable`` finding.
+    """
+    linter = Linter(targets=targets, select=select, ignore=ignore, config=config, fail_on=fail_on)
+    return linter.lint(model, base_dir=base_dir, name=name)

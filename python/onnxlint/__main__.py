@@ -1,0 +1,18 @@
+"""``python3 -m onnxlint ARGS``: the ``onnx-lint`` command line, with its options and exit codes."""
+
+from __future__ import annotations
+
+import sys
+from typing import List, Optional
+
+from ._onnxlint import _run_cli
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    """Run ``onnx-lint`` with ``argv`` (default: ``sys.argv[1:]``); return its exit code."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    return _run_cli(["onnx-lint", *args])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,331 @@
+// The onnx-lint command: argument parsing and exit codes only; everything else is the library.
+// Shared by the onnx-lint executable (main.cc) and `python3 -m onnxlint`.
+#include "cli.h"
+
+#include <fmt/format.h>
+#include <onnxlint/baseline.h>
+#include <onnxlint/config.h>
+#include <onnxlint/escape.h>
+#include <onnxlint/onnxlint.h>
+#include <onnxlint/targets.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+std::vector<std::string> onnxlint::resolve_targets(const std::vector<std::string>& names) {
+  std::vector<std::string> out;
+  for (const std::string& name : names) {
+    const onnxlint::TargetInfo* t = onnxlint::find_target(name);
+    if (t == nullptr) {
+      throw onnxlint::ConfigError(fmt::format("unknown target '{}'; known targets: {}", name,
+                                              onnxlint::target_names_for_help()));
+    }
+    if (std::find(out.begin(), out.end(), t->id) == out.end()) out.emplace_back(t->id);
+  }
+  return out;
+}
+
+std::optional<std::string> onnxlint::canonical_target(std::string_view name) {
+  const onnxlint::TargetInfo* t = onnxlint::find_target(name);
+  if (t == nullptr) return std::nullopt;
+  return std::string(t->id);
+}
+
+namespace {
+
+constexpr int kExitUsage = 2;
+
+std::vector<std::string> split_commas(const std::vector<std::string>& values) {
+  std::vector<std::string> out;
+  for (const std::string& v : values) {
+    size_t start = 0;
+    while (start <= v.size()) {
+      size_t comma = v.find(',', start);
+      std::string item =
+          v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      if (!item.empty()) out.push_back(item);
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+  }
+  return out;
+}
+
+// "files done / total" on stderr, redrawn in place. Only for a terminal (a log or a pipe would
+// collect every redraw) and only for runs long enough to wait on.
+class Progress {
+ public:
+  static constexpr size_t kMinFiles = 6;  // more than a handful
+
+  explicit Progress(bool enabled) : enabled_(enabled) {}
+
+  void operator()(size_t done, size_t total) {
+    if (!enabled_ || total < kMinFiles) return;
+    auto now = std::chrono::steady_clock::now();
+    if (shown_ && done != total && now - last_ < std::chrono::milliseconds(100)) return;
+    last_ = now;
+    shown_ = true;
+    std::fprintf(stderr, "\r\x1b[Konnx-lint: %zu/%zu files", done, total);
+    std::fflush(stderr);
+  }
+
+  // Erases the line so that the report starts on a clean terminal line.
+  void finish() {
+    if (!shown_) return;
+    std::fputs("\r\x1b[K", stderr);
+    std::fflush(stderr);
+    shown_ = false;
+  }
+
+ private:
+  bool enabled_;
+  bool shown_ = false;
+  std::chrono::steady_clock::time_point last_;
+};
+
+void list_targets(std::ostream& out) {
+  for (const onnxlint::TargetInfo& t : onnxlint::all_targets()) {
+    std::string aliases;
+    for (std::string_view a : t.aliases) aliases += (aliases.empty() ? "" : ", ") + std::string(a);
+    out << fmt::format("{:<34} {}\n", t.id, t.display_name);
+    out << fmt::format("    aliases: {}\n", aliases.empty() ? "-" : aliases);
+    out << fmt::format("    runtime: {} ({})\n", t.runtime, t.runtime_version);
+    out << fmt::format("    source:  {} : {} @ {}\n", t.source_repo, t.source_path,
+                       t.source_version);
+  }
+}
+
+// Throws when `target` (a report or baseline to write) is one of the models to read: writing
+// it would destroy the model (nothing given to onnx-lint is modified).
+void refuse_to_overwrite_input(const std::string& target, const char* option,
+                               const std::vector<std::string>& files) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (target.empty() || !fs::exists(target, ec)) return;
+  for (const std::string& f : files) {
+    if (f != "-" && fs::equivalent(target, f, ec)) {
+      throw onnxlint::ConfigError(
+          fmt::format("{} {}: that file is one of the models to check; refusing to overwrite it",
+                      option, target));
+    }
+  }
+}
+
+}  // namespace
+
+int onnxlint::run_cli(int argc, char** argv) {
+  using namespace onnxlint;
+  CLI::App app{"onnx-lint: static checks for ONNX models before you deploy them", "onnx-lint"};
+  app.set_version_flag("--version", std::string("onnx-lint ") + kVersion);
+
+  std::vector<std::string> paths;
+  std::string format = "text";
+  std::string output;
+  std::vector<std::string> targets, select, extend_select, ignore;
+  std::string fail_on = "error";
+  std::string min_severity = "info";
+  std::string color = "auto";
+  std::string explain;
+  std::string config_file, baseline_file, write_baseline_file;
+  bool list_rules = false, list_targets_flag = false, statistics = false, quiet = false;
+  bool show_config = false, no_config = false, no_baseline = false, show_infos = false;
+  int jobs = 1;
+
+  app.add_option("paths", paths, "Model files, folders (searched for *.onnx), or - for stdin");
+  app.add_option("--format", format, "Output format")
+      ->check(CLI::IsMember({"text", "concise", "summary", "json", "sarif", "github"}));
+  app.add_option("-o,--output", output, "Write the report to FILE instead of stdout");
+  app.add_option("--target", targets, "Check support on a target runtime (repeatable)")
+      ->allow_extra_args(false);
+  app.add_option("--select", select,
+                 "Rules to enable: ids, categories, globs, ALL (comma-separated)")
+      ->allow_extra_args(false);
+  app.add_option("--extend-select", extend_select, "Rules to enable in addition to the selection")
+      ->allow_extra_args(false);
+  app.add_option("--ignore", ignore, "Rules to disable: ids, categories or globs")
+      ->allow_extra_args(false);
+  app.add_option("--fail-on", fail_on, "Lowest severity that makes the exit code 1")
+      ->check(CLI::IsMember({"error", "warning", "info", "never"}));
+  app.add_option("--min-severity", min_severity,
+                 "Show only findings at or above this severity (the exit code still counts all)")
+      ->check(CLI::IsMember({"error", "warning", "info"}));
+  app.add_flag("-v,--show-infos", show_infos,
+               "Show every info finding (text: a rule's many infos in a file are otherwise one "
+               "count line)");
+  app.add_option("--color", color, "Color the text output")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  app.add_flag("--list-rules", list_rules, "List every rule (text, or JSON with --format json)");
+  app.add_flag("--list-targets", list_targets_flag, "List the known target runtimes");
+  app.add_option("--explain", explain, "Print the documentation of a rule");
+  app.add_flag("--statistics", statistics, "Print the number of findings per rule");
+  app.add_flag("-q,--quiet", quiet, "Print findings and target verdicts only, no summary");
+  app.add_option("-j,--jobs", jobs, "Lint N files in parallel (output stays in input order)")
+      ->check(CLI::Range(1, 256));
+  auto* config_opt = app.add_option(
+      "--config", config_file,
+      "Read this config file instead of searching for onnx-lint.toml / pyproject.toml");
+  app.add_flag("--no-config", no_config, "Ignore configuration files (built-in defaults + flags)")
+      ->excludes(config_opt);
+  app.add_flag("--show-config", show_config,
+               "Print the effective configuration (for each PATH given, with its overrides)");
+  auto* baseline_opt = app.add_option("--baseline", baseline_file,
+                                      "Accept the findings recorded in this baseline file");
+  app.add_flag("--no-baseline", no_baseline, "Ignore the config file's baseline")
+      ->excludes(baseline_opt);
+  app.add_option("--write-baseline", write_baseline_file,
+                 "Record the current findings in this baseline file (the run then exits 0)");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kExitUsage;
+  }
+
+  const RuleRegistry& registry = builtin_registry();
+  if (list_rules) {
+    emit_rule_list(registry, format == "json", std::cout);
+    return 0;
+  }
+  if (list_targets_flag) {
+    list_targets(std::cout);
+    return 0;
+  }
+  if (!explain.empty()) {
+    const auto* entry = registry.find(explain);
+    if (entry == nullptr) {
+      std::cerr << fmt::format("onnx-lint: unknown rule '{}' (see --list-rules)\n", explain);
+      return kExitUsage;
+    }
+    std::string_view doc = RuleRegistry::documentation(explain);
+    if (doc.empty()) {
+      std::cout << entry->info->id << ": " << entry->info->summary << "\n";
+    } else {
+      std::cout << doc;
+    }
+    return 0;
+  }
+  try {
+    Config config;
+    if (!config_file.empty()) {
+      config = load_config(config_file, registry, canonical_target);
+    } else if (!no_config) {
+      if (auto found = find_config_file(std::filesystem::current_path())) {
+        config = load_config(*found, registry, canonical_target);
+      }
+    }
+
+    CommandLine cli;
+    if (app.count("--select") > 0) cli.selection.select = split_commas(select);
+    cli.selection.extend_select = split_commas(extend_select);
+    cli.selection.ignore = split_commas(ignore);
+    cli.targets = resolve_targets(split_commas(targets));
+    if (app.count("--fail-on") > 0) cli.fail_on = fail_on;
+    if (!baseline_file.empty()) cli.baseline = baseline_file;
+    cli.no_baseline = no_baseline;
+    cli.jobs = jobs;
+    const Settings settings = resolve_settings(registry, config, cli);
+
+    if (show_config) {
+      if (paths.empty()) std::cout << onnxlint::show_config(registry, config, settings);
+      for (size_t i = 0; i < paths.size(); ++i) {
+        std::cout << (i > 0 ? "\n" : "")
+                  << onnxlint::show_config(registry, config, settings, paths[i]);
+      }
+      return 0;
+    }
+    if (paths.empty()) {
+      std::cerr << "onnx-lint: no model given (try: onnx-lint model.onnx, or --help)\n";
+      return kExitUsage;
+    }
+
+    if (std::count(paths.begin(), paths.end(), "-") > 1) {
+      throw ConfigError("'-' (stdin) given more than once");
+    }
+    // Folders expanded once, here: the inputs must be known before any file is written.
+    const std::vector<std::string> files = expand_paths(paths);
+    refuse_to_overwrite_input(output, "--output", files);
+    refuse_to_overwrite_input(write_baseline_file, "--write-baseline", files);
+
+    Linter linter(registry, settings.lint);
+    // Progress never mixes with machine-readable output, even on stderr.
+    Progress progress(
+        ::isatty(STDERR_FILENO) && !quiet &&
+        (format == "text" || format == "concise" || format == "summary" || format == "github"));
+    Report report =
+        linter.lint_paths(files, [&progress](size_t done, size_t total) { progress(done, total); });
+    progress.finish();
+
+    if (!write_baseline_file.empty()) {
+      Baseline written(baseline_root(write_baseline_file));
+      written.add(report);
+      written.save(write_baseline_file);
+      written.apply(report);
+      std::cerr << fmt::format("onnx-lint: wrote {} finding{} to {}\n", written.entries().size(),
+                               written.entries().size() == 1 ? "" : "s", write_baseline_file);
+    } else if (settings.baseline) {
+      Baseline accepted = Baseline::load(*settings.baseline);
+      size_t fixed = accepted.apply(report);
+      if (fixed > 0 && !quiet) {
+        std::cerr << fmt::format(
+            "onnx-lint: {} baseline entr{} matched no finding (fixed?); refresh with "
+            "--write-baseline {}\n",
+            fixed, fixed == 1 ? "y" : "ies", settings.baseline->string());
+      }
+    }
+
+    // Failing is decided on every finding; --min-severity only changes what is shown.
+    const int exit_status = exit_code(report, settings.fail_threshold);
+    if (auto shown = parse_severity(min_severity); shown && *shown > Severity::Info) {
+      hide_below(report, *shown);
+    }
+
+    std::ofstream file;
+    if (!output.empty()) {
+      file.open(output);
+      if (!file) {
+        std::cerr << fmt::format("onnx-lint: cannot write '{}'\n", output);
+        return kExitUsage;
+      }
+    }
+    std::ostream& out = output.empty() ? std::cout : file;
+    if (format == "json") {
+      emit_json(report, linter, out);
+    } else if (format == "sarif") {
+      emit_sarif(report, linter, out);
+    } else if (format == "github") {
+      emit_github(report, linter, out);
+    } else {
+      TextOptions text;
+      const bool tty = output.empty() && ::isatty(STDOUT_FILENO);
+      text.color =
+          color == "always" || (color == "auto" && tty && std::getenv("NO_COLOR") == nullptr);
+      text.quiet = quiet;
+      text.statistics = statistics;
+      text.show_infos = show_infos;
+      text.style = format == "concise"   ? TextStyle::Concise
+                   : format == "summary" ? TextStyle::Files
+                                         : TextStyle::Full;
+      emit_text(report, linter, text, out);
+    }
+    return exit_status;
+  } catch (const ConfigError& e) {
+    // Config keys, globs and file names come from the repository: printed visibly.
+    std::cerr << "onnx-lint: " << visible(e.what()) << "\n";
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    std::cerr << "onnx-lint: error: " << visible(e.what()) << "\n";
+    return kExitUsage;
+  }
+}
