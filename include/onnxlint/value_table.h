@@ -58,6 +58,8 @@ struct StatedType {
   const TypeInfo* declared = nullptr;  ///< graph input/output or value_info, if any
   const TensorData* tensor = nullptr;  ///< the tensor the value holds, if any
   int64_t attribute_length = -2;       ///< Constant value_*: -1 scalar, n for n elements
+  const Node* producer = nullptr;      ///< the node computing the value, if any
+  uint32_t output_index = 0;           ///< which output of `producer` it is
   bool has_shape() const;              ///< a rank is stated
   size_t rank() const;                 ///< 0 unless has_shape()
   Dim dim(size_t i) const;             ///< i < rank()
@@ -102,6 +104,9 @@ class ValueTable {
 
   /// What the model states about the value (see StatedType for the precedence).
   StatedType stated(ValueId v) const;
+  /// The same for input `k` / output `k` of a node, without looking the producer up.
+  StatedType stated_input(const Node& n, size_t k) const;
+  StatedType stated_output(const Node& n, size_t k) const;
   /// stated(v).elem_type.
   int32_t elem_type(ValueId v) const { return stated(v).elem_type; }
 
@@ -128,6 +133,9 @@ class ValueTable {
 
  private:
   void compute_fold_states() const;
+  ValueId id_in(const GraphSlot* hint, const ValueDef& d) const;  // hint: d.graph's slot, maybe
+  // `n`: the producer when the caller knows it (output `output_index`), else nullptr.
+  StatedType stated_in(ValueId v, const GraphSlot* s, const Node* n, uint32_t output_index) const;
   const Model& model_;
   AnalysisCache& cache_;
   std::vector<GraphSlot> slots_;

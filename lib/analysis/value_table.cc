@@ -140,6 +140,8 @@ ValueTable::ValueTable(const Model& model, AnalysisCache& cache) : model_(model)
 }
 
 const GraphSlot* ValueTable::slot(const Graph& g) const {
+  // Most lookups are for the main graph (slot 0): no hashing for them.
+  if (!slots_.empty() && slots_[0].graph == &g) return &slots_[0];
   auto it = slot_index_.find(&g);
   return it == slot_index_.end() ? nullptr : &slots_[it->second];
 }
@@ -172,8 +174,10 @@ const Node* ValueTable::node_at(uint32_t id) const {
   return nullptr;
 }
 
-ValueId ValueTable::id_of(const ValueDef& d) const {
-  const GraphSlot* s = slot(*d.graph);
+ValueId ValueTable::id_of(const ValueDef& d) const { return id_in(slot(*d.graph), d); }
+
+ValueId ValueTable::id_in(const GraphSlot* s, const ValueDef& d) const {
+  if (s == nullptr || s->graph != d.graph) s = slot(*d.graph);
   if (s == nullptr) return kNoValue;
   const Graph& g = *d.graph;
   switch (d.kind) {
@@ -206,7 +210,7 @@ ValueId ValueTable::input(const Node& n, size_t k) const {
   const GraphSlot* s = slot(*n.graph);
   if (s == nullptr) return kNoValue;
   const ValueDef* d = s->info->input_def(n, k);
-  return d == nullptr ? kNoValue : id_of(*d);
+  return d == nullptr ? kNoValue : id_in(s, *d);
 }
 
 ValueId ValueTable::output(const Node& n, size_t k) const {
@@ -290,8 +294,30 @@ std::optional<std::vector<int64_t>> ValueTable::constant_ints(ValueId v,
 }
 
 StatedType ValueTable::stated(ValueId v) const {
+  return stated_in(v, slot_of_value(v), nullptr, 0);
+}
+
+StatedType ValueTable::stated_input(const Node& n, size_t k) const {
+  const GraphSlot* s = slot(*n.graph);
+  if (s == nullptr) return {};
+  const ValueDef* d = s->info->input_def(n, k);
+  if (d == nullptr) return {};
+  const ValueId v = id_in(s, *d);
+  if (v == kNoValue) return {};
+  if (d->graph != n.graph) s = slot(*d->graph);
+  return d->kind == ValueDef::Kind::Node ? stated_in(v, s, d->node, d->output_index)
+                                         : stated_in(v, s, nullptr, 0);
+}
+
+StatedType ValueTable::stated_output(const Node& n, size_t k) const {
+  const ValueId v = output(n, k);
+  if (v == kNoValue) return {};
+  return stated_in(v, slot(*n.graph), &n, static_cast<uint32_t>(k));
+}
+
+StatedType ValueTable::stated_in(ValueId v, const GraphSlot* s, const Node* n,
+                                 uint32_t output_index) const {
   StatedType st;
-  const GraphSlot* s = slot_of_value(v);
   if (s == nullptr) return st;
   const Graph& g = *s->graph;
   const uint32_t i = v - s->base;
@@ -320,8 +346,14 @@ StatedType ValueTable::stated(ValueId v) const {
     if (values.data_type != 0) st.elem_type = values.data_type;
     return st;
   }
-  const Node* n = producer(v);
-  if (n == nullptr || !is_default_domain(n->domain) || v != output(*n, 0)) return st;
+  if (n == nullptr) {
+    n = producer(v);
+    if (n == nullptr) return st;
+    output_index = v - s->outs_base - s->out_off[n->index];
+  }
+  st.producer = n;
+  st.output_index = output_index;
+  if (!is_default_domain(n->domain) || output_index != 0) return st;
   if (n->op_type == "Constant") {
     const ConstantInfo c = constant_of(*n);
     if (c.tensor != nullptr) {
@@ -330,14 +362,16 @@ StatedType ValueTable::stated(ValueId v) const {
     } else if (c.attribute != nullptr) {
       constexpr int32_t kFloat = 1, kInt64 = 7, kString = 8;
       const Attribute& a = *c.attribute;
-      if (a.name == "value_float") st = {kFloat, st.declared, nullptr, -1};
-      if (a.name == "value_floats") st = {kFloat, st.declared, nullptr, int64_t(a.floats.size())};
-      if (a.name == "value_int") st = {kInt64, st.declared, nullptr, -1};
-      if (a.name == "value_ints") st = {kInt64, st.declared, nullptr, int64_t(a.ints.size())};
-      if (a.name == "value_string") st = {kString, st.declared, nullptr, -1};
-      if (a.name == "value_strings") {
-        st = {kString, st.declared, nullptr, int64_t(a.strings.size())};
-      }
+      auto set = [&](int32_t elem, int64_t length) {
+        st.elem_type = elem;
+        st.attribute_length = length;
+      };
+      if (a.name == "value_float") set(kFloat, -1);
+      if (a.name == "value_floats") set(kFloat, static_cast<int64_t>(a.floats.size()));
+      if (a.name == "value_int") set(kInt64, -1);
+      if (a.name == "value_ints") set(kInt64, static_cast<int64_t>(a.ints.size()));
+      if (a.name == "value_string") set(kString, -1);
+      if (a.name == "value_strings") set(kString, static_cast<int64_t>(a.strings.size()));
     }
   } else if (n->op_type == "Cast") {
     const Attribute* to = n->attribute("to");

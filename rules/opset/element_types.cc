@@ -21,24 +21,22 @@ std::optional<int32_t> fixed_type(const OpSchema& s, const ParamSchema& p) {
 
 }  // namespace
 
-std::optional<int32_t> known_elem_type(const ValueTable& values, const OpResolutionIndex& ops,
-                                       ValueId v) {
-  if (v == kNoValue) return std::nullopt;
-  const Node* n = values.producer(v);
+std::optional<int32_t> KnownElemTypes::of(const StatedType& st) {
+  const Node* n = st.producer;
   if (n != nullptr && n->op_type != "Constant" && n->op_type != "Cast") {
-    const OpResolution& r = ops.of(*n);
+    const OpResolution& r = ops_.of(*n);
     if (r.status == OpStatus::Standard && r.domain.empty() && !r.schema->outputs.empty()) {
       const OpSchema& s = *r.schema;
-      size_t i = 0;
-      while (i < n->outputs.size() && values.output(*n, i) != v) ++i;
+      const size_t i = st.output_index;
       const ParamSchema& p = s.outputs[std::min(i, s.outputs.size() - 1)];
       if (i < s.outputs.size() || p.option == ParamOption::Variadic) {
-        if (auto t = fixed_type(s, p)) return t;
+        auto [it, added] = fixed_.try_emplace(&p, 0);
+        if (added) it->second = fixed_type(s, p).value_or(0);
+        if (it->second != 0) return it->second;
       }
     }
   }
-  const int32_t t = values.elem_type(v);
-  return t != 0 ? std::optional<int32_t>(t) : std::nullopt;
+  return st.elem_type != 0 ? std::optional<int32_t>(st.elem_type) : std::nullopt;
 }
 
 }  // namespace onnxlint::rules

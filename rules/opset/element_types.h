@@ -8,14 +8,26 @@
 
 #include <cstdint>
 #include <optional>
+#include <unordered_map>
 
 #include "rules/opset/op_resolution.h"
 
 namespace onnxlint::rules {
 
-/// The TensorProto.DataType of value `v`, if known. The schema's fixed output type wins over a
-/// declaration (the runtime computes what the schema says), but not over Constant or Cast.
-std::optional<int32_t> known_elem_type(const ValueTable& values, const OpResolutionIndex& ops,
-                                       ValueId v);
+/// The TensorProto.DataType of values, where known. The schema's fixed output type wins over
+/// a declaration (the runtime computes what the schema says), but not over Constant or Cast.
+class KnownElemTypes {
+ public:
+  KnownElemTypes(const ValueTable& values, const OpResolutionIndex& ops)
+      : values_(values), ops_(ops) {}
+  std::optional<int32_t> of(ValueId v) { return of(values_.stated(v)); }
+  std::optional<int32_t> of(const StatedType& st);
+
+ private:
+  const ValueTable& values_;
+  const OpResolutionIndex& ops_;
+  // The type each formal output fixes by itself (0: none), decided once per schema parameter.
+  std::unordered_map<const ParamSchema*, int32_t> fixed_;
+};
 
 }  // namespace onnxlint::rules

@@ -59,11 +59,15 @@ class InvalidType final : public Rule {
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const auto& ops = ctx.get<OpResolutionIndex>();
     const ValueTable* values = nullptr;
+    std::optional<KnownElemTypes> types;
     for (const Node& n : g.nodes) {
       const OpResolution& r = ops.of(n);
       if (r.status != OpStatus::Standard) continue;
-      if (values == nullptr) values = &ctx.get<ValueTable>();
-      check(n, *r.schema, *values, ops, ctx);
+      if (!types) {
+        values = &ctx.get<ValueTable>();
+        types.emplace(*values, ops);
+      }
+      check(n, *r.schema, *values, *types, ctx);
     }
   }
 
@@ -74,7 +78,7 @@ class InvalidType final : public Rule {
   };
 
   static void check(const Node& n, const OpSchema& s, const ValueTable& values,
-                    const OpResolutionIndex& ops, RuleContext& ctx) {
+                    KnownElemTypes& types, RuleContext& ctx) {
     std::vector<std::string> problems;
     std::map<std::string_view, Binding> bound;
     auto visit = [&](const ValueNames& args, bool inputs, std::span<const ParamSchema> ps,
@@ -83,8 +87,8 @@ class InvalidType final : public Rule {
         if (args[i].empty()) continue;
         const ParamSchema* p = param_for(ps, i);
         if (p == nullptr) return;  // arity is opset-invalid-arity's business
-        const ValueId v = inputs ? values.input(n, i) : values.output(n, i);
-        std::optional<int32_t> t = known_elem_type(values, ops, v);
+        std::optional<int32_t> t =
+            types.of(inputs ? values.stated_input(n, i) : values.stated_output(n, i));
         if (!t) continue;
         const char* ts = tensor_type_string(*t);
         if (*ts == '\0') continue;

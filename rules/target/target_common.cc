@@ -171,10 +171,9 @@ std::vector<TypeOffence> unsupported_types(const Model& model, const TargetInfo&
     if (primary.empty()) return out;
   }
   std::map<std::pair<std::string_view, int32_t>, TypeOffence> offences;
-  auto check = [&](std::string_view value, ValueId id, const ParamSchema* formal, bool is_input) {
+  auto check = [&](std::string_view value, int32_t elem, const ParamSchema* formal, bool is_input) {
     if (value.empty() || formal == nullptr) return;
     if (schema->find_constraint(formal->type) == nullptr) return;  // a fixed type
-    const int32_t elem = values.elem_type(id);
     const std::string_view type_string = elem != 0 ? tensor_type_string(elem) : "";
     if (type_string.empty()) return;
     std::span<const std::string_view> allowed;
@@ -203,10 +202,11 @@ std::vector<TypeOffence> unsupported_types(const Model& model, const TargetInfo&
     (is_input ? o.inputs : o.outputs).push_back(value);
   };
   for (size_t i = 0; i < n.inputs.size(); ++i) {
-    check(n.inputs[i], values.input(n, i), formal_for(schema->inputs, i), true);
+    check(n.inputs[i], values.stated_input(n, i).elem_type, formal_for(schema->inputs, i), true);
   }
   for (size_t i = 0; i < n.outputs.size(); ++i) {
-    check(n.outputs[i], values.output(n, i), formal_for(schema->outputs, i), false);
+    check(n.outputs[i], values.stated_output(n, i).elem_type, formal_for(schema->outputs, i),
+          false);
   }
   out.reserve(offences.size());
   for (auto& [key, o] : offences) out.push_back(std::move(o));
