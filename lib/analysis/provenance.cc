@@ -1308,7 +1308,85 @@ void Provenance::Impl::finish_functions() {
 // ---------------------------------------------------------------------------------------------
 // Reason chains
 
+// A chain for an input-dim-dependent fact that ends where its dims come from: the nearest
+// graph input (breadth-first, backwards over the node inputs whose facts carry input dims)
+// that declares all of them, else the one that declares the most. The back-pointers kept
+// during the pass name one predecessor per value, which may carry only some of the dims (an
+// attention output's chain through the mask [b, t] for dims b and s). nullopt: use those.
+std::optional<std::vector<ReasonStep>> Provenance::Impl::walk_to_dims(uint32_t v, bool via_value,
+                                                                      size_t max_steps) const {
+  if (v >= shape.size()) return std::nullopt;
+  const Fact& start = via_value ? value[v] : shape[v];
+  if (start.level != kDims || start.dims == 0) return std::nullopt;
+  const std::vector<uint32_t>& want = sets[start.dims];
+  auto coverage = [&](const Fact& f) {
+    const std::vector<uint32_t>& have = sets[f.dims];
+    size_t n = 0;
+    for (uint32_t d : want) n += std::binary_search(have.begin(), have.end(), d) ? 1 : 0;
+    return n;
+  };
+  struct State {
+    uint32_t value;
+    bool via_value;
+    uint32_t parent;  // index into `seen`, or kNoValue for the start
+    uint32_t depth;
+  };
+  std::vector<State> seen{{v, via_value, kNoValue, 0}};
+  std::unordered_map<uint64_t, uint32_t> index{{uint64_t{v} << 1 | via_value, 0}};
+  constexpr size_t kBudget = 4096;
+  uint32_t best = kNoValue;
+  size_t best_cover = 0;
+  for (uint32_t i = 0; i < seen.size() && seen.size() < kBudget; ++i) {
+    const State cur = seen[i];
+    const Node* n = table.producer(cur.value);
+    if (n == nullptr) {  // a graph, subgraph or function input: where dims enter
+      const size_t c = coverage(cur.via_value ? value[cur.value] : shape[cur.value]);
+      if (c > best_cover) {
+        best = i;
+        best_cover = c;
+        if (c == want.size()) break;
+      }
+      continue;
+    }
+    if (cur.depth + 1 >= max_steps) continue;
+    const OpSemantics& sem = semantics_of(*n);
+    const bool any = sem.shape == ShapeBehavior::ControlFlow || sem.shape == ShapeBehavior::Unknown;
+    for (size_t k = 0; k < n->inputs.size(); ++k) {
+      const uint32_t in = table.input(*n, k);
+      if (in == kNoValue) continue;
+      // Which of the input's facts can set this one: shapes set shapes, values set values, a
+      // value read as a shape argument sets a shape, and Shape/Size turn a shape into a value.
+      const bool shape_edge =
+          any || (cur.via_value ? sem.value == ValueBehavior::FromShape : sem.input_shapes);
+      const bool value_edge =
+          any || (cur.via_value ? sem.value == ValueBehavior::Propagate : sem.reads_value(k));
+      for (const bool vv : {false, true}) {
+        if (!(vv ? value_edge : shape_edge)) continue;
+        const Fact& f = vv ? value[in] : shape[in];
+        if (f.level != kDims || coverage(f) == 0) continue;
+        if (!index.try_emplace(uint64_t{in} << 1 | vv, static_cast<uint32_t>(seen.size())).second) {
+          continue;
+        }
+        seen.push_back({in, vv, i, cur.depth + 1});
+      }
+    }
+  }
+  if (best == kNoValue) return std::nullopt;
+  std::vector<ReasonStep> out;
+  for (uint32_t i = best; i != kNoValue; i = seen[i].parent) {
+    ReasonStep st;
+    st.value = seen[i].value;
+    const GraphSlot* gs = slot_of_value(st.value);
+    st.graph = gs != nullptr ? gs->graph : nullptr;
+    st.via_value = seen[i].via_value;
+    out.push_back(st);
+  }
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
 std::vector<ReasonStep> Provenance::Impl::walk(uint32_t v, bool via_value, size_t max_steps) const {
+  if (auto path = walk_to_dims(v, via_value, max_steps)) return *path;
   std::vector<ReasonStep> out;
   uint32_t cur = v;
   bool vv = via_value;

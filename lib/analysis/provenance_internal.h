@@ -261,6 +261,8 @@ struct Provenance::Impl {
   std::string describe_terminal(uint32_t v, bool via_value) const;
   std::string render(uint32_t v, bool via_value) const;
   std::vector<ReasonStep> walk(uint32_t v, bool via_value, size_t max_steps) const;
+  std::optional<std::vector<ReasonStep>> walk_to_dims(uint32_t v, bool via_value,
+                                                      size_t max_steps) const;
 };
 
 }  // namespace onnxlint

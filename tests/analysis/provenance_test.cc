@@ -303,6 +303,24 @@ TEST(Provenance, LoopBodyComputingItsConditionFromData) {
             "\u2190 input 'x'");
 }
 
+TEST(Provenance, ChainsEndAtAnInputThatDeclaresTheDims) {
+  // y[b, s] = ReduceSum(mask[b, t], axis 1, keepdims) + x[b, s]: the mask comes first, but
+  // only x declares both b and s, so the chain for y's dims ends there.
+  ModelBuilder m(13);
+  m.graph().input("mask", kFloat, {std::string("b"), std::string("t")});
+  m.graph().input("x", kFloat, {std::string("b"), std::string("s")});
+  m.graph().output("y", kFloat, {std::string("b"), std::string("s")});
+  m.graph().constant_i64("axes", {1});
+  m.graph().node("ReduceSum", {"mask", "axes"}, {"rows"}, "ReduceSum_0");
+  m.graph().node("Relu", {"x"}, {"rx"}, "Relu_1");
+  m.graph().node("Add", {"rows", "rx"}, {"y"}, "Add_2");
+  Analysed a = analyse(m.bytes());
+  EXPECT_EQ(a.p->shape_dims(a.v("y")), (std::vector<std::string_view>{"b", "s"}));
+  EXPECT_EQ(a.p->explain_shape(a.v("y")), "Add_2 \u2190 Relu_1 \u2190 input 'x' [b, s]");
+  // Near miss: rows alone depends on b (and t's axis is reduced away); its chain is the mask's.
+  EXPECT_EQ(a.p->explain_shape(a.v("rows")), "ReduceSum_0 \u2190 input 'mask' [b, t]");
+}
+
 TEST(Provenance, OuterScopeValuesFlowIntoSubgraphs) {
   ModelBuilder m = dynamic_reshape();
   std::string bytes = nest_in_loop(m.proto());
