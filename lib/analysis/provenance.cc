@@ -1313,6 +1313,10 @@ void Provenance::Impl::finish_functions() {
 // that declares all of them, else the one that declares the most. The back-pointers kept
 // during the pass name one predecessor per value, which may carry only some of the dims (an
 // attention output's chain through the mask [b, t] for dims b and s). nullopt: use those.
+bool Provenance::Impl::set_includes(uint32_t x, uint32_t y) const {
+  return std::includes(sets[x].begin(), sets[x].end(), sets[y].begin(), sets[y].end());
+}
+
 std::optional<std::vector<ReasonStep>> Provenance::Impl::walk_to_dims(uint32_t v, bool via_value,
                                                                       size_t max_steps) const {
   if (v >= shape.size()) return std::nullopt;
@@ -1333,7 +1337,7 @@ std::optional<std::vector<ReasonStep>> Provenance::Impl::walk_to_dims(uint32_t v
   };
   std::vector<State> seen{{v, via_value, kNoValue, 0}};
   std::unordered_map<uint64_t, uint32_t> index{{uint64_t{v} << 1 | via_value, 0}};
-  constexpr size_t kBudget = 4096;
+  constexpr size_t kBudget = 1024;  // states: render time stays a small multiple of the walk
   uint32_t best = kNoValue;
   size_t best_cover = 0;
   for (uint32_t i = 0; i < seen.size() && seen.size() < kBudget; ++i) {
@@ -1386,7 +1390,26 @@ std::optional<std::vector<ReasonStep>> Provenance::Impl::walk_to_dims(uint32_t v
 }
 
 std::vector<ReasonStep> Provenance::Impl::walk(uint32_t v, bool via_value, size_t max_steps) const {
+  std::vector<ReasonStep> out = walk_back_pointers(v, via_value, max_steps);
+  // Usually the back-pointers end at an input that declares every dim; search only if not.
+  // A chain cut at max_steps stays as it is: a search to the same depth rarely does better
+  // there, and chains of long dynamic models are reported thousands of times.
+  if (out.size() >= max_steps) return out;
+  if (v < shape.size() && !out.empty()) {
+    const Fact& start = via_value ? value[v] : shape[v];
+    const ReasonStep& last = out.back();
+    const Fact& end = last.via_value ? value[last.value] : shape[last.value];
+    if (start.level == kDims && table.producer(last.value) == nullptr &&
+        set_includes(end.dims, start.dims)) {
+      return out;
+    }
+  }
   if (auto path = walk_to_dims(v, via_value, max_steps)) return *path;
+  return out;
+}
+
+std::vector<ReasonStep> Provenance::Impl::walk_back_pointers(uint32_t v, bool via_value,
+                                                             size_t max_steps) const {
   std::vector<ReasonStep> out;
   uint32_t cur = v;
   bool vv = via_value;

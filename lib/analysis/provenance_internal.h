@@ -261,8 +261,11 @@ struct Provenance::Impl {
   std::string describe_terminal(uint32_t v, bool via_value) const;
   std::string render(uint32_t v, bool via_value) const;
   std::vector<ReasonStep> walk(uint32_t v, bool via_value, size_t max_steps) const;
+  std::vector<ReasonStep> walk_back_pointers(uint32_t v, bool via_value, size_t max_steps) const;
   std::optional<std::vector<ReasonStep>> walk_to_dims(uint32_t v, bool via_value,
                                                       size_t max_steps) const;
+  /// Every name of set y is in set x (sets are sorted).
+  bool set_includes(uint32_t x, uint32_t y) const;
 };
 
 }  // namespace onnxlint
