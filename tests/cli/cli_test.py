@@ -7,6 +7,7 @@ tests need no onnx Python package; the JSON report is validated with python3-jso
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -411,6 +412,45 @@ class Schema(TempModels):
         broken["files"][0]["sections"]["dynamic_shapes"] = {"anything": [1, 2]}
         with self.assertRaises(jsonschema.ValidationError):
             validate(self, broken)
+
+
+def toml_blocks(markdown_path):
+    """The ```toml blocks of a Markdown file, in order."""
+    with open(markdown_path, encoding="utf-8") as f:
+        return re.findall(r"(?ms)^```toml\n(.*?)^```", f.read())
+
+
+class DocsConfig(unittest.TestCase):
+    """Every TOML example in the docs is a configuration the real loader accepts."""
+
+    def check_block(self, block):
+        # A block that shows a pyproject.toml is read as one (its [tool.onnx-lint] table).
+        name = "pyproject.toml" if "[tool.onnx-lint]" in block else "onnx-lint.toml"
+        with tempfile.TemporaryDirectory(prefix="onnxlint-docs-") as d:
+            path = os.path.join(d, name)
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(block)
+            return run("--show-config", "--config", path, cwd=d)
+
+    def test_every_toml_block_loads(self):
+        docs = os.path.join(SRC, "docs")
+        pages = [os.path.join(docs, "configuration.md"), os.path.join(docs, "pre-commit.md"),
+                 os.path.join(docs, "rules", "shape-dynamic-input.md")]
+        blocks = {page: toml_blocks(page) for page in pages}
+        self.assertGreaterEqual(len(blocks[pages[0]]), 5)  # the extraction finds them
+        for page, found in blocks.items():
+            self.assertTrue(found, page)
+            for block in found:
+                code, out, err = self.check_block(block)
+                self.assertEqual((code, err), (0, ""), f"{page}:\n{block}")
+                self.assertIn("fail-on", out)
+
+    def test_a_wrong_option_is_caught(self):
+        # What docs/configuration.md showed before issue 16: graph-unused-initializer has no
+        # options, so the block is rejected naming the key.
+        code, out, err = self.check_block("[rules.graph-unused-initializer]\nmin-bytes = 1024\n")
+        self.assertEqual((code, out), (2, ""))
+        self.assertIn("min-bytes", err)
 
 
 class Jobs(unittest.TestCase):
