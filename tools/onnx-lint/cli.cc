@@ -95,8 +95,9 @@ class Progress {
 };
 
 // Flushes `out` and says whether everything written to it arrived; if not, prints why on
-// stderr, naming `what` ("standard output", "'report.json'"). Callers clear errno before they
-// write, so that errno is the write's (a full disk, a closed descriptor).
+// stderr: "cannot write " + `what` ("to standard output", "the report to 'r.json'"). Callers
+// clear errno before they write, so that errno is the failed write's (a full disk, a closed
+// descriptor): a stream that failed writes nothing more.
 bool all_written(std::ostream& out, std::string_view what) {
   out.flush();
   if (!out.fail()) return true;
@@ -211,7 +212,7 @@ int run_command(int argc, char** argv) {
     return kExitUsage;
   }
 
-  errno = 0;  // from here on, a failed write's
+  errno = 0;  // parsing may have set it: from here on it is a failed write's (all_written)
   const bool json = format == "json";
   if (version) {
     if (!format_allowed(format, "--version")) return kExitUsage;
