@@ -74,9 +74,13 @@ struct ModelSummary {
 };
 
 struct FileReport {
-  enum class Status : uint8_t { Ok, Unreadable };
+  /// Ok: linted. Unreadable: not a readable model (a model-unreadable finding says why).
+  /// PathError: a path given that yields no model to lint: it does not exist, is a folder that
+  /// cannot be listed or one without any *.onnx file (`error` says which); nothing was linted.
+  enum class Status : uint8_t { Ok, Unreadable, PathError };
   std::string path;
   Status status = Status::Ok;
+  std::string error;  // Status::PathError: why, e.g. "no such file or folder"
   std::optional<ModelSummary> model;
   std::vector<Diagnostic> diagnostics;  // sorted
   std::vector<ReportSection> sections;
@@ -96,11 +100,25 @@ struct Report {
   bool has_internal_error() const;
   /// Some file could not be read as a model (FileReport::Status::Unreadable).
   bool has_unreadable() const;
+  /// Some path given yielded no model (FileReport::Status::PathError): exit code 2.
+  bool has_path_error() const;
+  /// Files linted (status Ok or Unreadable): every entry but the path errors.
+  uint64_t files_linted() const;
+};
+
+/// One input of a run: a model file to lint ("-" for stdin), or a path that yields no model.
+struct InputPath {
+  std::string path;
+  std::string error;  // empty: a model file; else why the path yields none
 };
 
 /// Expands paths: files as given, folders searched recursively for *.onnx (sorted), "-" kept.
-/// Throws ConfigError for a path that does not exist, a folder that cannot be listed (or a
-/// subfolder of it) and a folder without any *.onnx file.
+/// A path that does not exist, a folder (or subfolder) that cannot be listed and a folder
+/// without any *.onnx file become entries with an error, in their place: the run goes on.
+std::vector<InputPath> expand_inputs(const std::vector<std::string>& paths);
+
+/// expand_inputs() for callers that want all or nothing: throws ConfigError ("PATH: why") for
+/// the first path that yields no model.
 std::vector<std::string> expand_paths(const std::vector<std::string>& paths);
 
 class Linter {
@@ -124,9 +142,13 @@ class Linter {
   /// ("." for "-", as for stdin).
   FileReport lint_bytes(const std::string& name, std::string_view bytes,
                         std::optional<std::string> directory = {}) const;
-  /// Expands and lints every path, `options().jobs` files at a time.
+  /// Expands and lints every path, `options().jobs` files at a time. A path that yields no
+  /// model is a FileReport with Status::PathError in its place (see expand_inputs()).
   Report lint_paths(const std::vector<std::string>& paths,
                     const std::function<void(size_t done, size_t total)>& progress = {}) const;
+  /// Lints inputs already expanded (expand_inputs()), in their order.
+  Report lint_inputs(const std::vector<InputPath>& inputs,
+                     const std::function<void(size_t done, size_t total)>& progress = {}) const;
   /// Lints a model that is already loaded.
   FileReport lint_model(const Model& model) const;
 
@@ -141,8 +163,8 @@ class Linter {
   std::shared_ptr<PerFileCache> per_file_cache_;  // shared: copies of a Linter share it
 };
 
-/// Exit code per the CLI contract: 2 on internal errors, 1 if any finding is at or above
-/// `fail_on` or any model is unreadable (whatever the rule selection; nullopt = never fail),
+/// Exit code per the CLI contract: 2 on internal errors and path errors, 1 if any finding is at or
+/// above `fail_on` or any model is unreadable (whatever the rule selection; nullopt = never fail),
 /// else 0.
 int exit_code(const Report& report, std::optional<Severity> fail_on);
 

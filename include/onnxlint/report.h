@@ -45,5 +45,10 @@ void emit_github(const Report& report, const Linter& linter, std::ostream& out);
 
 /// `--list-rules` in text or JSON.
 void emit_rule_list(const RuleRegistry& registry, bool json, std::ostream& out);
+/// `--list-rules --format sarif`: a SARIF 2.1.0 log with one run whose `tool.driver.rules` are
+/// every rule (as in a report, at its default severity) and whose `results` are empty.
+void emit_rule_list_sarif(const RuleRegistry& registry, std::ostream& out);
+/// `--explain ID --format json`: {schema_version, rule (as in --list-rules), documentation}.
+void emit_rule_doc_json(const RuleInfo& info, std::ostream& out);
 
 }  // namespace onnxlint

@@ -2,6 +2,7 @@
 #include <onnxlint/baseline.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -65,6 +66,8 @@ size_t Baseline::apply(Report& report) const {
   for (const Entry& e : entries_) remaining[e.fingerprint].push_back(&e);
   std::set<std::string, std::less<>> linted;
   for (FileReport& f : report.files) {
+    // A path that yielded no model was not linted: its entries are not stale.
+    if (f.status == FileReport::Status::PathError) continue;
     linted.insert(relative_file(f.path));
     std::vector<Diagnostic> kept;
     for (Diagnostic& d : f.diagnostics) {
@@ -107,11 +110,21 @@ void Baseline::write(std::ostream& out) const {
 }
 
 void Baseline::save(const fs::path& file) const {
+  // The reason (a full disk, a folder that does not exist) from errno, cleared first so that
+  // it is this file's.
+  auto fail = [&file] {
+    const int err = errno;
+    return ConfigError(fmt::format("{}: cannot write the baseline{}", file.string(),
+                                   err != 0 ? ": " + std::generic_category().message(err) : ""));
+  };
+  errno = 0;
   std::ofstream out(file, std::ios::binary | std::ios::trunc);
-  if (!out) throw ConfigError(fmt::format("{}: cannot write the baseline", file.string()));
+  if (!out) throw fail();
   write(out);
   out.flush();
-  if (!out) throw ConfigError(fmt::format("{}: cannot write the baseline", file.string()));
+  if (!out) throw fail();
+  out.close();
+  if (out.fail()) throw fail();
 }
 
 Baseline Baseline::load(const fs::path& file) {

@@ -495,64 +495,108 @@ FileReport Linter::lint_model(const Model& model) const {
   return report;
 }
 
-std::vector<std::string> expand_paths(const std::vector<std::string>& paths) {
+namespace {
+
+// The *.onnx files below `root` (any depth; folder symlinks are not followed), and an error
+// entry for each folder that cannot be listed: one unreadable subfolder does not hide the rest.
+// Iterative, so a deep tree cannot exhaust the stack. Sorted by path.
+std::vector<InputPath> walk_folder(const std::filesystem::path& root) {
   namespace fs = std::filesystem;
-  std::vector<std::string> out;
+  std::vector<InputPath> out;
+  std::vector<fs::path> pending{root};
+  while (!pending.empty()) {
+    const fs::path dir = std::move(pending.back());
+    pending.pop_back();
+    std::error_code ec;
+    fs::directory_iterator it(dir, ec), end;
+    for (; !ec && it != end; it.increment(ec)) {
+      std::error_code type_ec;
+      if (it->is_directory(type_ec) && !it->is_symlink(type_ec)) {
+        pending.push_back(it->path());
+      } else if (it->path().extension() == ".onnx" && it->is_regular_file(type_ec)) {
+        out.push_back({it->path().string(), ""});
+      }
+    }
+    if (ec) out.push_back({dir.string(), "cannot list the folder: " + ec.message()});
+  }
+  std::sort(out.begin(), out.end(),
+            [](const InputPath& a, const InputPath& b) { return a.path < b.path; });
+  return out;
+}
+
+}  // namespace
+
+std::vector<InputPath> expand_inputs(const std::vector<std::string>& paths) {
+  namespace fs = std::filesystem;
+  std::vector<InputPath> out;
   for (const std::string& p : paths) {
     if (p == "-") {
-      out.push_back(p);
+      out.push_back({p, ""});
       continue;
     }
     std::error_code ec;
     auto st = fs::status(p, ec);
-    if (ec || !fs::exists(st)) throw ConfigError(fmt::format("{}: no such file or folder", p));
+    if (!fs::exists(st)) {
+      const bool absent =
+          !ec || ec == std::errc::no_such_file_or_directory || ec == std::errc::not_a_directory;
+      out.push_back({p, absent ? "no such file or folder" : "cannot access: " + ec.message()});
+      continue;
+    }
     if (!fs::is_directory(st)) {
-      out.push_back(p);
+      out.push_back({p, ""});
       continue;
     }
     // A gate must not pass on nothing: a folder that cannot be listed (or a subfolder that
     // cannot) or that holds no model is an error, not "0 files checked".
-    std::vector<std::string> found;
-    fs::recursive_directory_iterator it(p, ec), end;
-    for (; !ec && it != end; it.increment(ec)) {
-      std::error_code type_ec;
-      if (it->path().extension() == ".onnx" && it->is_regular_file(type_ec)) {
-        found.push_back(it->path().string());
-      }
-    }
-    if (ec) {
-      const std::string where = it != end ? it->path().string() : p;
-      throw ConfigError(fmt::format("{}: cannot list the folder: {}", where, ec.message()));
-    }
-    if (found.empty()) {
-      throw ConfigError(fmt::format("{}: no model (*.onnx file) in this folder", p));
-    }
-    std::sort(found.begin(), found.end());
-    out.insert(out.end(), found.begin(), found.end());
+    std::vector<InputPath> found = walk_folder(p);
+    if (found.empty()) found.push_back({p, "no model (*.onnx file) in this folder"});
+    for (InputPath& f : found) out.push_back(std::move(f));
+  }
+  return out;
+}
+
+std::vector<std::string> expand_paths(const std::vector<std::string>& paths) {
+  std::vector<std::string> out;
+  for (InputPath& in : expand_inputs(paths)) {
+    if (!in.error.empty()) throw ConfigError(fmt::format("{}: {}", in.path, in.error));
+    out.push_back(std::move(in.path));
   }
   return out;
 }
 
 Report Linter::lint_paths(const std::vector<std::string>& paths,
                           const std::function<void(size_t, size_t)>& progress) const {
-  std::vector<std::string> files = expand_paths(paths);
+  return lint_inputs(expand_inputs(paths), progress);
+}
+
+Report Linter::lint_inputs(const std::vector<InputPath>& inputs,
+                           const std::function<void(size_t, size_t)>& progress) const {
   // Builds the per-file linters here so that a ConfigError reaches the caller, not a worker.
-  for (const std::string& f : files) for_path(f);
+  for (const InputPath& in : inputs) {
+    if (in.error.empty()) for_path(in.path);
+  }
   Report report;
-  report.files.resize(files.size());
+  report.files.resize(inputs.size());
   std::atomic<size_t> next{0}, done{0};
   std::mutex progress_mutex;
   auto worker = [&] {
-    for (size_t i = next++; i < files.size(); i = next++) {
-      report.files[i] = lint_file(files[i]);
+    for (size_t i = next++; i < inputs.size(); i = next++) {
+      if (inputs[i].error.empty()) {
+        report.files[i] = lint_file(inputs[i].path);
+      } else {
+        FileReport& f = report.files[i];
+        f.path = inputs[i].path;
+        f.status = FileReport::Status::PathError;
+        f.error = inputs[i].error;
+      }
       size_t d = ++done;
       if (progress) {
         std::lock_guard lock(progress_mutex);
-        progress(d, files.size());
+        progress(d, inputs.size());
       }
     }
   };
-  size_t threads = std::min<size_t>(static_cast<size_t>(options_.jobs), files.size());
+  size_t threads = std::min<size_t>(static_cast<size_t>(options_.jobs), inputs.size());
   if (threads <= 1) {
     worker();
   } else {
@@ -611,8 +655,20 @@ bool Report::has_unreadable() const {
   });
 }
 
+bool Report::has_path_error() const {
+  return std::any_of(files.begin(), files.end(),
+                     [](const FileReport& f) { return f.status == FileReport::Status::PathError; });
+}
+
+uint64_t Report::files_linted() const {
+  return static_cast<uint64_t>(std::count_if(files.begin(), files.end(), [](const FileReport& f) {
+    return f.status != FileReport::Status::PathError;
+  }));
+}
+
 int exit_code(const Report& report, std::optional<Severity> fail_on) {
-  if (report.has_internal_error()) return 2;
+  // A path that yielded no model is an input error: the run did not check what was asked.
+  if (report.has_internal_error() || report.has_path_error()) return 2;
   // An unreadable model fails at every threshold (it could not be checked at all).
   if (fail_on && (report.has_unreadable() || report.count_at_least(*fail_on) > 0)) return 1;
   return 0;

@@ -62,6 +62,13 @@ std::string escape_property(std::string_view s) {
 void emit_github(const Report& report, const Linter& linter, std::ostream& out) {
   (void)linter;
   for (const FileReport& f : report.files) {
+    if (f.status == FileReport::Status::PathError) {  // no model, so no rule: titled by the tool
+      std::string file = visible(f.path);
+      while (file.starts_with("./")) file.erase(0, 2);
+      out << "::error file=" << escape_property(file)
+          << ",title=onnx-lint::" << escape_data(visible(f.error, true)) << "\n";
+      continue;
+    }
     for (const Diagnostic& d : f.diagnostics) {
       // Each piece made visible first (ESC, bidi controls; newlines too inside names), then
       // the runner's own escaping for the lines the message is made of.

@@ -60,7 +60,10 @@ namespace {
 nlohmann::json file_json(const FileReport& f) {
   nlohmann::json jf;
   jf["path"] = f.path;
-  jf["status"] = f.status == FileReport::Status::Ok ? "ok" : "unreadable";
+  jf["status"] = f.status == FileReport::Status::Ok           ? "ok"
+                 : f.status == FileReport::Status::Unreadable ? "unreadable"
+                                                              : "error";
+  if (f.status == FileReport::Status::PathError) jf["error"] = f.error;
   if (f.model) {
     const ModelSummary& m = *f.model;
     nlohmann::json opsets = nlohmann::json::object();
@@ -101,7 +104,9 @@ nlohmann::json report_head(const Report& report, const Linter& linter) {
   root["tool"] = {{"name", "onnx-lint"}, {"version", kVersion}};
   nlohmann::json by_rule = nlohmann::json::object();
   for (const auto& [rule, n] : report.count_by_rule()) by_rule[rule] = n;
-  root["summary"] = {{"files", report.files.size()},
+  uint64_t path_errors = report.files.size() - report.files_linted();
+  root["summary"] = {{"files", report.files_linted()},
+                     {"path_errors", path_errors},
                      {"by_severity",
                       {{"error", report.count(Severity::Error)},
                        {"warning", report.count(Severity::Warning)},
@@ -156,26 +161,39 @@ void emit_json(const Report& report, const Linter& linter, std::ostream& out) {
   out << "\n}\n";
 }
 
+namespace {
+
+// A rule as --list-rules --format json and --explain --format json describe it.
+nlohmann::json rule_info_json(const RuleInfo& info) {
+  nlohmann::json opts = nlohmann::json::array();
+  for (const OptionInfo& o : info.options) {
+    opts.push_back({{"name", o.name},
+                    {"type", o.type},
+                    {"default", o.default_value},
+                    {"description", o.description}});
+  }
+  return {{"id", info.id},
+          {"category", info.category},
+          {"severity", severity_name(info.severity)},
+          {"summary", info.summary},
+          {"node_ops", info.node_ops},
+          {"options", opts},
+          {"doc", "docs/rules/" + info.id + ".md"}};
+}
+
+}  // namespace
+
+void emit_rule_doc_json(const RuleInfo& info, std::ostream& out) {
+  nlohmann::json doc = {{"schema_version", kJsonSchemaVersion},
+                        {"rule", rule_info_json(info)},
+                        {"documentation", std::string(RuleRegistry::documentation(info.id))}};
+  out << doc.dump(2) << "\n";
+}
+
 void emit_rule_list(const RuleRegistry& registry, bool json, std::ostream& out) {
   if (json) {
     nlohmann::json rules = nlohmann::json::array();
-    for (const auto& e : registry.entries()) {
-      const RuleInfo& info = *e.info;
-      nlohmann::json opts = nlohmann::json::array();
-      for (const OptionInfo& o : info.options) {
-        opts.push_back({{"name", o.name},
-                        {"type", o.type},
-                        {"default", o.default_value},
-                        {"description", o.description}});
-      }
-      rules.push_back({{"id", info.id},
-                       {"category", info.category},
-                       {"severity", severity_name(info.severity)},
-                       {"summary", info.summary},
-                       {"node_ops", info.node_ops},
-                       {"options", opts},
-                       {"doc", "docs/rules/" + info.id + ".md"}});
-    }
+    for (const auto& e : registry.entries()) rules.push_back(rule_info_json(*e.info));
     out << nlohmann::json{{"schema_version", kJsonSchemaVersion}, {"rules", rules}}.dump(2) << "\n";
     return;
   }

@@ -79,7 +79,7 @@ std::string what_it_flags(std::string_view doc) {
   return out;
 }
 
-json rule_json(const RuleInfo& info, const Linter& linter) {
+json rule_json(const RuleInfo& info, Severity severity) {
   json r;
   r["id"] = info.id;
   r["name"] = info.id;
@@ -94,7 +94,7 @@ json rule_json(const RuleInfo& info, const Linter& linter) {
   }
   const std::string_view base = ONNXLINT_DOCS_URL;
   if (!base.empty()) r["helpUri"] = fmt::format("{}{}.md", base, info.id);
-  r["defaultConfiguration"] = {{"level", sarif_level(linter.severity_of(info))}};
+  r["defaultConfiguration"] = {{"level", sarif_level(severity)}};
   r["properties"] = {{"category", info.category}, {"tags", {"onnx", info.category}}};
   return r;
 }
@@ -178,6 +178,17 @@ namespace {
 constexpr const char* kSarifSchema =
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 
+json tool_json(json rules) {
+  json driver = {{"name", "onnx-lint"},
+                 {"version", kVersion},
+                 {"semanticVersion", kVersion},
+                 {"rules", std::move(rules)}};
+  if (std::string_view base = ONNXLINT_DOCS_URL; !base.empty()) {
+    driver["informationUri"] = std::string(base);
+  }
+  return {{"driver", std::move(driver)}};
+}
+
 // The run, built in the order the sorted document is written: `head` (invocations,
 // properties), then each result through `on_result`, then the tool (whose rule list may grow
 // while results are made). Shared by the streamed writer and the whole-document form.
@@ -196,7 +207,7 @@ void build_run(const Report& report, const Linter& linter, json& head, OnResult&
     const RuleRegistry::Entry* e = linter.registry().find(id);
     if (e == nullptr) continue;
     index[id] = rules.size();
-    rules.push_back(rule_json(*e->info, linter));
+    rules.push_back(rule_json(*e->info, linter.severity_of(*e->info)));
   }
 
   uint64_t suppressed = 0, baselined = 0;
@@ -204,9 +215,25 @@ void build_run(const Report& report, const Linter& linter, json& head, OnResult&
     suppressed += f.suppressed;
     baselined += f.baselined;
   }
-  head = {{"invocations", json::array({{{"executionSuccessful", !report.has_internal_error()}}})},
+  // A path that yielded no model is a tool execution notification, not a result: it is about
+  // the run, not about a model.
+  json invocation = {
+      {"executionSuccessful", !report.has_internal_error() && !report.has_path_error()}};
+  json notifications = json::array();
+  for (const FileReport& f : report.files) {
+    if (f.status != FileReport::Status::PathError) continue;
+    notifications.push_back(
+        {{"level", "error"},
+         {"message", {{"text", fmt::format("{}: {}", f.path, f.error)}}},
+         {"locations", json::array({{{"physicalLocation",
+                                      {{"artifactLocation", {{"uri", artifact_uri(f.path)}}}}}}})},
+         {"properties", {{"path", f.path}, {"reason", f.error}}}});
+  }
+  if (!notifications.empty()) invocation["toolExecutionNotifications"] = std::move(notifications);
+  head = {{"invocations", json::array({std::move(invocation)})},
           {"properties",
-           {{"files", report.files.size()},
+           {{"files", report.files_linted()},
+            {"pathErrors", report.files.size() - report.files_linted()},
             {"suppressedInModel", suppressed},
             {"baselined", baselined}}}};
   on_result(json());  // the results start
@@ -222,14 +249,7 @@ void build_run(const Report& report, const Linter& linter, json& head, OnResult&
     }
   }
 
-  json driver = {{"name", "onnx-lint"},
-                 {"version", kVersion},
-                 {"semanticVersion", kVersion},
-                 {"rules", std::move(rules)}};
-  if (std::string_view base = ONNXLINT_DOCS_URL; !base.empty()) {
-    driver["informationUri"] = std::string(base);
-  }
-  tool = {{"driver", std::move(driver)}};
+  tool = tool_json(std::move(rules));
 }
 
 }  // namespace
@@ -274,6 +294,14 @@ void emit_sarif(const Report& report, const Linter& linter, std::ostream& out) {
   out << (any ? "\n      ]" : "]") << ",\n";
   write_member(out, "tool", tool, 6);
   out << "\n    }\n  ],\n  \"version\": \"2.1.0\"\n}\n";
+}
+
+void emit_rule_list_sarif(const RuleRegistry& registry, std::ostream& out) {
+  json rules = json::array();
+  for (const auto& e : registry.entries()) rules.push_back(rule_json(*e.info, e.info->severity));
+  json run = {{"results", json::array()}, {"tool", tool_json(std::move(rules))}};
+  json log = {{"$schema", kSarifSchema}, {"version", "2.1.0"}, {"runs", json::array({run})}};
+  out << log.dump(2) << "\n";
 }
 
 }  // namespace onnxlint

@@ -147,6 +147,8 @@ void emit_text(const Report& report, const Linter& linter, const TextOptions& op
                std::ostream& out) {
   Style st{opts.color};
   for (const FileReport& f : report.files) {
+    // A path that yielded no model: the command says why on stderr, the summary counts it.
+    if (f.status == FileReport::Status::PathError) continue;
     if (opts.style == TextStyle::Files) {
       counts_line(f, st, out);
       continue;
@@ -198,14 +200,19 @@ void emit_text(const Report& report, const Linter& linter, const TextOptions& op
     baselined += f.baselined;
     hidden += f.hidden;
   }
+  const uint64_t path_errors = report.files.size() - report.files_linted();
   std::string summary =
-      fmt::format("{} checked: {}, {}, {} info", plural(report.files.size(), "file"),
+      fmt::format("{} checked: {}, {}, {} info", plural(report.files_linted(), "file"),
                   plural(errors, "error"), plural(warnings, "warning"), infos);
   if (unreadable) summary += fmt::format(", {} unreadable", unreadable);
+  if (path_errors) summary += fmt::format(", {} without a model", plural(path_errors, "path"));
   if (suppressed) summary += fmt::format(", {} suppressed in-model", suppressed);
   if (baselined) summary += fmt::format(", {} in baseline", baselined);
   if (hidden) summary += fmt::format(", {} below --min-severity not shown", hidden);
-  out << st.wrap(summary, errors || unreadable ? "1;31" : warnings ? "1;33" : "1;32") << "\n";
+  out << st.wrap(summary, errors || unreadable || path_errors ? "1;31"
+                          : warnings                          ? "1;33"
+                                                              : "1;32")
+      << "\n";
 }
 
 }  // namespace onnxlint

@@ -274,6 +274,12 @@ py::object PyLinter::lint(const py::object& model, const py::object& base_dir,
       }
       py::gil_scoped_release unlocked;
       report = linter_->lint_paths({path});
+      // A folder without a model (or one that cannot be listed) is an error, as it was.
+      for (const FileReport& f : report.files) {
+        if (f.status == FileReport::Status::PathError) {
+          throw ConfigError(f.path + ": " + f.error);
+        }
+      }
     } else {
       py::object source = model;
       // An onnx.ModelProto (or any protobuf message): serialised once, then linted as bytes.

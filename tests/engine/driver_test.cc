@@ -6,6 +6,7 @@
 #include <onnxlint/registry.h>
 
 #include "loader/sample_models.h"
+#include "loader/temp_dir.h"
 #include "support/lint_harness.h"
 #include "support/model_builder.h"
 
@@ -196,6 +197,58 @@ TEST(Driver, ExpandPaths) {
   auto files = expand_paths({data_path("corpus")});
   EXPECT_TRUE(std::is_sorted(files.begin(), files.end()));
   for (const std::string& f : files) EXPECT_TRUE(f.ends_with(".onnx")) << f;
+}
+
+// A path that yields no model is an entry in its place (issue 16), not the end of the run; the
+// exit code is then 2 whatever the findings.
+TEST(Driver, PathsWithoutAModelAreEntriesInTheirPlace) {
+  TempDir dir;
+  const std::string model = dir.write("m.onnx", kitchen_sink_model());
+  dir.write("tree/a.onnx", kitchen_sink_model());
+  std::filesystem::create_directories(dir.path() / "tree" / "b");  // no model below: fine
+  std::filesystem::create_directories(dir.path() / "empty");
+  const std::string missing = dir.str("gone.onnx");
+  const std::vector<std::string> paths = {missing, dir.str("tree"), dir.str("empty"), model};
+
+  std::vector<InputPath> inputs = expand_inputs(paths);
+  ASSERT_EQ(inputs.size(), 4u);
+  EXPECT_EQ(inputs[0].path, missing);
+  EXPECT_EQ(inputs[0].error, "no such file or folder");
+  EXPECT_EQ(inputs[1].path, dir.str("tree/a.onnx"));
+  EXPECT_EQ(inputs[1].error, "");
+  EXPECT_EQ(inputs[2].path, dir.str("empty"));
+  EXPECT_EQ(inputs[2].error, "no model (*.onnx file) in this folder");
+  EXPECT_EQ(inputs[3].path, model);
+  EXPECT_EQ(inputs[3].error, "");
+  // The all-or-nothing form names the first one.
+  try {
+    expand_paths(paths);
+    ADD_FAILURE() << "expand_paths did not throw";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()), missing + ": no such file or folder");
+  }
+
+  for (int jobs : {1, 3}) {
+    LintOptions options;
+    options.jobs = jobs;
+    Report report = Linter(builtin_registry(), options).lint_paths(paths);
+    ASSERT_EQ(report.files.size(), 4u);
+    EXPECT_EQ(report.files[0].status, FileReport::Status::PathError);
+    EXPECT_EQ(report.files[0].error, "no such file or folder");
+    EXPECT_FALSE(report.files[0].model);
+    EXPECT_TRUE(report.files[0].diagnostics.empty());
+    EXPECT_EQ(report.files[1].status, FileReport::Status::Ok);
+    EXPECT_FALSE(report.files[1].diagnostics.empty());  // linted as usual
+    EXPECT_EQ(report.files[2].status, FileReport::Status::PathError);
+    EXPECT_EQ(report.files[3].status, FileReport::Status::Ok);
+    EXPECT_TRUE(report.has_path_error());
+    EXPECT_EQ(report.files_linted(), 2u);
+    EXPECT_EQ(exit_code(report, Severity::Error), 2);
+    EXPECT_EQ(exit_code(report, std::nullopt), 2);
+  }
+  Report clean = Linter(builtin_registry(), {}).lint_paths({model});
+  EXPECT_FALSE(clean.has_path_error());
+  EXPECT_EQ(clean.files_linted(), 1u);
 }
 
 }  // namespace

@@ -62,10 +62,13 @@ class Hostile(onnx_wire.TempModels):
         os.makedirs(os.path.join(self.dir, "empty"))
         os.makedirs(os.path.join(self.dir, "x.onnx"))
         for p in ("empty", "x.onnx"):
-            code, out, err = run(os.path.join(self.dir, p))
+            path = os.path.join(self.dir, p)
+            code, out, err = run(path)
             self.assertEqual(code, 2, p)
-            self.assertIn("no model", err)
-            self.assertEqual(out, b"")
+            self.assertEqual(err, f"onnx-lint: {path}: no model (*.onnx file) in this folder\n")
+            # The report is written (issue 16), and it checked nothing.
+            self.assertEqual(out, b"0 files checked: 0 errors, 0 warnings, 0 info, "
+                                  b"1 path without a model\n")
 
     # 9. writing over an input, secrets, stdin
     def test_output_onto_an_input_is_refused(self):

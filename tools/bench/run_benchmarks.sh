@@ -97,7 +97,7 @@ rm -f "$WORK"/out/*.time "$WORK"/out/*.hf.json "$WORK"/out/*.stdout "$WORK"/out/
   echo "machine: $(nproc) cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)," \
     "$(awk '/MemTotal/ {printf "%.0f GiB RAM", $2/1048576}' /proc/meminfo), $(uname -sr)"
   echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "onnx-lint: $("$LINT" --version 2>/dev/null) ($BUILD_TYPE build of" \
+  echo "onnx-lint: $("$LINT" --version 2>/dev/null | head -n 1) ($BUILD_TYPE build of" \
     "$(date -u -r "$LINT" '+%Y-%m-%d %H:%M UTC'); source tree now at" \
     "git $(git -C "$HERE" describe --always --dirty 2>/dev/null || echo unknown))"
   if ((PEER)); then

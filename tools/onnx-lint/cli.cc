@@ -12,12 +12,16 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <system_error>
+
+#include "info.h"
 
 std::vector<std::string> onnxlint::resolve_targets(const std::vector<std::string>& names) {
   std::vector<std::string> out;
@@ -90,16 +94,26 @@ class Progress {
   std::chrono::steady_clock::time_point last_;
 };
 
-void list_targets(std::ostream& out) {
-  for (const onnxlint::TargetInfo& t : onnxlint::all_targets()) {
-    std::string aliases;
-    for (std::string_view a : t.aliases) aliases += (aliases.empty() ? "" : ", ") + std::string(a);
-    out << fmt::format("{:<34} {}\n", t.id, t.display_name);
-    out << fmt::format("    aliases: {}\n", aliases.empty() ? "-" : aliases);
-    out << fmt::format("    runtime: {} ({})\n", t.runtime, t.runtime_version);
-    out << fmt::format("    source:  {} : {} @ {}\n", t.source_repo, t.source_path,
-                       t.source_version);
-  }
+// Flushes `out` and says whether everything written to it arrived; if not, prints why on
+// stderr: "cannot write " + `what` ("to standard output", "the report to 'r.json'"). Callers
+// clear errno before they write, so that errno is the failed write's (a full disk, a closed
+// descriptor): a stream that failed writes nothing more.
+bool all_written(std::ostream& out, std::string_view what) {
+  out.flush();
+  if (!out.fail()) return true;
+  const int err = errno;
+  std::cerr << fmt::format("onnx-lint: cannot write {}{}\n", what,
+                           err != 0 ? ": " + std::generic_category().message(err) : "");
+  return false;
+}
+
+// The information flags print text, or JSON with --format json; SARIF only for --list-rules.
+bool format_allowed(const std::string& format, std::string_view flag, bool sarif = false) {
+  if (format == "json" || (sarif && format == "sarif")) return true;
+  if (format != "sarif" && format != "github") return true;  // the text formats: text
+  std::cerr << fmt::format("onnx-lint: {} prints text or JSON{}, not --format {}\n", flag,
+                           sarif ? " or SARIF" : "", format);
+  return false;
 }
 
 // Throws when `target` (a report or baseline to write) is one of the models to read: writing
@@ -120,10 +134,14 @@ void refuse_to_overwrite_input(const std::string& target, const char* option,
 
 }  // namespace
 
-int onnxlint::run_cli(int argc, char** argv) {
+namespace {
+
+int run_command(int argc, char** argv) {
   using namespace onnxlint;
   CLI::App app{"onnx-lint: static checks for ONNX models before you deploy them", "onnx-lint"};
-  app.set_version_flag("--version", std::string("onnx-lint ") + kVersion);
+  bool version = false;
+  app.add_flag("--version", version,
+               "Print the version, with the ONNX and target table versions (text or JSON)");
 
   std::vector<std::string> paths;
   std::string format = "text";
@@ -161,9 +179,12 @@ int onnxlint::run_cli(int argc, char** argv) {
                "count line)");
   app.add_option("--color", color, "Color the text output")
       ->check(CLI::IsMember({"auto", "always", "never"}));
-  app.add_flag("--list-rules", list_rules, "List every rule (text, or JSON with --format json)");
-  app.add_flag("--list-targets", list_targets_flag, "List the known target runtimes");
-  app.add_option("--explain", explain, "Print the documentation of a rule");
+  app.add_flag("--list-rules", list_rules,
+               "List every rule (text, JSON with --format json, SARIF rules with --format sarif)");
+  app.add_flag("--list-targets", list_targets_flag,
+               "List the known target runtimes (text, or JSON with --format json)");
+  app.add_option("--explain", explain,
+                 "Print the documentation of a rule (text, or JSON with --format json)");
   app.add_flag("--statistics", statistics, "Print the number of findings per rule");
   app.add_flag("-q,--quiet", quiet, "Print findings and target verdicts only, no summary");
   app.add_option("-j,--jobs", jobs, "Lint N files in parallel (output stays in input order)")
@@ -186,30 +207,44 @@ int onnxlint::run_cli(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
   } catch (const CLI::ParseError& e) {
     app.exit(e);
     return kExitUsage;
   }
 
+  errno = 0;  // parsing may have set it: from here on it is a failed write's (all_written)
+  const bool json = format == "json";
+  if (version) {
+    if (!format_allowed(format, "--version")) return kExitUsage;
+    print_version(json, std::cout);
+    return 0;
+  }
   const RuleRegistry& registry = builtin_registry();
   if (list_rules) {
-    emit_rule_list(registry, format == "json", std::cout);
+    if (!format_allowed(format, "--list-rules", true)) return kExitUsage;
+    if (format == "sarif") {
+      emit_rule_list_sarif(registry, std::cout);
+    } else {
+      emit_rule_list(registry, json, std::cout);
+    }
     return 0;
   }
   if (list_targets_flag) {
-    list_targets(std::cout);
+    if (!format_allowed(format, "--list-targets")) return kExitUsage;
+    print_target_list(json, std::cout);
     return 0;
   }
   if (!explain.empty()) {
+    if (!format_allowed(format, "--explain")) return kExitUsage;
     const auto* entry = registry.find(explain);
     if (entry == nullptr) {
       std::cerr << fmt::format("onnx-lint: unknown rule '{}' (see --list-rules)\n", explain);
       return kExitUsage;
     }
     std::string_view doc = RuleRegistry::documentation(explain);
-    if (doc.empty()) {
+    if (json) {
+      emit_rule_doc_json(*entry->info, std::cout);
+    } else if (doc.empty()) {
       std::cout << entry->info->id << ": " << entry->info->summary << "\n";
     } else {
       std::cout << doc;
@@ -253,8 +288,13 @@ int onnxlint::run_cli(int argc, char** argv) {
     if (std::count(paths.begin(), paths.end(), "-") > 1) {
       throw ConfigError("'-' (stdin) given more than once");
     }
-    // Folders expanded once, here: the inputs must be known before any file is written.
-    const std::vector<std::string> files = expand_paths(paths);
+    // Folders expanded once, here: the inputs must be known before any file is written. A path
+    // that yields no model is an entry of the report (and exit 2), not the end of the run.
+    const std::vector<InputPath> inputs = expand_inputs(paths);
+    std::vector<std::string> files;
+    for (const InputPath& in : inputs) {
+      if (in.error.empty()) files.push_back(in.path);
+    }
     refuse_to_overwrite_input(output, "--output", files);
     refuse_to_overwrite_input(write_baseline_file, "--write-baseline", files);
 
@@ -263,8 +303,8 @@ int onnxlint::run_cli(int argc, char** argv) {
     Progress progress(
         ::isatty(STDERR_FILENO) && !quiet &&
         (format == "text" || format == "concise" || format == "summary" || format == "github"));
-    Report report =
-        linter.lint_paths(files, [&progress](size_t done, size_t total) { progress(done, total); });
+    Report report = linter.lint_inputs(
+        inputs, [&progress](size_t done, size_t total) { progress(done, total); });
     progress.finish();
 
     if (!write_baseline_file.empty()) {
@@ -285,7 +325,8 @@ int onnxlint::run_cli(int argc, char** argv) {
       }
     }
 
-    // Failing is decided on every finding; --min-severity only changes what is shown.
+    // Failing is decided on every finding; --min-severity only changes what is shown. A path
+    // without a model makes it 2, after the report is written.
     const int exit_status = exit_code(report, settings.fail_threshold);
     if (auto shown = parse_severity(min_severity); shown && *shown > Severity::Info) {
       hide_below(report, *shown);
@@ -293,13 +334,17 @@ int onnxlint::run_cli(int argc, char** argv) {
 
     std::ofstream file;
     if (!output.empty()) {
+      errno = 0;
       file.open(output);
       if (!file) {
-        std::cerr << fmt::format("onnx-lint: cannot write '{}'\n", output);
+        const int err = errno;
+        std::cerr << fmt::format("onnx-lint: cannot write '{}'{}\n", output,
+                                 err != 0 ? ": " + std::generic_category().message(err) : "");
         return kExitUsage;
       }
     }
     std::ostream& out = output.empty() ? std::cout : file;
+    errno = 0;
     if (format == "json") {
       emit_json(report, linter, out);
     } else if (format == "sarif") {
@@ -317,7 +362,23 @@ int onnxlint::run_cli(int argc, char** argv) {
       text.style = format == "concise"   ? TextStyle::Concise
                    : format == "summary" ? TextStyle::Files
                                          : TextStyle::Full;
+      errno = 0;  // isatty() sets it
       emit_text(report, linter, text, out);
+    }
+    // Each path that gave no model, on stderr too (the report has it in its place).
+    for (const FileReport& f : report.files) {
+      if (f.status == FileReport::Status::PathError) {
+        std::cerr << fmt::format("onnx-lint: {}: {}\n", visible(f.path), f.error);
+      }
+    }
+    // A report that did not reach its file is a failed run, whatever the findings.
+    if (!output.empty()) {
+      if (!all_written(file, fmt::format("the report to '{}'", output))) return kExitUsage;
+      file.close();
+      if (file.fail()) {
+        std::cerr << fmt::format("onnx-lint: cannot write the report to '{}'\n", output);
+        return kExitUsage;
+      }
     }
     return exit_status;
   } catch (const ConfigError& e) {
@@ -328,4 +389,15 @@ int onnxlint::run_cli(int argc, char** argv) {
     std::cerr << "onnx-lint: error: " << visible(e.what()) << "\n";
     return kExitUsage;
   }
+}
+
+}  // namespace
+
+int onnxlint::run_cli(int argc, char** argv) {
+  errno = 0;
+  const int code = run_command(argc, argv);
+  // Whatever went to standard output must have reached it (a full disk, a closed stdout): a
+  // report that was never written is not a success.
+  if (!all_written(std::cout, "to standard output")) return kExitUsage;
+  return code;
 }
