@@ -159,37 +159,6 @@ Provenance::Impl::Impl(const Model& m, AnalysisCache& cache)
   finish_functions();
 }
 
-uint32_t Provenance::Impl::resolve(const GraphSlot& s, std::string_view name) const {
-  if (name.empty()) return kNoValue;
-  const ValueDef* d = s.info->resolve(name);
-  return d == nullptr ? kNoValue : id_of(*d);
-}
-
-uint32_t Provenance::Impl::out_id(const GraphSlot& s, const Node& n, size_t k) const {
-  if (k >= n.outputs.size() || n.outputs[k].empty()) return kNoValue;
-  return s.outs_base + s.out_off[n.index] + static_cast<uint32_t>(k);
-}
-
-template <class Begin, class Size>
-const GraphSlot* Provenance::Impl::slot_holding(uint32_t id, Begin begin, Size size) const {
-  auto it = std::upper_bound(slots.begin(), slots.end(), id,
-                             [&](uint32_t x, const GraphSlot& s) { return x < begin(s); });
-  // A graph with an empty range starts where the next one does: step back to the slot that
-  // holds id.
-  while (it != slots.begin()) {
-    --it;
-    if (id - begin(*it) < size(*it)) return &*it;
-  }
-  return nullptr;
-}
-
-const GraphSlot* Provenance::Impl::slot_of_value(uint32_t v) const {
-  if (v == kNoValue) return nullptr;
-  return slot_holding(
-      v, [](const GraphSlot& s) { return s.base; },
-      [](const GraphSlot& s) { return s.end - s.base; });
-}
-
 // ---------------------------------------------------------------------------------------------
 // Interned dim names and sets
 
@@ -1467,32 +1436,6 @@ std::string Provenance::Impl::describe_terminal(uint32_t v, bool via_value) cons
     return fmt::format("initializer '{}'", g.initializers[idx].name);
   }
   return fmt::format("'{}'", name(v));
-}
-
-std::string_view Provenance::Impl::name(uint32_t v) const {
-  const GraphSlot* s = slot_of_value(v);
-  if (s == nullptr) return {};
-  const Graph& g = *s->graph;
-  uint32_t idx = v - s->base;
-  if (idx < g.inputs.size()) return g.inputs[idx].name;
-  idx -= static_cast<uint32_t>(g.inputs.size());
-  if (idx < g.initializers.size()) return g.initializers[idx].name;
-  idx -= static_cast<uint32_t>(g.initializers.size());
-  if (idx < g.sparse_initializers.size()) return g.sparse_initializers[idx].values.name;
-  const Node* p = producer_of(v);
-  if (p == nullptr) return {};
-  return p->outputs[v - s->outs_base - s->out_off[p->index]];
-}
-
-const Node* Provenance::Impl::node_at(uint32_t id) const { return table.node_at(id); }
-
-const Node* Provenance::Impl::producer_of(uint32_t v) const {
-  const GraphSlot* s = slot_of_value(v);
-  if (s == nullptr || v < s->outs_base) return nullptr;
-  uint32_t rel = v - s->outs_base;
-  auto it = std::upper_bound(s->out_off.begin(), s->out_off.end(), rel);
-  if (it == s->out_off.begin()) return nullptr;
-  return &s->graph->nodes[static_cast<size_t>(it - s->out_off.begin()) - 1];
 }
 
 std::string Provenance::Impl::render(uint32_t v, bool via_value) const {

@@ -168,25 +168,25 @@ struct Provenance::Impl {
   };
   std::map<std::pair<std::string_view, std::string_view>, FnState> functions;
 
-  // --- ids
+  // --- ids: the value table's (one id space, one set of lookups)
   const GraphSlot& slot(const Graph& g) const { return *table.slot(g); }
   uint32_t id_of(const ValueDef& d) const { return table.id_of(d); }
-  uint32_t resolve(const GraphSlot& s, std::string_view name) const;
-  uint32_t out_id(const GraphSlot& s, const Node& n, size_t k) const;
+  uint32_t resolve(const GraphSlot& s, std::string_view name) const {
+    return table.find(*s.graph, name);
+  }
+  uint32_t out_id(const GraphSlot& s, const Node& n, size_t k) const {
+    return table.output(s, n, k);
+  }
+  const GraphSlot* slot_of_value(uint32_t v) const { return table.slot_of_value(v); }
+  std::string_view name(uint32_t v) const { return table.name_of(v); }
+  const Node* producer_of(uint32_t v) const { return table.producer(v); }
+  const Node* node_at(uint32_t id) const { return table.node_at(id); }  // by global node id
+  uint32_t node_id(const Node& n) const { return slot(*n.graph).node_base + n.index; }
   /// The semantics of a node's op at its opset, remembered per op for the default domain.
   const OpSemantics& node_semantics(const Node& n, const GraphSlot& s);
   static bool by_op_alone(const Node& n, const GraphSlot& s);
   const OpSemantics& lookup_semantics(const Node& n) const;
   NameMap<const OpSemantics*> default_domain_sem;
-  uint32_t node_id(const Node& n) const { return slot(*n.graph).node_base + n.index; }
-  const GraphSlot* slot_of_value(uint32_t v) const;
-  /// The slot whose range [begin(s), begin(s) + size(s)) holds `id`; slots are ordered by
-  /// begin. Nullptr if none does.
-  template <class Begin, class Size>
-  const GraphSlot* slot_holding(uint32_t id, Begin begin, Size size) const;
-  std::string_view name(uint32_t v) const;
-  const Node* producer_of(uint32_t v) const;
-  const Node* node_at(uint32_t id) const;  // by global node id
 
   // --- sets
   uint32_t name_id(const std::string& name);

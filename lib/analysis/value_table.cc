@@ -214,10 +214,8 @@ ValueId ValueTable::input(const Node& n, size_t k) const {
 }
 
 ValueId ValueTable::output(const Node& n, size_t k) const {
-  if (k >= n.outputs.size() || n.outputs[k].empty()) return kNoValue;
   const GraphSlot* s = slot(*n.graph);
-  if (s == nullptr) return kNoValue;
-  return s->outs_base + s->out_off[n.index] + static_cast<uint32_t>(k);
+  return s != nullptr ? output(*s, n, k) : kNoValue;
 }
 
 const Graph* ValueTable::graph_of(ValueId v) const {

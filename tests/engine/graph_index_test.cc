@@ -5,6 +5,7 @@
 #include <onnxlint/graph_index.h>
 #include <onnxlint/loader.h>
 
+#include "support/loaded_model.h"
 #include "support/model_builder.h"
 
 namespace onnxlint::testing {
@@ -12,19 +13,6 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
-
-std::unique_ptr<Model> load(const std::string& bytes) {
-  LoadResult r = load_model_from_bytes("m.onnx", bytes);
-  EXPECT_TRUE(r.model) << (r.error ? r.error->message : "");
-  return std::move(r.model);
-}
-
-const Graph& graph_at(const Model& m, const std::string& path) {
-  for (const Graph* g : m.all_graphs()) {
-    if (g->path == path) return *g;
-  }
-  throw std::runtime_error("no graph " + path);
-}
 
 // main: x -> Relu(a) -> Loop(nest) whose body reads a and w; Neg(dead) unused.
 std::string scoped_model() {
