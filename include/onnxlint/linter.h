@@ -90,10 +90,23 @@ struct FileReport {
   /// Rules that reported more than RuleContext::kMaxFindingsPerModel findings: rule id ->
   /// findings not kept (each such rule has one extra finding saying how many).
   std::map<std::string, uint64_t> capped;
+  /// Whether this file fails the run (see decide_verdicts()); false until verdicts are decided.
+  bool failed = false;
+};
+
+/// What a run was asked to do, for report headers. The library's emitters print it as given;
+/// the caller (the CLI, the Python module) fills it.
+struct RunInfo {
+  /// The threshold of decide_verdicts(); nullopt = never fail (`--fail-on never`).
+  std::optional<Severity> fail_on = Severity::Error;
+  std::vector<std::string> targets;  // canonical target ids
+  std::string config_file;           // the configuration file read; "" = built-in defaults
+  std::string baseline_file;         // "" = no baseline
 };
 
 struct Report {
   std::vector<FileReport> files;  // in input order (deterministic with --jobs)
+  RunInfo run;
   std::map<std::string, uint64_t> count_by_rule() const;
   uint64_t count(Severity s) const;
   uint64_t count_at_least(Severity s) const;
@@ -167,6 +180,14 @@ class Linter {
 /// above `fail_on` or any model is unreadable (whatever the rule selection; nullopt = never fail),
 /// else 0.
 int exit_code(const Report& report, std::optional<Severity> fail_on);
+
+/// Whether one file fails at `fail_on`: a path error, an unreadable model or an internal error
+/// always; otherwise a finding at or above `fail_on`.
+bool file_fails(const FileReport& file, std::optional<Severity> fail_on);
+
+/// Records the verdicts in the report (`run.fail_on`, each FileReport::failed) and returns
+/// exit_code(report, fail_on). Call it before hide_below(), which drops findings.
+int decide_verdicts(Report& report, std::optional<Severity> fail_on);
 
 /// Drops findings below `min` from every file, counting them in FileReport::hidden: what is
 /// shown (`--min-severity`). Compute exit_code() first: failing does not depend on what is shown.

@@ -674,4 +674,17 @@ int exit_code(const Report& report, std::optional<Severity> fail_on) {
   return 0;
 }
 
+bool file_fails(const FileReport& file, std::optional<Severity> fail_on) {
+  if (file.status != FileReport::Status::Ok) return true;
+  return std::any_of(file.diagnostics.begin(), file.diagnostics.end(), [&](const Diagnostic& d) {
+    return d.rule_id == "internal-error" || (fail_on && d.severity >= *fail_on);
+  });
+}
+
+int decide_verdicts(Report& report, std::optional<Severity> fail_on) {
+  report.run.fail_on = fail_on;
+  for (FileReport& f : report.files) f.failed = file_fails(f, fail_on);
+  return exit_code(report, fail_on);
+}
+
 }  // namespace onnxlint

@@ -327,7 +327,12 @@ int run_command(int argc, char** argv) {
 
     // Failing is decided on every finding; --min-severity only changes what is shown. A path
     // without a model makes it 2, after the report is written.
-    const int exit_status = exit_code(report, settings.fail_threshold);
+    report.run.targets = settings.lint.targets;
+    report.run.config_file = config.path;
+    if (settings.baseline && write_baseline_file.empty()) {
+      report.run.baseline_file = settings.baseline->string();
+    }
+    const int exit_status = decide_verdicts(report, settings.fail_threshold);
     if (auto shown = parse_severity(min_severity); shown && *shown > Severity::Info) {
       hide_below(report, *shown);
     }
