@@ -83,6 +83,7 @@ struct CommandLine {
   std::optional<std::filesystem::path> baseline;
   bool no_baseline = false;  // ignore the config's baseline
   int jobs = 1;
+  bool hash = false;  // LintOptions::hash (`--hash`)
 };
 
 /// What a run uses: the layered result of defaults, config file and command line.

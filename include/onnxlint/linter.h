@@ -54,8 +54,46 @@ struct LintOptions {
   int jobs = 1;
   /// Honour `onnx-lint:disable` in the model's metadata_props.
   bool in_model_suppressions = true;
+  /// SHA-256 of each model file and of its external-data files in the reports (reads every
+  /// byte of the weights; off by default).
+  bool hash = false;
   /// Per-file options (see FileOptionsResolver); null = these options for every file.
   std::shared_ptr<const FileOptionsResolver> per_file;
+};
+
+/// A dimension as a report states it.
+struct DimSummary {
+  enum class Kind : uint8_t {
+    Fixed,     ///< `value`
+    Symbolic,  ///< `text`: a dim_param as declared, or the analysis's expression ("N+1")
+    Data,      ///< set by tensor values at run time: `text` names the origin node; `bound`
+    Unknown,
+  };
+  Kind kind = Kind::Unknown;
+  int64_t value = 0;
+  std::string text;
+  int64_t bound = -1;  ///< Data: a static upper bound, -1 if none is known
+};
+
+/// A graph input or output as the model states it (and, for outputs, as the analysis finds it).
+struct ValueSignature {
+  std::string name;
+  std::string type;  ///< "tensor(float)", "seq(tensor(int64))", ...; "" when not stated
+  /// The declared dims; nullopt when no shape is stated (or the type has none).
+  std::optional<std::vector<DimSummary>> dims;
+  /// Outputs: each dim as the per-dimension analysis proves it (fixed, an expression in input
+  /// dims, data-dependent or unknown); nullopt when not even the rank is known. Empty for inputs.
+  std::optional<std::vector<DimSummary>> analysis;
+};
+
+/// An external-data file the model refers to (each location once, in first-use order).
+struct ExternalFile {
+  std::string location;  ///< as written in the model
+  uint64_t tensors = 0;  ///< tensors stored in it
+  /// Size on disk; nullopt when the file was not looked at (`error` says why).
+  std::optional<uint64_t> bytes;
+  std::string sha256;  ///< lowercase hex, with LintOptions::hash; "" otherwise or on error
+  std::string error;   ///< why the file was not sized or hashed ("" = fine)
 };
 
 /// Facts about a loaded model for reports (absent when the model is unreadable).
@@ -64,6 +102,16 @@ struct ModelSummary {
   std::vector<std::pair<std::string, int64_t>> opset_imports;
   std::string producer_name;
   std::string producer_version;
+  int64_t model_version = 0;
+  std::string doc_string;  ///< at most kSummaryDocStringBytes (doc_string_bytes: the full size)
+  uint64_t doc_string_bytes = 0;
+  std::string graph_name;
+  std::vector<std::pair<std::string, std::string>> metadata_props;  ///< in file order
+  std::vector<ValueSignature> inputs;   ///< main graph inputs that are not initializers
+  std::vector<ValueSignature> outputs;  ///< main graph outputs
+  /// Nodes per domain ("ai.onnx" for the default one) and op type, over every graph (subgraphs
+  /// and function bodies included).
+  std::map<std::string, std::map<std::string, uint64_t>> ops;
   uint64_t graphs = 0;
   uint64_t nodes = 0;
   uint64_t initializers = 0;
@@ -71,7 +119,12 @@ struct ModelSummary {
   uint64_t file_bytes = 0;
   uint64_t initializer_bytes = 0;  // embedded payload bytes
   uint64_t external_bytes = 0;     // bytes declared in external data
+  std::string sha256;              ///< of the model file, with LintOptions::hash
+  std::vector<ExternalFile> external_data;
 };
+
+/// Longest doc_string a ModelSummary keeps (a report is no place for a model card).
+inline constexpr size_t kSummaryDocStringBytes = 4096;
 
 struct FileReport {
   /// Ok: linted. Unreadable: not a readable model (a model-unreadable finding says why).
@@ -102,6 +155,9 @@ struct RunInfo {
   std::vector<std::string> targets;  // canonical target ids
   std::string config_file;           // the configuration file read; "" = built-in defaults
   std::string baseline_file;         // "" = no baseline
+  /// Versions of the tables the run used: ("onnx", release) and (target id, runtime version)
+  /// for each target checked. The tables live in onnxlint::rules; the caller names them.
+  std::vector<std::pair<std::string, std::string>> tables;
 };
 
 struct Report {
@@ -181,8 +237,8 @@ class Linter {
 /// else 0.
 int exit_code(const Report& report, std::optional<Severity> fail_on);
 
-/// Whether one file fails at `fail_on`: a path error, an unreadable model or an internal error
-/// always; otherwise a finding at or above `fail_on`.
+/// Whether one file fails at `fail_on`, as exit_code() decides for the run: a path error or an
+/// internal error always; with a threshold, an unreadable model or a finding at or above it.
 bool file_fails(const FileReport& file, std::optional<Severity> fail_on);
 
 /// Records the verdicts in the report (`run.fail_on`, each FileReport::failed) and returns

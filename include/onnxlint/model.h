@@ -56,6 +56,12 @@ struct TypeInfo {
   Kind kind = Kind::None;
   int32_t elem_type = 0;  // TensorProto.DataType of the (innermost) tensor, 0 if unknown
   bool has_shape = false;
+  /// Sequence, Optional and Map: the wrapping levels from the outside in (`wrappers` of them;
+  /// the kind of level k, for k < 8, in bits 2k..2k+1 of `wrapper_kinds`: 0 sequence,
+  /// 1 optional, 2 map), and what is innermost: 1 a tensor, 2 a sparse tensor, 0 other.
+  uint8_t wrappers = 0;
+  uint8_t inner_kind = 0;
+  uint16_t wrapper_kinds = 0;
   std::span<const Dim> dims;
   /// A sequence of tensors or an optional tensor that states the shape of its element
   /// tensors: `elem_dims`. `has_shape` stays false: a sequence has no shape.

@@ -15,6 +15,8 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace onnxlint {
 
@@ -147,6 +149,11 @@ const TargetInfo* find_target(std::string_view id_or_alias);
 
 /// Comma-separated list of every id and alias, for "unknown target" messages.
 std::string target_names_for_help();
+
+/// The table versions a run uses, for RunInfo::tables: ("onnx", the operator table's ONNX
+/// release), then (id, runtime version) for each of `targets` (ids or aliases) that is known.
+std::vector<std::pair<std::string, std::string>> table_versions(
+    const std::vector<std::string>& targets);
 
 /// Binary search in target.ops. `domain` "" and "ai.onnx" are the same.
 const TargetOp* find_target_op(const TargetInfo& target, std::string_view domain,

@@ -116,7 +116,7 @@ struct Layers {
   const RuleRegistry* registry;
   Config config;
   RuleSelection command_line;
-  LintOptions common;  // targets, jobs, in-model suppressions
+  LintOptions common;  // targets, jobs, in-model suppressions, hash
 
   LintOptions build(const std::vector<size_t>& overrides) const {
     LintOptions o = common;
@@ -225,6 +225,7 @@ Settings resolve_settings(const RuleRegistry& registry, const Config& config,
   layers->common.targets = command_line.targets.empty() ? config.targets : command_line.targets;
   layers->common.jobs = std::max(1, command_line.jobs);
   layers->common.in_model_suppressions = config.in_model_suppressions.value_or(true);
+  layers->common.hash = command_line.hash;
 
   s.lint = layers->build({});
   if (!config.overrides.empty()) {

@@ -18,6 +18,7 @@
 #include <unordered_map>
 
 #include "config/text_util.h"
+#include "driver/model_summary.h"
 
 namespace onnxlint {
 
@@ -96,45 +97,6 @@ std::optional<Diagnostic> unused_suppression(const RuleRegistry& registry, const
   d.help = close ? fmt::format("did you mean '{}'?", *close)
                  : "see `onnx-lint --list-rules` for the rule ids and categories";
   return d;
-}
-
-ModelSummary summarize(const Model& model) {
-  ModelSummary s;
-  s.ir_version = model.ir_version;
-  for (const OpsetImport& imp : model.opset_imports) {
-    s.opset_imports.emplace_back(std::string(imp.domain), imp.version);
-  }
-  std::sort(s.opset_imports.begin(), s.opset_imports.end());
-  s.producer_name = std::string(model.producer_name);
-  s.producer_version = std::string(model.producer_version);
-  s.graphs = model.all_graphs().size();
-  s.functions = model.functions.size();
-  s.file_bytes = model.file_size();
-  for (const Graph* g : model.all_graphs()) {
-    s.nodes += g->nodes.size();
-    s.initializers += g->initializers.size() + g->sparse_initializers.size();
-    for (const TensorData& t : g->initializers) {
-      if (t.storage == TensorData::Storage::External) {
-        auto len = t.external_value("length");
-        uint64_t n = 0;
-        bool numeric = !len.empty();
-        for (char c : len) {
-          if (c < '0' || c > '9')
-            numeric = false;
-          else
-            n = n * 10 + static_cast<uint64_t>(c - '0');
-        }
-        if (numeric) {
-          s.external_bytes += n;
-        } else if (auto e = t.expected_bytes()) {
-          s.external_bytes += *e;
-        }
-      } else {
-        s.initializer_bytes += t.payload.size;
-      }
-    }
-  }
-  return s;
 }
 
 }  // namespace
@@ -308,7 +270,6 @@ FileReport Linter::lint_model(const Model& model) const {
   if (const Linter& own = for_path(model.path()); &own != this) return own.lint_model(model);
   FileReport report;
   report.path = model.path();
-  report.model = summarize(model);
 
   AnalysisCache cache(model);
   std::deque<Diagnostic> sink;
@@ -404,6 +365,8 @@ FileReport Linter::lint_model(const Model& model) const {
   for (size_t i = 0; i < active.size(); ++i) {
     run(i, model_loc, [&](Rule& r, RuleContext& c) { r.on_model_end(model, c); });
   }
+
+  report.model = summarize(model, cache, options_.hash);
 
   // A rule past its cap: one finding stands for the rest, and the report records the count.
   for (const ActiveRule& a : active) {
@@ -675,10 +638,17 @@ int exit_code(const Report& report, std::optional<Severity> fail_on) {
 }
 
 bool file_fails(const FileReport& file, std::optional<Severity> fail_on) {
-  if (file.status != FileReport::Status::Ok) return true;
-  return std::any_of(file.diagnostics.begin(), file.diagnostics.end(), [&](const Diagnostic& d) {
-    return d.rule_id == "internal-error" || (fail_on && d.severity >= *fail_on);
-  });
+  // As exit_code(): an input error and an internal error always fail; the rest only at a
+  // threshold (`--fail-on never` passes an unreadable model).
+  if (file.status == FileReport::Status::PathError) return true;
+  const bool internal =
+      std::any_of(file.diagnostics.begin(), file.diagnostics.end(),
+                  [](const Diagnostic& d) { return d.rule_id == "internal-error"; });
+  if (internal) return true;
+  if (!fail_on) return false;
+  if (file.status == FileReport::Status::Unreadable) return true;
+  return std::any_of(file.diagnostics.begin(), file.diagnostics.end(),
+                     [&](const Diagnostic& d) { return d.severity >= *fail_on; });
 }
 
 int decide_verdicts(Report& report, std::optional<Severity> fail_on) {

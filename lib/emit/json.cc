@@ -57,37 +57,108 @@ nlohmann::json counts_json(const std::vector<Diagnostic>& diags) {
 
 namespace {
 
+// A dim as docs/json-report.md states it: a number (fixed), a string (a dim_param or the
+// analysis's expression), {"data": origin node, "max"?} (set by values at run time) or null.
+nlohmann::json dim_json(const DimSummary& d) {
+  switch (d.kind) {
+    case DimSummary::Kind::Fixed:
+      return d.value;
+    case DimSummary::Kind::Symbolic:
+      return d.text;
+    case DimSummary::Kind::Data: {
+      nlohmann::json j = {{"data", d.text}};
+      if (d.bound >= 0) j["max"] = d.bound;
+      return j;
+    }
+    case DimSummary::Kind::Unknown:
+      break;
+  }
+  return nullptr;
+}
+
+nlohmann::json dims_json(const std::optional<std::vector<DimSummary>>& dims) {
+  if (!dims) return nullptr;
+  nlohmann::json out = nlohmann::json::array();
+  for (const DimSummary& d : *dims) out.push_back(dim_json(d));
+  return out;
+}
+
+nlohmann::json signature_json(const std::vector<ValueSignature>& values, bool outputs) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const ValueSignature& v : values) {
+    nlohmann::json j = {{"name", v.name},
+                        {"type", v.type.empty() ? nlohmann::json(nullptr) : nlohmann::json(v.type)},
+                        {"dims", dims_json(v.dims)}};
+    if (outputs) j["analysis"] = dims_json(v.analysis);
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+nlohmann::json model_json(const ModelSummary& m) {
+  nlohmann::json opsets = nlohmann::json::object();
+  for (const auto& [domain, version] : m.opset_imports)
+    opsets[domain.empty() ? "ai.onnx" : domain] = version;
+  nlohmann::json metadata = nlohmann::json::object();
+  for (const auto& [key, value] : m.metadata_props) metadata[key] = value;  // last one wins
+  nlohmann::json ops = nlohmann::json::object();
+  for (const auto& [domain, by_op] : m.ops) {
+    nlohmann::json counts = nlohmann::json::object();
+    for (const auto& [op, n] : by_op) counts[op] = n;
+    ops[domain] = std::move(counts);
+  }
+  nlohmann::json external = nlohmann::json::array();
+  for (const ExternalFile& f : m.external_data) {
+    nlohmann::json j = {{"location", f.location}, {"tensors", f.tensors}};
+    j["bytes"] = f.bytes ? nlohmann::json(*f.bytes) : nlohmann::json(nullptr);
+    if (!f.sha256.empty()) j["sha256"] = f.sha256;
+    if (!f.error.empty()) j["error"] = f.error;
+    external.push_back(std::move(j));
+  }
+  nlohmann::json j = {{"ir_version", m.ir_version},
+                      {"opset_imports", opsets},
+                      {"producer", {{"name", m.producer_name}, {"version", m.producer_version}}},
+                      {"model_version", m.model_version},
+                      {"doc_string", m.doc_string},
+                      {"doc_string_bytes", m.doc_string_bytes},
+                      {"graph_name", m.graph_name},
+                      {"metadata_props", std::move(metadata)},
+                      {"inputs", signature_json(m.inputs, false)},
+                      {"outputs", signature_json(m.outputs, true)},
+                      {"ops", std::move(ops)},
+                      {"graphs", m.graphs},
+                      {"nodes", m.nodes},
+                      {"initializers", m.initializers},
+                      {"functions", m.functions},
+                      {"file_bytes", m.file_bytes},
+                      {"initializer_bytes", m.initializer_bytes},
+                      {"external_bytes", m.external_bytes},
+                      {"external_data", std::move(external)}};
+  if (!m.sha256.empty()) j["sha256"] = m.sha256;
+  return j;
+}
+
 nlohmann::json file_json(const FileReport& f) {
   nlohmann::json jf;
   jf["path"] = f.path;
   jf["status"] = f.status == FileReport::Status::Ok           ? "ok"
                  : f.status == FileReport::Status::Unreadable ? "unreadable"
                                                               : "error";
+  jf["verdict"] = f.failed ? "fail" : "pass";
   if (f.status == FileReport::Status::PathError) jf["error"] = f.error;
-  if (f.model) {
-    const ModelSummary& m = *f.model;
-    nlohmann::json opsets = nlohmann::json::object();
-    for (const auto& [domain, version] : m.opset_imports)
-      opsets[domain.empty() ? "ai.onnx" : domain] = version;
-    jf["model"] = {{"ir_version", m.ir_version},
-                   {"opset_imports", opsets},
-                   {"producer", {{"name", m.producer_name}, {"version", m.producer_version}}},
-                   {"graphs", m.graphs},
-                   {"nodes", m.nodes},
-                   {"initializers", m.initializers},
-                   {"functions", m.functions},
-                   {"file_bytes", m.file_bytes},
-                   {"initializer_bytes", m.initializer_bytes},
-                   {"external_bytes", m.external_bytes}};
-  } else {
-    jf["model"] = nullptr;
-  }
+  jf["model"] = f.model ? model_json(*f.model) : nlohmann::json(nullptr);
   nlohmann::json diags = nlohmann::json::array();
   for (const Diagnostic& d : f.diagnostics) diags.push_back(diagnostic_json(d));
   jf["diagnostics"] = std::move(diags);
   jf["counts"] = counts_json(f.diagnostics);
+  nlohmann::json by_rule = nlohmann::json::object();
+  for (const Diagnostic& d : f.diagnostics) {
+    by_rule[d.rule_id] = by_rule.value(d.rule_id, uint64_t{0}) + 1;
+  }
+  jf["counts_by_rule"] = std::move(by_rule);
   jf["suppressed"] = f.suppressed;
   jf["baselined"] = f.baselined;
+  jf["hidden"] = f.hidden;
   nlohmann::json capped = nlohmann::json::object();
   for (const auto& [rule, n] : f.capped) capped[rule] = n;
   jf["capped"] = std::move(capped);
@@ -104,14 +175,40 @@ nlohmann::json report_head(const Report& report, const Linter& linter) {
   root["tool"] = {{"name", "onnx-lint"}, {"version", kVersion}};
   nlohmann::json by_rule = nlohmann::json::object();
   for (const auto& [rule, n] : report.count_by_rule()) by_rule[rule] = n;
-  uint64_t path_errors = report.files.size() - report.files_linted();
+  uint64_t path_errors = 0, unreadable = 0, failed = 0, suppressed = 0, baselined = 0, hidden = 0;
+  for (const FileReport& f : report.files) {
+    path_errors += f.status == FileReport::Status::PathError;
+    unreadable += f.status == FileReport::Status::Unreadable;
+    failed += f.failed;
+    suppressed += f.suppressed;
+    baselined += f.baselined;
+    hidden += f.hidden;
+  }
   root["summary"] = {{"files", report.files_linted()},
                      {"path_errors", path_errors},
+                     {"unreadable", unreadable},
+                     {"passed", report.files.size() - failed},
+                     {"failed", failed},
+                     {"suppressed", suppressed},
+                     {"baselined", baselined},
+                     {"hidden", hidden},
                      {"by_severity",
                       {{"error", report.count(Severity::Error)},
                        {"warning", report.count(Severity::Warning)},
                        {"info", report.count(Severity::Info)}}},
                      {"by_rule", by_rule}};
+  const RunInfo& run = report.run;
+  nlohmann::json tables = nlohmann::json::object();
+  for (const auto& [name, version] : run.tables) tables[name] = version;
+  auto or_null = [](const std::string& s) {
+    return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s);
+  };
+  root["run"] = {{"targets", run.targets},
+                 {"fail_on", run.fail_on ? std::string(severity_name(*run.fail_on)) : "never"},
+                 {"config_file", or_null(run.config_file)},
+                 {"baseline_file", or_null(run.baseline_file)},
+                 {"hash", linter.options().hash},
+                 {"tables", std::move(tables)}};
   nlohmann::json rules = nlohmann::json::array();
   // The enabled rules, plus any rule with a finding that the selection did not enable (an
   // unreadable model is always reported; per-file overrides enable others).

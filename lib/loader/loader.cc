@@ -118,16 +118,22 @@ TypeInfo convert_type(const onnx::TypeProto& tp, const LoadLimits& limits, Arena
   }
   int wrappers = 0;  // sequence/optional/map levels around the innermost type
   for (int guard = 0; guard < 32; ++guard, ++wrappers) {
+    unsigned level_kind = 0;
     if (cur->has_sequence_type()) {
       cur = &cur->sequence_type().elem_type();
     } else if (cur->has_optional_type()) {
       cur = &cur->optional_type().elem_type();
+      level_kind = 1;
     } else if (cur->has_map_type()) {
       cur = &cur->map_type().value_type();
+      level_kind = 2;
     } else {
       break;
     }
+    if (wrappers < 8) info.wrapper_kinds |= static_cast<uint16_t>(level_kind << (2 * wrappers));
   }
+  info.wrappers = static_cast<uint8_t>(wrappers);
+  info.inner_kind = cur->has_tensor_type() ? 1 : cur->has_sparse_tensor_type() ? 2 : 0;
   const onnx::TensorShapeProto* shape = nullptr;
   if (cur->has_tensor_type()) {
     info.elem_type = cur->tensor_type().elem_type();

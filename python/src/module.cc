@@ -309,6 +309,7 @@ py::object PyLinter::lint(const py::object& model, const py::object& base_dir,
     throw py::value_error(e.what());
   }
   report.run.targets = settings_.lint.targets;
+  report.run.tables = table_versions(settings_.lint.targets);
   report.run.config_file = config_path_;
   const int code = decide_verdicts(report, settings_.fail_threshold);
   return py::cast(PyReport(linter_, std::move(report), code, settings_.fail_on));

@@ -1,6 +1,7 @@
 #include "rules/data/external_data.h"
 
 #include <fmt/format.h>
+#include <onnxlint/external_data.h>
 #include <sys/stat.h>
 
 #include <charconv>
@@ -19,18 +20,6 @@ std::optional<uint64_t> parse_u64(std::string_view s) {
   return v;
 }
 
-// Whether a relative location climbs out of the model's folder once "a/../b" is folded, as
-// ONNX's checker decides (so "sub/../w.bin" is fine). '\\' counts as a separator too: models
-// saved on Windows use it. Symlinks are checked separately on the resolved path.
-bool leaves_folder(std::string_view location) {
-  std::string normalized(location);
-  for (char& c : normalized) {
-    if (c == '\\') c = '/';
-  }
-  fs::path p = fs::path(normalized).lexically_normal();
-  return !p.empty() && *p.begin() == "..";
-}
-
 // `real_dir` is the model's folder with symlinks resolved (empty if that failed), computed
 // once per model: models saved tensor by tensor reference thousands of files.
 void check(const Model& model, const fs::path& real_dir, ExternalDataCheck::Entry& e) {
@@ -41,36 +30,32 @@ void check(const Model& model, const fs::path& real_dir, ExternalDataCheck::Entr
     e.message = fmt::format("tensor '{}' is stored externally but has no 'location' entry", t.name);
     return;
   }
-  // "C:..." is a Windows drive path: absolute on the machine that wrote it.
-  const bool absolute = location.front() == '/' || location.front() == '\\' ||
-                        (location.size() > 1 && location[1] == ':');
-  if (absolute || leaves_folder(location)) {
-    e.problem = ExternalDataCheck::Problem::PathEscape;
-    e.message = fmt::format("external data location '{}' of tensor '{}' is {}", location, t.name,
-                            absolute ? "an absolute path" : "outside the model's folder ('..')");
-    return;
+  const ExternalLocation where =
+      resolve_external_location(fs::path(model.directory()), real_dir, location);
+  switch (where.problem) {
+    case ExternalLocation::Problem::Absolute:
+    case ExternalLocation::Problem::LeavesFolder:
+      e.problem = ExternalDataCheck::Problem::PathEscape;
+      e.message = fmt::format("external data location '{}' of tensor '{}' is {}", location, t.name,
+                              where.problem == ExternalLocation::Problem::Absolute
+                                  ? "an absolute path"
+                                  : "outside the model's folder ('..')");
+      return;
+    case ExternalLocation::Problem::SymlinkEscape:
+      e.problem = ExternalDataCheck::Problem::PathEscape;
+      // The resolved path is not printed: it would reveal where the symlink points (any
+      // file on the machine), and the location as written is what the user can act on.
+      e.message = fmt::format(
+          "external data location '{}' of tensor '{}' resolves through a symlink to a file "
+          "outside the model's folder",
+          location, t.name);
+      return;
+    case ExternalLocation::Problem::Empty:  // handled above
+    case ExternalLocation::Problem::None:
+      break;
   }
-  fs::path dir(model.directory());
-  fs::path target = dir / fs::path(std::string(location));
+  const fs::path& target = where.path;
   e.resolved_path = target.string();
-  std::error_code ec;
-  // Symlinks may lead out of the folder: compare fully resolved paths.
-  if (!real_dir.empty()) {
-    fs::path real_target = fs::weakly_canonical(target, ec);
-    if (!ec) {
-      auto rel = real_target.lexically_relative(real_dir);
-      if (rel.empty() || *rel.begin() == "..") {
-        e.problem = ExternalDataCheck::Problem::PathEscape;
-        // The resolved path is not printed: it would reveal where the symlink points (any
-        // file on the machine), and the location as written is what the user can act on.
-        e.message = fmt::format(
-            "external data location '{}' of tensor '{}' resolves through a symlink to a file "
-            "outside the model's folder",
-            location, t.name);
-        return;
-      }
-    }
-  }
   struct stat st {};
   if (::stat(target.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
     e.problem = ExternalDataCheck::Problem::Missing;

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <utility>
 
+#include "onnxlint/opset_table.h"
 #include "onnxlint/targets.h"
 
 namespace onnxlint {
@@ -69,6 +70,18 @@ bool contains_type(std::span<const std::string_view> types, std::string_view typ
 }  // namespace
 
 std::span<const TargetInfo> all_targets() { return detail::generated_targets(); }
+
+std::vector<std::pair<std::string, std::string>> table_versions(
+    const std::vector<std::string>& targets) {
+  std::vector<std::pair<std::string, std::string>> out;
+  out.emplace_back("onnx", std::string(onnx_data_version()));
+  for (const std::string& name : targets) {
+    if (const TargetInfo* t = find_target(name)) {
+      out.emplace_back(std::string(t->id), std::string(t->runtime_version));
+    }
+  }
+  return out;
+}
 
 const TargetInfo* find_target(std::string_view id_or_alias) {
   for (const TargetInfo& t : all_targets()) {

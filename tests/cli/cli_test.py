@@ -5,6 +5,7 @@ Run by ctest (tests/cli/CMakeLists.txt) with ONNX_LINT set to the built binary a
 ONNXLINT_SOURCE_DIR to the repository. Models are written here as protobuf wire bytes, so the
 tests need no onnx Python package; the JSON report is validated with python3-jsonschema.
 """
+import hashlib
 import json
 import os
 import re
@@ -345,9 +346,10 @@ class PathErrors(TempModels):
             self.assertEqual([(f["path"], f["status"]) for f in files],
                              [(self.first, "ok"), (self.missing, "error"), (self.last, "ok")])
             self.assertEqual(files[1], {
-                "path": self.missing, "status": "error", "error": "no such file or folder",
-                "model": None, "diagnostics": [], "counts": {"error": 0, "warning": 0, "info": 0},
-                "suppressed": 0, "baselined": 0, "capped": {}, "sections": {}})
+                "path": self.missing, "status": "error", "verdict": "fail",
+                "error": "no such file or folder", "model": None, "diagnostics": [],
+                "counts": {"error": 0, "warning": 0, "info": 0}, "counts_by_rule": {},
+                "suppressed": 0, "baselined": 0, "hidden": 0, "capped": {}, "sections": {}})
             self.assertNotIn("error", files[0])
             self.assertIn("graph-dead-node", [d["rule"] for d in files[0]["diagnostics"]])
             self.assertIn("graph-undefined-value", [d["rule"] for d in files[2]["diagnostics"]])
@@ -629,6 +631,31 @@ class Schema(TempModels):
         report = json.loads(out)
         validate(self, report)
         self.assertEqual(report["summary"]["files"], 0)
+
+    def test_run_header_and_verdicts(self):
+        path = self.write("m.onnx", WARN_AND_INFO)
+        code, out, _ = run("--format", "json", "--target", "trt", "--fail-on", "warning",
+                           "--min-severity", "error", "--no-config", path)
+        self.assertEqual(code, 1)
+        report = json.loads(out)
+        validate(self, report)
+        header = report["run"]
+        self.assertEqual((header["targets"], header["fail_on"], header["config_file"],
+                          header["baseline_file"], header["hash"]),
+                         (["tensorrt"], "warning", None, None, False))
+        self.assertEqual(sorted(header["tables"]), ["onnx", "tensorrt"])
+        f = report["files"][0]
+        # The warning fails the file although --min-severity hides it from the list.
+        self.assertEqual((f["verdict"], f["diagnostics"], f["counts_by_rule"]), ("fail", [], {}))
+        self.assertGreater(f["hidden"], 0)
+        self.assertEqual((report["summary"]["failed"], report["summary"]["passed"]), (1, 0))
+        self.assertNotIn("sha256", f["model"])
+        _, out, _ = run("--format", "json", "--hash", "--fail-on", "never", path)
+        report = json.loads(out)
+        with open(path, "rb") as model:
+            self.assertEqual(report["files"][0]["model"]["sha256"],
+                             hashlib.sha256(model.read()).hexdigest())
+        self.assertEqual((report["files"][0]["verdict"], report["run"]["hash"]), ("pass", True))
 
     def test_schema_rejects_broken_reports(self):
         import jsonschema

@@ -154,6 +154,7 @@ int run_command(int argc, char** argv) {
   std::string config_file, baseline_file, write_baseline_file;
   bool list_rules = false, list_targets_flag = false, statistics = false, quiet = false;
   bool show_config = false, no_config = false, no_baseline = false, show_infos = false;
+  bool hash = false;
   int jobs = 1;
 
   app.add_option("paths", paths, "Model files, folders (searched for *.onnx), or - for stdin");
@@ -187,6 +188,9 @@ int run_command(int argc, char** argv) {
                  "Print the documentation of a rule (text, or JSON with --format json)");
   app.add_flag("--statistics", statistics, "Print the number of findings per rule");
   app.add_flag("-q,--quiet", quiet, "Print findings and target verdicts only, no summary");
+  app.add_flag("--hash", hash,
+               "Put the SHA-256 of each model and of its external-data files in the JSON report "
+               "(reads all the weights)");
   app.add_option("-j,--jobs", jobs, "Lint N files in parallel (output stays in input order)")
       ->check(CLI::Range(1, 256));
   auto* config_opt = app.add_option(
@@ -270,6 +274,7 @@ int run_command(int argc, char** argv) {
     if (!baseline_file.empty()) cli.baseline = baseline_file;
     cli.no_baseline = no_baseline;
     cli.jobs = jobs;
+    cli.hash = hash;
     const Settings settings = resolve_settings(registry, config, cli);
 
     if (show_config) {
@@ -328,6 +333,7 @@ int run_command(int argc, char** argv) {
     // Failing is decided on every finding; --min-severity only changes what is shown. A path
     // without a model makes it 2, after the report is written.
     report.run.targets = settings.lint.targets;
+    report.run.tables = table_versions(settings.lint.targets);
     report.run.config_file = config.path;
     if (settings.baseline && write_baseline_file.empty()) {
       report.run.baseline_file = settings.baseline->string();
