@@ -57,11 +57,13 @@ void emit_gitlab(const Report& report, const Linter& linter, std::ostream& out) 
   FingerprintDeduper fingerprint;
   for (const FileReport& f : report.files) {
     if (f.status == FileReport::Status::PathError) {  // no model, so no rule: the tool's issue
+      Diagnostic tool;  // fingerprinted as a finding of "onnx-lint" about the whole file
+      tool.rule_id = "onnx-lint";
+      tool.location.file = f.path;
       issues.push_back({{"type", "issue"},
                         {"check_name", "onnx-lint"},
                         {"description", visible(fmt::format("{}: {}", f.path, f.error))},
-                        {"fingerprint", fmt::format("{:016x}", fnv1a(markup::repo_path(f.path),
-                                                                     fnv1a("onnx-lint\x1f")))},
+                        {"fingerprint", fingerprint(tool)},
                         {"severity", "blocker"},
                         {"location", location(f.path)}});
       continue;

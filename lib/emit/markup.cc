@@ -30,9 +30,6 @@ std::string xml_escape(std::string_view text, bool attribute) {
       case '\'':
         out += attribute ? "&apos;" : "'";
         break;
-      case '\n':
-        out += attribute ? "&#10;" : "\n";
-        break;
       case '\r':
         out += "&#13;";  // a raw CR in element text would be read back as LF
         break;

@@ -19,8 +19,9 @@ inline std::string repo_path(std::string_view path) {
 
 /// XML 1.0 character data or attribute value for any bytes: visible() first (C0 controls, bytes
 /// that are not UTF-8, bidi controls become "\xNN" / "\u{XXXX}"; element text keeps LF and
-/// CR), then the noncharacters U+FFFE/U+FFFF (not XML characters) as "\u{FFFE}", then the
-/// markup characters as entities; in attributes also LF and CR as character references.
+/// CR, attributes stay one line), then the noncharacters U+FFFE/U+FFFF (not XML characters) as
+/// "\u{FFFE}", then the markup characters as entities and CR as "&#13;" (a raw one would be
+/// read back as LF).
 std::string xml_escape(std::string_view text, bool attribute);
 
 /// Markdown inline text for any bytes, safe in a table cell and in a list item: visible()
