@@ -1,9 +1,12 @@
-// Emitters: text (human), json (versioned schema), sarif (2.1.0), github (annotations).
+// Emitters: text (human), json (versioned schema), sarif (2.1.0), github (annotations), gitlab
+// (Code Quality), junit (XML), markdown (pull-request summary), model-explorer (node data).
 #pragma once
 
 #include <onnxlint/linter.h>
 
+#include <map>
 #include <ostream>
+#include <string>
 #include <string_view>
 
 namespace onnxlint {
@@ -37,11 +40,54 @@ inline constexpr uint64_t kLargeModelNodes = 1000;
 /// Related locations the text output names before "and N more".
 inline constexpr size_t kRelatedShown = 3;
 
+/// Results per SARIF run that GitHub code scanning accepts (it rejects a file with more, and
+/// shows the 5 000 most severe). Past it, emit_sarif() keeps the most severe results and says
+/// how many it left out (docs/output-formats.md#sarif).
+inline constexpr size_t kSarifMaxResults = 25000;
+/// Locations per result that code scanning accepts (relatedLocations are cut to this).
+inline constexpr size_t kSarifMaxRelatedLocations = 1000;
+
 void emit_text(const Report& report, const Linter& linter, const TextOptions& opts,
                std::ostream& out);
 void emit_json(const Report& report, const Linter& linter, std::ostream& out);
-void emit_sarif(const Report& report, const Linter& linter, std::ostream& out);
+/// SARIF 2.1.0; a run keeps at most `max_results` results, the most severe (see
+/// kSarifMaxResults).
+void emit_sarif(const Report& report, const Linter& linter, std::ostream& out,
+                size_t max_results = kSarifMaxResults);
 void emit_github(const Report& report, const Linter& linter, std::ostream& out);
+
+/// The fingerprint of `d` in reports that need it unique per report (GitLab Code Quality keeps
+/// one issue per fingerprint): Diagnostic::fingerprint(), and for the n-th (n >= 2) finding of
+/// a report with the same fingerprint, a hash of it and n.
+class FingerprintDeduper {
+ public:
+  std::string operator()(const Diagnostic& d);
+
+ private:
+  std::map<std::string, uint64_t, std::less<>> seen_;
+};
+
+/// GitLab Code Quality: a JSON array of issues (description, check_name, fingerprint, severity,
+/// location.path, location.lines.begin = 1).
+void emit_gitlab(const Report& report, const Linter& linter, std::ostream& out);
+/// JUnit XML: one <testcase> per model, a <failure> per finding at or above report.run.fail_on,
+/// an <error> for unreadable models and paths without a model.
+void emit_junit(const Report& report, const Linter& linter, std::ostream& out);
+
+/// Characters a GitHub pull-request comment holds (65 536); the Markdown report stays below.
+inline constexpr size_t kMarkdownMaxBytes = 60000;
+/// A file with more findings than this lists them in a collapsed <details> block.
+inline constexpr size_t kMarkdownOpenFindings = 10;
+/// Markdown for pull-request comments and $GITHUB_STEP_SUMMARY: verdict, a table of files and
+/// the findings per file, cut at `max_bytes` with a line saying how many were left out.
+void emit_markdown(const Report& report, const Linter& linter, std::ostream& out,
+                   size_t max_bytes = kMarkdownMaxBytes);
+
+/// Google Model Explorer node data (ModelNodeData: graph id -> {results, thresholds}) for the
+/// one model of the report, as the model-explorer-onnx adapter names graphs and nodes. Reads
+/// the model file again for its graph and node names. Throws ConfigError when the report has
+/// more than one model or the model came from stdin.
+void emit_model_explorer(const Report& report, const Linter& linter, std::ostream& out);
 
 /// `--list-rules` in text or JSON.
 void emit_rule_list(const RuleRegistry& registry, bool json, std::ostream& out);

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -144,9 +145,10 @@ json result_json(const Diagnostic& d, size_t rule_index) {
     location["logicalLocations"] = json::array({std::move(logical)});
   }
   r["locations"] = json::array({std::move(location)});
+  const size_t related_kept = std::min(d.related.size(), kSarifMaxRelatedLocations);
   if (!d.related.empty()) {
     json related = json::array();
-    for (size_t i = 0; i < d.related.size(); ++i) {
+    for (size_t i = 0; i < related_kept; ++i) {
       const RelatedLocation& rl = d.related[i];
       json loc;
       loc["id"] = i + 1;
@@ -167,6 +169,9 @@ json result_json(const Diagnostic& d, size_t rule_index) {
   if (!d.notes.empty()) props["notes"] = d.notes;
   if (!d.help.empty()) props["help"] = d.help;
   if (d.location.byte_offset) props["byteOffset"] = *d.location.byte_offset;
+  if (related_kept < d.related.size()) {
+    props["relatedLocationsOmitted"] = d.related.size() - related_kept;
+  }
   if (!props.empty()) r["properties"] = std::move(props);
   return r;
 }
@@ -192,9 +197,26 @@ json tool_json(json rules) {
 // The run, built in the order the sorted document is written: `head` (invocations,
 // properties), then each result through `on_result`, then the tool (whose rule list may grow
 // while results are made). Shared by the streamed writer and the whole-document form.
+// The results a run keeps when there are more than `max_results` (GitHub code scanning
+// rejects a run of more than 25 000): the most severe, in report order. Null = all of them.
+std::unique_ptr<std::vector<bool>> kept_results(const Report& report, size_t max_results) {
+  std::vector<const Diagnostic*> all;
+  for (const FileReport& f : report.files) {
+    for (const Diagnostic& d : f.diagnostics) all.push_back(&d);
+  }
+  if (all.size() <= max_results) return nullptr;
+  std::vector<size_t> order(all.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return all[a]->severity > all[b]->severity; });
+  auto kept = std::make_unique<std::vector<bool>>(all.size(), false);
+  for (size_t i = 0; i < max_results; ++i) (*kept)[order[i]] = true;
+  return kept;
+}
+
 template <class OnResult>
-void build_run(const Report& report, const Linter& linter, json& head, OnResult&& on_result,
-               json& tool) {
+void build_run(const Report& report, const Linter& linter, size_t max_results, json& head,
+               OnResult&& on_result, json& tool) {
   // Rules: every enabled rule, plus any a per-file override enabled that produced a result.
   std::set<std::string> ids;
   for (const std::string& id : linter.enabled_rules()) ids.insert(id);
@@ -229,6 +251,18 @@ void build_run(const Report& report, const Linter& linter, json& head, OnResult&
                                       {{"artifactLocation", {{"uri", artifact_uri(f.path)}}}}}}})},
          {"properties", {{"path", f.path}, {"reason", f.error}}}});
   }
+  const std::unique_ptr<std::vector<bool>> kept = kept_results(report, max_results);
+  const size_t omitted = kept ? std::count(kept->begin(), kept->end(), false) : 0;
+  if (omitted > 0) {
+    notifications.push_back(
+        {{"level", "warning"},
+         {"message",
+          {{"text", fmt::format("{} of {} results left out: code scanning accepts at most {} "
+                                "results per run; the most severe are kept (--format json "
+                                "lists every finding)",
+                                omitted, kept->size(), max_results)}}},
+         {"properties", {{"resultsOmitted", omitted}}}});
+  }
   if (!notifications.empty()) invocation["toolExecutionNotifications"] = std::move(notifications);
   head = {{"invocations", json::array({std::move(invocation)})},
           {"properties",
@@ -236,9 +270,12 @@ void build_run(const Report& report, const Linter& linter, json& head, OnResult&
             {"pathErrors", report.files.size() - report.files_linted()},
             {"suppressedInModel", suppressed},
             {"baselined", baselined}}}};
+  if (omitted > 0) head["properties"]["resultsOmitted"] = omitted;
   on_result(json());  // the results start
+  size_t at = 0;
   for (const FileReport& f : report.files) {
     for (const Diagnostic& d : f.diagnostics) {
+      if (kept && !(*kept)[at++]) continue;
       auto it = index.find(d.rule_id);
       if (it == index.end()) {  // a rule unknown to the registry (should not happen)
         index[d.rule_id] = rules.size();
@@ -254,11 +291,11 @@ void build_run(const Report& report, const Linter& linter, json& head, OnResult&
 
 }  // namespace
 
-json sarif_json(const Report& report, const Linter& linter) {
+json sarif_json(const Report& report, const Linter& linter, size_t max_results) {
   json run, tool;
   json results = json::array();
   build_run(
-      report, linter, run,
+      report, linter, max_results, run,
       [&](json r) {
         if (!r.is_null()) results.push_back(std::move(r));
       },
@@ -268,7 +305,11 @@ json sarif_json(const Report& report, const Linter& linter) {
   return {{"$schema", kSarifSchema}, {"version", "2.1.0"}, {"runs", json::array({std::move(run)})}};
 }
 
-void emit_sarif(const Report& report, const Linter& linter, std::ostream& out) {
+json sarif_json(const Report& report, const Linter& linter) {
+  return sarif_json(report, linter, kSarifMaxResults);
+}
+
+void emit_sarif(const Report& report, const Linter& linter, std::ostream& out, size_t max_results) {
   // Written result by result, byte for byte what dump(sarif_json(...)) gives (keys sorted:
   // "$schema", "runs", "version"; in the run "invocations", "properties", "results", "tool").
   using namespace json_stream;
@@ -276,7 +317,7 @@ void emit_sarif(const Report& report, const Linter& linter, std::ostream& out) {
   bool any = false;
   out << "{\n  \"$schema\": " << json(kSarifSchema).dump() << ",\n  \"runs\": [\n    {\n";
   build_run(
-      report, linter, head,
+      report, linter, max_results, head,
       [&](const json& r) {
         if (r.is_null()) {  // the head is complete
           for (const auto& [key, value] : head.items()) {

@@ -229,6 +229,21 @@ class PyReport {
     emit_github(report_, *linter_, out);
     return out.str();
   }
+  std::string to_gitlab() const {
+    std::ostringstream out;
+    emit_gitlab(report_, *linter_, out);
+    return out.str();
+  }
+  std::string to_junit() const {
+    std::ostringstream out;
+    emit_junit(report_, *linter_, out);
+    return out.str();
+  }
+  std::string to_markdown() const {
+    std::ostringstream out;
+    emit_markdown(report_, *linter_, out);
+    return out.str();
+  }
   std::string to_text(const std::string& style, bool color, bool quiet, bool statistics,
                       bool show_infos) const {
     TextOptions opts;
@@ -522,6 +537,11 @@ PYBIND11_MODULE(_onnxlint, m) {
            "The SARIF 2.1.0 report, exactly as `onnx-lint --format sarif`.")
       .def("to_github", &PyReport::to_github,
            "GitHub workflow annotations, as `onnx-lint --format github`.")
+      .def("to_gitlab", &PyReport::to_gitlab,
+           "The GitLab Code Quality report, as `onnx-lint --format gitlab`.")
+      .def("to_junit", &PyReport::to_junit, "The JUnit XML report, as `onnx-lint --format junit`.")
+      .def("to_markdown", &PyReport::to_markdown,
+           "The Markdown summary, as `onnx-lint --format markdown`.")
       .def("to_text", &PyReport::to_text, py::kw_only(), py::arg("style") = "text",
            py::arg("color") = false, py::arg("quiet") = false, py::arg("statistics") = false,
            py::arg("show_infos") = false,

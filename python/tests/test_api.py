@@ -160,7 +160,7 @@ def test_report_text_and_repr(model_files):
 
 # --- to_json / to_sarif are what the CLI writes ----------------------------------------------
 
-@pytest.mark.parametrize("fmt", ["json", "sarif", "github"])
+@pytest.mark.parametrize("fmt", ["json", "sarif", "github", "gitlab", "junit", "markdown"])
 @pytest.mark.parametrize("name", ["clean", "error", "warning", "dynamic"])
 def test_formats_equal_the_cli_for_files(model_files, fmt, name):
     report = onnxlint.lint(model_files[name], targets=["tensorrt"])

@@ -737,6 +737,124 @@ class Jobs(unittest.TestCase):
             self.assertIn(serial[0], (0, 1))
 
 
+EXAMPLES = os.path.join(SRC, "examples")
+DATA = os.path.join(SRC, "tests", "data")
+
+
+def validate_json_schema(test, doc, schema_file, each_item=False):
+    import jsonschema
+    with open(os.path.join(DATA, schema_file), encoding="utf-8") as f:
+        schema = json.load(f)
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    for item in (doc if each_item else [doc]):
+        cls(schema).validate(item)
+
+
+def validate_junit(test, xml_text):
+    with tempfile.NamedTemporaryFile("w", suffix=".xml", encoding="utf-8", delete=False) as f:
+        f.write(xml_text)
+    try:
+        proc = subprocess.run(["xmllint", "--noout", "--schema",
+                               os.path.join(DATA, "junit-10.xsd"), f.name],
+                              capture_output=True, text=True)
+        test.assertEqual(proc.returncode, 0, proc.stderr)
+    finally:
+        os.unlink(f.name)
+
+
+class ReportFormats(TempModels):
+    """GitLab Code Quality, JUnit, Markdown and Model Explorer output of the real CLI on the
+    bundled example models and a path without a model, validated against their schemas."""
+
+    def setUp(self):
+        super().setUp()
+        self.examples = sorted(os.path.join(EXAMPLES, f) for f in os.listdir(EXAMPLES)
+                               if f.endswith(".onnx"))
+        self.missing = os.path.join(self.dir, "deleted.onnx")
+
+    def lint(self, fmt, *paths):
+        return run("--no-config", "--format", fmt, *paths)
+
+    def test_gitlab(self):
+        code, out, err = self.lint("gitlab", *self.examples, self.missing)
+        self.assertEqual(code, 2, err)
+        issues = json.loads(out)
+        validate_json_schema(self, issues, "gitlab-codeclimate.json", each_item=True)
+        validate_json_schema(self, issues, "gitlab-code-quality-report.schema.json")
+        fingerprints = [i["fingerprint"] for i in issues]
+        self.assertEqual(len(fingerprints), len(set(fingerprints)))
+        self.assertEqual({i["location"]["lines"]["begin"] for i in issues}, {1})
+        self.assertIn({"type": "issue", "check_name": "onnx-lint",
+                       "description": f"{self.missing}: no such file or folder",
+                       "fingerprint": issues[-1]["fingerprint"], "severity": "blocker",
+                       "location": {"path": self.missing, "lines": {"begin": 1}}}, issues)
+        self.assertIn("export-python-op", {i["check_name"] for i in issues})
+        self.assertEqual(self.lint("gitlab", *self.examples, self.missing)[1], out)  # stable
+
+    def test_junit(self):
+        code, out, err = self.lint("junit", *self.examples, self.missing)
+        self.assertEqual(code, 2, err)
+        validate_junit(self, out)
+        self.assertEqual(out.count("<testcase "), len(self.examples) + 1)
+        self.assertIn('<error type="path-error" message="no such file or folder">', out)
+        self.assertIn('<failure type="export-python-op"', out)
+        # Findings below --fail-on are not failures; at --fail-on info every finding is one.
+        _, at_info, _ = self.lint("junit", "--fail-on", "info", *self.examples)
+        validate_junit(self, at_info)
+        self.assertNotIn("<system-out>", at_info)
+        self.assertGreater(at_info.count("<failure "), out.count("<failure "))
+
+    def test_junit_escapes_names_from_the_model(self):
+        bad = model([node("Relu", ["x"], ["y"], "relu"),
+                     node("Neg", ["x"], ["t"], "</failure>\x01&\uffff\u202e")])
+        path = self.write("bad.onnx", bad)
+        code, out, err = self.lint("junit", "--fail-on", "warning", path)
+        self.assertEqual(code, 1, err)
+        validate_junit(self, out)
+        self.assertIn("&lt;/failure&gt;\\x01&amp;\\u{FFFF}\\u{202E}", out)
+
+    def test_markdown(self):
+        code, out, err = self.lint("markdown", *self.examples, self.missing)
+        self.assertEqual(code, 2, err)
+        self.assertTrue(out.startswith("## \u274c onnx-lint: "), out[:80])
+        self.assertIn("| File | Errors | Warnings | Infos | Verdict |\n", out)
+        table = [line for line in out.splitlines() if line.startswith("| ") and "File" not in line]
+        self.assertEqual(len(table), len(self.examples) + 1)
+        self.assertIn("| \u274c no such file or folder |", out)
+        self.assertLess(len(out), 65536)
+
+    def test_model_explorer(self):
+        example = os.path.join(EXAMPLES, "torch_bool_mask_index_op13.onnx")
+        code, out, err = self.lint("model-explorer", example)
+        self.assertEqual((code, err), (0, ""))
+        data = json.loads(out)
+        validate_json_schema(self, data, "model-explorer-node-data.schema.json")
+        self.assertEqual(data["torch_jit"]["results"], {"/NonZero": {"value": 2}})
+        code, out, err = self.lint("model-explorer", *self.examples[:2])
+        self.assertEqual((code, out), (2, ""))
+        self.assertIn("node data is for one model", err)
+        with open(example, "rb") as f:
+            code, _, err = run("--no-config", "--format", "model-explorer", "-", stdin=f.read())
+        self.assertEqual(code, 2)
+        self.assertIn("not stdin", err)
+
+    def test_information_flags_refuse_these_formats(self):
+        for fmt in ("gitlab", "junit", "markdown", "model-explorer"):
+            code, out, err = run("--list-targets", "--format", fmt)
+            self.assertEqual((code, out), (2, ""), fmt)
+            self.assertIn(f"not --format {fmt}", err)
+
+    def test_sarif_on_the_examples(self):
+        code, out, err = self.lint("sarif", *self.examples, self.missing)
+        self.assertEqual(code, 2, err)
+        log = json.loads(out)
+        validate_sarif(self, log)
+        for result in log["runs"][0]["results"]:
+            self.assertEqual(sorted(result["partialFingerprints"]), ["onnxLint/v1"])
+
+
+
 if __name__ == "__main__":
     try:
         unittest.main()

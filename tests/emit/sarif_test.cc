@@ -211,5 +211,82 @@ TEST(Sarif, ValidatorRejectsBrokenDocuments) {
   EXPECT_NE(schema_errors(doc), "");
 }
 
+Diagnostic sample(Severity s, const std::string& node) {
+  Diagnostic d;
+  d.rule_id = "graph-dead-node";
+  d.severity = s;
+  d.location.file = "m.onnx";
+  d.location.graph_path = "main";
+  d.location.node_name = node;
+  d.location.node_index = 0;
+  d.message = "message about " + node;
+  return d;
+}
+
+TEST(Sarif, PartialFingerprintsIgnoreTheMessage) {
+  Linter linter = small_linter();
+  Report report;
+  report.files.resize(1);
+  report.files[0].diagnostics = {sample(Severity::Warning, "n")};
+  const json before = emit(linter, report).doc["runs"][0]["results"][0]["partialFingerprints"];
+  report.files[0].diagnostics[0].message = "reworded";
+  report.files[0].diagnostics[0].notes = {"a new note"};
+  const json after = emit(linter, report).doc["runs"][0]["results"][0]["partialFingerprints"];
+  EXPECT_EQ(before, after);
+  EXPECT_EQ(before, json({{"onnxLint/v1", report.files[0].diagnostics[0].fingerprint()}}));
+}
+
+// Past code scanning's 25 000 results per run, the most severe are kept (in report order) and
+// the run says how many were left out.
+TEST(Sarif, KeepsTheMostSevereResultsPastTheLimit) {
+  Linter linter = small_linter();
+  Report report;
+  report.files.resize(1);
+  for (int i = 0; i < 12; ++i) {
+    const Severity s = i % 3 == 0   ? Severity::Error
+                       : i % 3 == 1 ? Severity::Info
+                                    : Severity::Warning;
+    report.files[0].diagnostics.push_back(sample(s, "n" + std::to_string(i)));
+  }
+  std::stringstream out;
+  emit_sarif(report, linter, out, 6);
+  const json doc = json::parse(out.str());
+  const json& run = doc["runs"][0];
+  std::vector<std::string> kept;
+  for (const json& r : run["results"]) {
+    kept.push_back(r["locations"][0]["logicalLocations"][0]["name"].get<std::string>());
+  }
+  // 4 errors (n0, n3, n6, n9) and the first 2 warnings (n2, n5), in report order.
+  EXPECT_EQ(kept, (std::vector<std::string>{"n0", "n2", "n3", "n5", "n6", "n9"}));
+  EXPECT_EQ(run["properties"]["resultsOmitted"], 6);
+  const json& note = run["invocations"][0]["toolExecutionNotifications"][0];
+  EXPECT_EQ(note["level"], "warning");
+  EXPECT_THAT(note["message"]["text"].get<std::string>(),
+              HasSubstr("6 of 12 results left out: code scanning accepts at most 6 results"));
+  EXPECT_TRUE(run["invocations"][0]["executionSuccessful"].get<bool>());
+  EXPECT_EQ(schema_errors(doc), "");
+
+  // Under the limit nothing changes, and the default limit is code scanning's.
+  std::stringstream all;
+  emit_sarif(report, linter, all);
+  EXPECT_EQ(json::parse(all.str())["runs"][0]["results"].size(), 12u);
+  EXPECT_FALSE(json::parse(all.str())["runs"][0]["properties"].contains("resultsOmitted"));
+  EXPECT_EQ(kSarifMaxResults, 25000u);
+}
+
+TEST(Sarif, RelatedLocationsStopAtTheLimit) {
+  Linter linter = small_linter();
+  Report report;
+  report.files.resize(1);
+  Diagnostic d = sample(Severity::Warning, "n");
+  for (size_t i = 0; i < kSarifMaxRelatedLocations + 5; ++i) {
+    d.related.push_back({sample(Severity::Warning, "r" + std::to_string(i)).location, ""});
+  }
+  report.files[0].diagnostics = {d};
+  const json result = emit(linter, report).doc["runs"][0]["results"][0];
+  EXPECT_EQ(result["relatedLocations"].size(), kSarifMaxRelatedLocations);
+  EXPECT_EQ(result["properties"]["relatedLocationsOmitted"], 5);
+}
+
 }  // namespace
 }  // namespace onnxlint::testing

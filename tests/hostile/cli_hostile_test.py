@@ -133,6 +133,12 @@ class Hostile(onnx_wire.TempModels):
                     self.assertRegex(line, rb"^::(error|warning|notice) file=")
                 else:
                     self.assertFalse(line.startswith(b"::"), line)
+        for fmt in ("gitlab", "junit", "markdown"):  # documents read by renderers
+            code, out, _ = run("--format", fmt, "--select", "ALL", self.dir)
+            self.assertEqual(code, 1, fmt)
+            self.assertNotIn(b"\x1b", out)
+            self.assertNotIn("\u202e".encode(), out)
+            self.assertNotIn(b"\r", out)
         self.assertTrue(os.path.exists(m))
 
     def test_config_errors_are_printed_visibly(self):

@@ -110,7 +110,7 @@ bool all_written(std::ostream& out, std::string_view what) {
 // The information flags print text, or JSON with --format json; SARIF only for --list-rules.
 bool format_allowed(const std::string& format, std::string_view flag, bool sarif = false) {
   if (format == "json" || (sarif && format == "sarif")) return true;
-  if (format != "sarif" && format != "github") return true;  // the text formats: text
+  if (format == "text" || format == "concise" || format == "summary") return true;  // as text
   std::cerr << fmt::format("onnx-lint: {} prints text or JSON{}, not --format {}\n", flag,
                            sarif ? " or SARIF" : "", format);
   return false;
@@ -159,7 +159,8 @@ int run_command(int argc, char** argv) {
 
   app.add_option("paths", paths, "Model files, folders (searched for *.onnx), or - for stdin");
   app.add_option("--format", format, "Output format")
-      ->check(CLI::IsMember({"text", "concise", "summary", "json", "sarif", "github"}));
+      ->check(CLI::IsMember({"text", "concise", "summary", "json", "sarif", "github", "gitlab",
+                             "junit", "markdown", "model-explorer"}));
   app.add_option("-o,--output", output, "Write the report to FILE instead of stdout");
   app.add_option("--target", targets, "Check support on a target runtime (repeatable)")
       ->allow_extra_args(false);
@@ -300,6 +301,14 @@ int run_command(int argc, char** argv) {
     for (const InputPath& in : inputs) {
       if (in.error.empty()) files.push_back(in.path);
     }
+    if (format == "model-explorer" &&
+        (files.size() > 1 || (files.size() == 1 && files[0] == "-"))) {
+      throw ConfigError(files.size() > 1
+                            ? "--format model-explorer: node data is for one model; give one "
+                              "model file"
+                            : "--format model-explorer reads the model file for its graph and "
+                              "node names; give a file, not stdin");
+    }
     refuse_to_overwrite_input(output, "--output", files);
     refuse_to_overwrite_input(write_baseline_file, "--write-baseline", files);
 
@@ -362,6 +371,14 @@ int run_command(int argc, char** argv) {
       emit_sarif(report, linter, out);
     } else if (format == "github") {
       emit_github(report, linter, out);
+    } else if (format == "gitlab") {
+      emit_gitlab(report, linter, out);
+    } else if (format == "junit") {
+      emit_junit(report, linter, out);
+    } else if (format == "markdown") {
+      emit_markdown(report, linter, out);
+    } else if (format == "model-explorer") {
+      emit_model_explorer(report, linter, out);
     } else {
       TextOptions text;
       const bool tty = output.empty() && ::isatty(STDOUT_FILENO);

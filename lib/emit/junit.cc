@@ -1,0 +1,110 @@
+// JUnit XML for CI test-report views (GitLab, Jenkins, Azure DevOps, ...): one <testcase> per
+// model, a <failure> per finding at or above the run's --fail-on, an <error> for a model that
+// could not be read or checked and for a path without a model. Documented in
+// docs/output-formats.md#junit; tests validate it against Jenkins' JUnit XSD.
+#include <fmt/format.h>
+#include <onnxlint/report.h>
+
+#include <sstream>
+
+#include "emit/markup.h"
+
+namespace onnxlint {
+
+namespace {
+
+using markup::xml_escape;
+
+// The finding as text: the text format's line, then its note and help lines.
+std::string finding_text(const Diagnostic& d) {
+  std::string s = markup::repo_path(d.location.file);
+  if (std::string p = markup::place(d.location); !p.empty()) s += ": " + p;
+  s += fmt::format(": {}: ", severity_name(d.severity));
+  if (!d.target.empty()) s += "[" + d.target + "] ";
+  s += d.message + " [" + d.rule_id + "]";
+  for (const std::string& n : d.notes) s += "\n    note: " + n;
+  if (!d.help.empty()) s += "\n    help: " + d.help;
+  return s;
+}
+
+std::string short_message(const Diagnostic& d) {
+  std::string s = markup::place(d.location);
+  if (!s.empty()) s += ": ";
+  if (!d.target.empty()) s += "[" + d.target + "] ";
+  return s + d.message;
+}
+
+bool is_error(const Diagnostic& d) {
+  return d.rule_id == "model-unreadable" || d.rule_id == "internal-error";
+}
+
+struct Case {
+  std::string body;
+  bool failure = false;
+  bool error = false;
+};
+
+Case testcase(const FileReport& f, const std::optional<Severity>& fail_on) {
+  Case c;
+  std::string name = xml_escape(markup::repo_path(f.path), true);
+  std::string out;  // findings that do not fail the model
+  std::ostringstream body;
+  body << "    <testcase classname=\"onnx-lint\" name=\"" << name << "\">\n";
+  if (f.status == FileReport::Status::PathError) {
+    body << "      <error type=\"path-error\" message=\"" << xml_escape(f.error, true) << "\">"
+         << xml_escape(fmt::format("{}: {}", f.path, f.error), false) << "</error>\n";
+    c.error = true;
+  }
+  for (const Diagnostic& d : f.diagnostics) {
+    const bool fails = f.failed && (is_error(d) || (fail_on && d.severity >= *fail_on));
+    if (!fails) {
+      out += finding_text(d) + "\n";
+      continue;
+    }
+    const char* tag = is_error(d) ? "error" : "failure";
+    (is_error(d) ? c.error : c.failure) = true;
+    body << "      <" << tag << " type=\"" << xml_escape(d.rule_id, true) << "\" message=\""
+         << xml_escape(short_message(d), true) << "\">" << xml_escape(finding_text(d), false)
+         << "</" << tag << ">\n";
+  }
+  if (!out.empty()) body << "      <system-out>" << xml_escape(out, false) << "</system-out>\n";
+  body << "    </testcase>\n";
+  c.body = body.str();
+  return c;
+}
+
+}  // namespace
+
+void emit_junit(const Report& report, const Linter& linter, std::ostream& out) {
+  (void)linter;
+  size_t failures = 0, errors = 0;
+  std::string cases;
+  for (const FileReport& f : report.files) {
+    Case c = testcase(f, report.run.fail_on);
+    errors += c.error ? 1 : 0;
+    failures += !c.error && c.failure ? 1 : 0;
+    cases += c.body;
+  }
+  const std::string counts = fmt::format("tests=\"{}\" failures=\"{}\" errors=\"{}\"",
+                                         report.files.size(), failures, errors);
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      << "<testsuites name=\"onnx-lint\" " << counts << ">\n"
+      << "  <testsuite name=\"onnx-lint\" " << counts << " skipped=\"0\">\n"
+      << "    <properties>\n"
+      << "      <property name=\"fail-on\" value=\""
+      << (report.run.fail_on ? severity_name(*report.run.fail_on) : "never") << "\"/>\n";
+  for (const std::string& t : report.run.targets) {
+    out << "      <property name=\"target\" value=\"" << xml_escape(t, true) << "\"/>\n";
+  }
+  if (!report.run.config_file.empty()) {
+    out << "      <property name=\"config\" value=\"" << xml_escape(report.run.config_file, true)
+        << "\"/>\n";
+  }
+  if (!report.run.baseline_file.empty()) {
+    out << "      <property name=\"baseline\" value=\""
+        << xml_escape(report.run.baseline_file, true) << "\"/>\n";
+  }
+  out << "    </properties>\n" << cases << "  </testsuite>\n</testsuites>\n";
+}
+
+}  // namespace onnxlint
