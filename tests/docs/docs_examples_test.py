@@ -13,10 +13,10 @@ runs onnx-lint (or python3 on a script of the repository):
 A marker is an HTML comment on the line before the fence:
   <!-- docs-test: illustrative -->   not run (paths to the user's own models, CI snippets, ...)
   <!-- docs-test: exit=1 -->         every command of the block exits with 1
+A command piped into onnx-lint (`... | onnx-lint -`) cannot run here: such a block must be marked.
 Commands run with bash in a fresh folder that holds a copy of examples/, tools/examples/, and
 stand-ins for the names the docs use (model.onnx, models/a.onnx, models/b.onnx, exports/), with
-the built onnx-lint first on
-PATH. Run by ctest with ONNX_LINT and ONNXLINT_SOURCE_DIR set.
+the built onnx-lint first on PATH. Run by ctest with ONNX_LINT and ONNXLINT_SOURCE_DIR set.
 """
 import glob
 import os
@@ -33,6 +33,7 @@ SRC = os.path.abspath(os.environ.get("ONNXLINT_SOURCE_DIR",
 LANGS = {"", "sh", "bash", "console", "shell"}
 MARKER = re.compile(r"<!--\s*docs-test:\s*(.*?)\s*-->")
 RUNS = re.compile(r"^(onnx-lint\s|python3 tools/examples/)")
+PIPED = re.compile(r"\|\s*onnx-lint(\s|$)")  # `... | onnx-lint -`: needs a marker
 
 
 def pages():
@@ -128,6 +129,9 @@ class DocsExamples(unittest.TestCase):
                     self.fail(f"{rel}:{line}: unknown docs-test marker '{marker}'")
                 cmds = commands(body)
                 if not cmds:
+                    piped = [x for x in body if PIPED.search(x)]
+                    self.assertEqual(piped, [], f"{rel}:{line}: a command this test cannot run: "
+                                     "make it runnable or mark it illustrative")
                     continue
                 d = workspace()
                 try:
