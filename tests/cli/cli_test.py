@@ -713,7 +713,8 @@ def external_model(location):
 
 
 class ConfigDiscovery(TempModels):
-    """Each model uses the nearest onnx-lint.toml / pyproject.toml above it (docs/configuration.md)."""
+    """Each model uses the nearest onnx-lint.toml / pyproject.toml above it
+    (docs/configuration.md)."""
 
     def setUp(self):
         super().setUp()

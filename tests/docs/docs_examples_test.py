@@ -23,7 +23,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 import unittest
 
@@ -101,7 +100,8 @@ def workspace():
     d = tempfile.mkdtemp(prefix="onnxlint-docs-")
     shutil.copytree(os.path.join(SRC, "examples"), os.path.join(d, "examples"))
     if os.path.isdir(os.path.join(SRC, "tools", "examples")):
-        shutil.copytree(os.path.join(SRC, "tools", "examples"), os.path.join(d, "tools", "examples"))
+        shutil.copytree(os.path.join(SRC, "tools", "examples"),
+                        os.path.join(d, "tools", "examples"))
     shutil.copy(os.path.join(SRC, "examples", "torch_mlp_static_op13.onnx"),
                 os.path.join(d, "model.onnx"))
     os.makedirs(os.path.join(d, "models"))

@@ -336,7 +336,7 @@ int run_command(int argc, char** argv) {
   try {
     // The run's config: --config, or the one found from the working directory (fail-on and
     // baseline come from it). Without --config, each model also finds its own, the nearest
-    // above it (docs/configuration.md, "Which configuration file applies").
+    // above it (docs/configuration.md, "Where the configuration comes from").
     Config config;
     if (!config_file.empty()) {
       config = load_config(config_file, registry, canonical_target);
