@@ -14,6 +14,14 @@ install(TARGETS onnxlint_core onnxlint_rules onnxlint
 install(DIRECTORY include/onnxlint DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 if(TARGET onnx-lint)
   install(TARGETS onnx-lint RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  # Generated from the command's option definitions (tools/CMakeLists.txt).
+  install(FILES ${ONNXLINT_GENERATED_DIR}/onnx-lint.bash
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME onnx-lint)
+  install(FILES ${ONNXLINT_GENERATED_DIR}/_onnx-lint
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/site-functions)
+  install(FILES ${ONNXLINT_GENERATED_DIR}/onnx-lint.fish
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/fish/vendor_completions.d)
+  install(FILES ${ONNXLINT_GENERATED_DIR}/onnx-lint.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 endif()
 
 install(EXPORT onnxlint-targets NAMESPACE onnxlint:: DESTINATION ${ONNXLINT_CMAKE_DIR})

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -86,6 +87,8 @@ struct CommandLine {
   bool hash = false;  // LintOptions::hash (`--hash`)
 };
 
+struct PerFileConfigs;
+
 /// What a run uses: the layered result of defaults, config file and command line.
 struct Settings {
   /// Base options (select holds the explicit rule ids); `per_file` is set when the config has
@@ -94,11 +97,36 @@ struct Settings {
   std::string fail_on = "error";
   std::optional<Severity> fail_threshold = Severity::Error;  // nullopt = never
   std::optional<std::filesystem::path> baseline;
+  /// The configuration file of the run ("" = none): `--config`, or the one found from the
+  /// working directory. Its fail-on and baseline are the run's.
+  std::string config_file;
+  /// Set by resolve_settings_per_file(): the configuration of each model (config_file_for()).
+  std::shared_ptr<const PerFileConfigs> per_file_configs;
 };
 
 /// Layers `config` and `command_line`. Throws ConfigError for a bad `fail_on`.
 Settings resolve_settings(const RuleRegistry& registry, const Config& config,
                           const CommandLine& command_line);
+
+/// Per-file configuration discovery (as ruff and ESLint do): each model uses the configuration
+/// file nearest above it (find_config_file() from the model's folder); a model with none above
+/// it uses `run_config` (the one found from the working directory, or none). Per file: rule
+/// selection, severities, rule options, `[[overrides]]` (globs relative to their own file's
+/// folder), targets and in-model-suppressions. Per run, from `run_config` and the command line
+/// only: fail-on and baseline. The command line wins over every file. The configuration of each
+/// of `model_paths` (paths as given to the Linter; a stdin model by its --stdin-filename) is
+/// found and loaded now, so that a bad file is a ConfigError before any model is linted.
+Settings resolve_settings_per_file(const RuleRegistry& registry, const Config& run_config,
+                                   const CommandLine& command_line,
+                                   const std::vector<std::string>& model_paths,
+                                   const TargetResolver& resolve_target = {});
+
+/// The configuration that applies to the model at `path` (for resolve_settings_per_file()
+/// settings: the one found for it; otherwise the run's).
+const Config& config_for(const Settings& settings, const Config& run_config, std::string_view path);
+
+/// The configuration file that applies to the model at `path` ("" = built-in defaults).
+std::string config_file_for(const Settings& settings, std::string_view path);
 
 /// The options that apply to the model at `path` (base options with matching overrides).
 LintOptions options_for_file(const Settings& settings, std::string_view path);

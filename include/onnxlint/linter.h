@@ -145,6 +145,9 @@ struct FileReport {
   std::map<std::string, uint64_t> capped;
   /// Whether this file fails the run (see decide_verdicts()); false until verdicts are decided.
   bool failed = false;
+  /// The configuration file that applied to this file ("" = none: built-in defaults and the
+  /// command line). Filled by the caller that found it (the CLI: per-file config discovery).
+  std::string config_file;
 };
 
 /// What a run was asked to do, for report headers. The library's emitters print it as given;

@@ -111,6 +111,8 @@ void merge_options(std::map<std::string, RuleOptions, std::less<>>& into,
   }
 }
 
+}  // namespace
+
 // Everything a per-file resolver needs, copied so that it outlives the caller's Config.
 struct Layers {
   const RuleRegistry* registry;
@@ -137,6 +139,8 @@ struct Layers {
   }
 };
 
+namespace {
+
 class OverrideResolver final : public FileOptionsResolver {
  public:
   explicit OverrideResolver(std::shared_ptr<const Layers> layers) : layers_(std::move(layers)) {}
@@ -147,7 +151,13 @@ class OverrideResolver final : public FileOptionsResolver {
   }
 
   LintOptions options(std::string_view key) const override {
+    return layers_->build(parse_indexes(key));
+  }
+
+  // "0,2" -> {0, 2}; "" -> {}.
+  static std::vector<size_t> parse_indexes(std::string_view key) {
     std::vector<size_t> idx;
+    if (key.empty()) return idx;
     size_t value = 0;
     for (char c : key) {
       if (c == ',') {
@@ -158,11 +168,55 @@ class OverrideResolver final : public FileOptionsResolver {
       }
     }
     idx.push_back(value);
-    return layers_->build(idx);
+    return idx;
   }
 
  private:
   std::shared_ptr<const Layers> layers_;
+};
+
+}  // namespace
+
+// The configuration of each model of a run (resolve_settings_per_file()).
+struct PerFileConfigs {
+  Config run;                                                   // the run's ("" path = none)
+  std::map<std::string, std::shared_ptr<const Layers>> layers;  // by Config::path, run's too
+  std::map<std::string, std::string> folder_config;             // absolute folder -> Config::path
+
+  const std::string& config_path(std::string_view model) const {
+    if (model == "-") return run.path;
+    std::error_code ec;
+    fs::path abs = fs::absolute(fs::path(model), ec).lexically_normal();
+    if (ec) return run.path;
+    auto it = folder_config.find(abs.parent_path().string());
+    return it == folder_config.end() ? run.path : it->second;
+  }
+};
+
+namespace {
+
+// Options per (configuration file, matching [[overrides]] of that file). The key is
+// "CONFIG\nINDEXES"; "" for the run's own configuration without overrides (the base options).
+class DiscoveryResolver final : public FileOptionsResolver {
+ public:
+  explicit DiscoveryResolver(std::shared_ptr<const PerFileConfigs> configs)
+      : configs_(std::move(configs)) {}
+
+  std::string key(std::string_view path) const override {
+    const std::string& file = configs_->config_path(path);
+    const std::vector<size_t> idx = matching_overrides(configs_->layers.at(file)->config, path);
+    if (file == configs_->run.path && idx.empty()) return "";
+    return fmt::format("{}\n{}", file, fmt::join(idx, ","));
+  }
+
+  LintOptions options(std::string_view key) const override {
+    const size_t nl = key.rfind('\n');
+    const std::string file(key.substr(0, nl));
+    return configs_->layers.at(file)->build(OverrideResolver::parse_indexes(key.substr(nl + 1)));
+  }
+
+ private:
+  std::shared_ptr<const PerFileConfigs> configs_;
 };
 
 }  // namespace
@@ -200,9 +254,34 @@ std::vector<size_t> matching_overrides(const Config& config, std::string_view pa
   return out;
 }
 
+namespace {
+
+std::shared_ptr<Layers> make_layers(const RuleRegistry& registry, const Config& config,
+                                    const CommandLine& command_line) {
+  auto layers = std::make_shared<Layers>();
+  layers->registry = &registry;
+  layers->config = config;
+  layers->command_line = command_line.selection;
+  layers->common.targets = command_line.targets.empty() ? config.targets : command_line.targets;
+  layers->common.jobs = std::max(1, command_line.jobs);
+  layers->common.in_model_suppressions = config.in_model_suppressions.value_or(true);
+  layers->common.hash = command_line.hash;
+  return layers;
+}
+
+// Fails now, not in the middle of a run, if an override cannot form valid options.
+void check_overrides(const RuleRegistry& registry, const Layers& layers) {
+  for (size_t i = 0; i < layers.config.overrides.size(); ++i) {
+    (void)Linter(registry, layers.build({i}));
+  }
+}
+
+}  // namespace
+
 Settings resolve_settings(const RuleRegistry& registry, const Config& config,
                           const CommandLine& command_line) {
   Settings s;
+  s.config_file = config.path;
   s.fail_on = command_line.fail_on.value_or(config.fail_on.value_or("error"));
   if (s.fail_on == "never") {
     s.fail_threshold = std::nullopt;
@@ -218,22 +297,53 @@ Settings resolve_settings(const RuleRegistry& registry, const Config& config,
     s.baseline = config.baseline;
   }
 
-  auto layers = std::make_shared<Layers>();
-  layers->registry = &registry;
-  layers->config = config;
-  layers->command_line = command_line.selection;
-  layers->common.targets = command_line.targets.empty() ? config.targets : command_line.targets;
-  layers->common.jobs = std::max(1, command_line.jobs);
-  layers->common.in_model_suppressions = config.in_model_suppressions.value_or(true);
-  layers->common.hash = command_line.hash;
-
+  std::shared_ptr<Layers> layers = make_layers(registry, config, command_line);
   s.lint = layers->build({});
   if (!config.overrides.empty()) {
-    // Fail now, not in the middle of a run, if an override cannot form valid options.
-    for (size_t i = 0; i < config.overrides.size(); ++i) (void)Linter(registry, layers->build({i}));
+    check_overrides(registry, *layers);
     s.lint.per_file = std::make_shared<OverrideResolver>(layers);
   }
   return s;
+}
+
+Settings resolve_settings_per_file(const RuleRegistry& registry, const Config& run_config,
+                                   const CommandLine& command_line,
+                                   const std::vector<std::string>& model_paths,
+                                   const TargetResolver& resolve_target) {
+  Settings s = resolve_settings(registry, run_config, command_line);
+  auto configs = std::make_shared<PerFileConfigs>();
+  configs->run = run_config;
+  configs->layers[run_config.path] = make_layers(registry, run_config, command_line);
+  for (const std::string& model : model_paths) {
+    if (model == "-") continue;
+    std::error_code ec;
+    fs::path folder = fs::absolute(fs::path(model), ec).lexically_normal().parent_path();
+    if (ec || configs->folder_config.contains(folder.string())) continue;
+    std::optional<fs::path> found = find_config_file(folder);
+    const std::string file = found ? found->string() : run_config.path;
+    configs->folder_config[folder.string()] = file;
+    if (configs->layers.contains(file)) continue;
+    std::shared_ptr<Layers> layers =
+        make_layers(registry, load_config(*found, registry, resolve_target), command_line);
+    (void)Linter(registry, layers->build({}));
+    check_overrides(registry, *layers);
+    configs->layers[file] = std::move(layers);
+  }
+  s.per_file_configs = configs;
+  s.lint.per_file = std::make_shared<DiscoveryResolver>(configs);
+  return s;
+}
+
+const Config& config_for(const Settings& settings, const Config& run_config,
+                         std::string_view path) {
+  if (!settings.per_file_configs) return run_config;
+  const PerFileConfigs& c = *settings.per_file_configs;
+  return c.layers.at(c.config_path(path))->config;
+}
+
+std::string config_file_for(const Settings& settings, std::string_view path) {
+  if (!settings.per_file_configs) return settings.config_file;
+  return settings.per_file_configs->config_path(path);
 }
 
 LintOptions options_for_file(const Settings& settings, std::string_view path) {

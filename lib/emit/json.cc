@@ -146,6 +146,8 @@ nlohmann::json file_json(const FileReport& f) {
                                                               : "error";
   jf["verdict"] = f.failed ? "fail" : "pass";
   if (f.status == FileReport::Status::PathError) jf["error"] = f.error;
+  jf["config_file"] =
+      f.config_file.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.config_file);
   jf["model"] = f.model ? model_json(*f.model) : nlohmann::json(nullptr);
   nlohmann::json diags = nlohmann::json::array();
   for (const Diagnostic& d : f.diagnostics) diags.push_back(diagnostic_json(d));

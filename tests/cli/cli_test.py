@@ -347,7 +347,7 @@ class PathErrors(TempModels):
                              [(self.first, "ok"), (self.missing, "error"), (self.last, "ok")])
             self.assertEqual(files[1], {
                 "path": self.missing, "status": "error", "verdict": "fail",
-                "error": "no such file or folder", "model": None, "diagnostics": [],
+                "config_file": None, "error": "no such file or folder", "model": None, "diagnostics": [],
                 "counts": {"error": 0, "warning": 0, "info": 0}, "counts_by_rule": {},
                 "suppressed": 0, "baselined": 0, "hidden": 0, "capped": {}, "sections": {}})
             self.assertNotIn("error", files[0])
@@ -726,6 +726,122 @@ class DocsConfig(unittest.TestCase):
         code, out, err = self.check_block("[rules.graph-unused-initializer]\nmin-bytes = 1024\n")
         self.assertEqual((code, out), (2, ""))
         self.assertIn("min-bytes", err)
+
+
+def external_model(location):
+    """A model whose initializer W (float[2]) is stored in the external file `location`."""
+    tensor = (int_field(1, 2) + int_field(2, 1) + field(8, "W")
+              + field(13, field(1, "location") + field(2, location))
+              + field(13, field(1, "length") + field(2, "8")) + int_field(14, 1))
+    graph = field(1, node("Add", ["x", "W"], ["y"], "add")) + field(2, "g") + field(5, tensor)
+    graph += field(11, value_info("x")) + field(12, value_info("y"))
+    return (int_field(1, 8) + field(2, "t") + field(3, "1") + field(7, graph)
+            + field(8, int_field(2, 17)))
+
+
+class ConfigDiscovery(TempModels):
+    """Each model uses the nearest onnx-lint.toml / pyproject.toml above it
+    (docs/configuration.md)."""
+
+    def setUp(self):
+        super().setUp()
+        # root: warnings only from graph-dead-node, and the run fails on warnings.
+        self.write("onnx-lint.toml", b'select = ["graph-dead-node"]\nfail-on = "warning"\n')
+        # sub: its own selection and fail-on (fail-on is the run's: not used).
+        self.write("sub/onnx-lint.toml",
+                   b'select = ["model-missing-producer"]\nfail-on = "never"\n'
+                   b'[[overrides]]\nfiles = ["legacy"]\nignore = ["ALL"]\n')
+        # other: a pyproject.toml without [tool.onnx-lint] is skipped (root's applies).
+        self.write("other/pyproject.toml", b"[tool.black]\nline-length = 100\n")
+        # py: a pyproject.toml with the table.
+        self.write("py/pyproject.toml", b'[tool.onnx-lint]\nselect = ["graph-unused-input"]\n')
+        for m in ("m.onnx", "sub/m.onnx", "sub/legacy/m.onnx", "other/m.onnx", "py/m.onnx",
+                  "legacy/m.onnx"):
+            self.write(m, WARN_AND_INFO)
+
+    def rules(self, *args, cwd=None, stdin=None):
+        code, out, err = run("--format", "json", *args, cwd=cwd or self.dir, stdin=stdin)
+        self.assertIn(code, (0, 1), err)
+        report = json.loads(out)
+        return code, {f["path"]: sorted(d["rule"] for d in f["diagnostics"])
+                      for f in report["files"]}
+
+    def test_nested_configs(self):
+        code, found = self.rules("m.onnx", "sub/m.onnx", "sub/legacy/m.onnx", "other/m.onnx",
+                                 "py/m.onnx", "legacy/m.onnx")
+        self.assertEqual(found, {
+            "m.onnx": ["graph-dead-node"],
+            "sub/m.onnx": ["model-missing-producer"],
+            "sub/legacy/m.onnx": [],  # sub's [[overrides]], relative to sub/
+            "other/m.onnx": ["graph-dead-node"],
+            "py/m.onnx": [],  # graph-unused-input: x is used
+            "legacy/m.onnx": ["graph-dead-node"],  # not under sub/legacy
+        })
+        self.assertEqual(code, 1)  # the run's fail-on (root: warning), not sub's "never"
+
+    def test_folder_argument_and_outside_working_directory(self):
+        # From a neutral working directory: no run config, each model still finds its own.
+        code, found = self.rules(os.path.join(self.dir, "sub"), cwd=NEUTRAL_CWD)
+        self.assertEqual(found, {os.path.join(self.dir, "sub", "m.onnx"):
+                                 ["model-missing-producer"],
+                                 os.path.join(self.dir, "sub", "legacy", "m.onnx"): []})
+        self.assertEqual(code, 0)  # default fail-on error: an info does not fail
+
+    def test_config_flag_overrides_every_file(self):
+        cfg = self.write("elsewhere/lint.toml", b'select = ["graph-unused-input"]\n')
+        _, found = self.rules("--config", cfg, "m.onnx", "sub/m.onnx")
+        self.assertEqual(found, {"m.onnx": [], "sub/m.onnx": []})
+        _, found = self.rules("--no-config", "--select", "graph-dead-node,model-missing-producer",
+                              "sub/m.onnx")
+        self.assertEqual(found, {"sub/m.onnx": ["graph-dead-node", "model-missing-producer"]})
+
+    def test_command_line_wins(self):
+        _, found = self.rules("--extend-select", "graph-dead-node", "sub/m.onnx")
+        self.assertEqual(found, {"sub/m.onnx": ["graph-dead-node", "model-missing-producer"]})
+
+    def test_bad_nested_config_is_exit_2(self):
+        self.write("bad/onnx-lint.toml", b'select = ["graph-dead-nod"]\n')
+        self.write("bad/m.onnx", CLEAN)
+        code, _, err = run("m.onnx", "bad/m.onnx", cwd=self.dir)
+        self.assertEqual(code, 2)
+        self.assertIn("bad/onnx-lint.toml", err)
+        self.assertIn("did you mean 'graph-dead-node'", err)
+
+    def test_show_config_per_path(self):
+        code, out, _ = run("--show-config", "m.onnx", "sub/legacy/m.onnx", cwd=self.dir)
+        self.assertEqual(code, 0)
+        first, second = out.split("\n\n# onnx-lint effective configuration")
+        self.assertIn("# config file: " + os.path.join(self.dir, "onnx-lint.toml"), first)
+        self.assertIn("# config file: " + os.path.join(self.dir, "sub", "onnx-lint.toml"), second)
+        self.assertIn("[[overrides]] 0 applied", second)
+        self.assertIn('fail-on = "warning"', second)  # the run's
+
+    def test_stdin_filename(self):
+        with open(os.path.join(self.dir, "sub", "m.onnx"), "rb") as f:
+            data = f.read()
+        _, found = self.rules("--stdin-filename", "sub/m.onnx", "-", stdin=data)
+        self.assertEqual(found, {"sub/m.onnx": ["model-missing-producer"]})
+        _, found = self.rules("--stdin-filename", "sub/legacy/x.onnx", "-", stdin=data)
+        self.assertEqual(found, {"sub/legacy/x.onnx": []})
+        # Without a name, stdin is "-" and uses the working directory's config.
+        _, found = self.rules("-", stdin=data)
+        self.assertEqual(found, {"-": ["graph-dead-node"]})
+        # In the text report, under its name, in argument order among other files.
+        code, out, _ = run("--stdin-filename", "sub/m.onnx", "m.onnx", "-", cwd=self.dir,
+                           stdin=data)
+        self.assertRegex(out, r"(?s)^m\.onnx: .*\nsub/m\.onnx: ")
+        code, _, err = run("--stdin-filename", "x.onnx", "m.onnx", cwd=self.dir)
+        self.assertEqual(code, 2)
+        self.assertIn("--stdin-filename", err)
+
+    def test_stdin_filename_resolves_external_data_in_its_folder(self):
+        self.write("ext/w.bin", b"\x00" * 8)
+        data = external_model("w.bin")
+        sel = ("--no-config", "--select", "data")
+        _, found = self.rules(*sel, "--stdin-filename", "ext/m.onnx", "-", stdin=data)
+        self.assertEqual(found, {"ext/m.onnx": []})
+        _, found = self.rules(*sel, "-", stdin=data)  # "." has no w.bin
+        self.assertEqual(found, {"-": ["data-external-missing"]})
 
 
 class Jobs(unittest.TestCase):

@@ -240,6 +240,15 @@ TEST(Discovery, SearchesUpwardPrefersOnnxLintTomlAndSkipsForeignPyproject) {
   EXPECT_THROW(load_config(t.path() / "missing.toml", test_registry()), ConfigError);
 }
 
+std::string error_of_settings(const std::string& model) {
+  try {
+    (void)resolve_settings_per_file(test_registry(), Config{}, {}, {model});
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
 bool enabled(const Settings& s, const std::string& id) {
   return Linter(test_registry(), s.lint).is_enabled(id);
 }
@@ -390,6 +399,69 @@ severity = { graph-dead-node = "error" }
   EXPECT_THAT(matching_overrides(c, root + "/legacy/m_warn.onnx"), ElementsAre(0u, 1u));
   EXPECT_THAT(matching_overrides(c, root + "/legacy/../new/x.onnx"), IsEmpty());
   EXPECT_FALSE(options_for_file(s, root + "/legacy/a.onnx").per_file);
+}
+
+// Per-file discovery (ruff/ESLint): each model uses the nearest config above it; run-level
+// settings (fail-on, baseline) stay the run's; [[overrides]] globs are relative to their own file.
+TEST(PerFileConfig, NearestConfigAboveEachModel) {
+  TempDir t;
+  fs::path run_file = t.write("onnx-lint.toml", R"(
+select = ["graph-dead-node"]
+fail-on = "warning"
+)");
+  fs::path sub_file = t.write("sub/onnx-lint.toml", R"(
+select = ["graph-dead-node"]
+fail-on = "never"
+severity = { graph-dead-node = "info" }
+
+[[overrides]]
+files = ["legacy/**"]
+ignore = ["graph-dead-node"]
+)");
+  t.write("other/pyproject.toml", "[tool.black]\nline-length = 100\n");  // skipped
+  const std::string root = t.path().string();
+  const std::vector<std::string> models = {root + "/m.onnx", root + "/sub/m.onnx",
+                                           root + "/sub/legacy/m.onnx", root + "/other/m.onnx",
+                                           root + "/legacy/m.onnx"};
+  Config run = load_config(run_file, test_registry());
+  Settings s = resolve_settings_per_file(test_registry(), run, {}, models);
+  EXPECT_EQ(s.fail_threshold, Severity::Warning);  // the run's, not sub's "never"
+  EXPECT_EQ(s.config_file, run_file.string());
+  EXPECT_EQ(config_file_for(s, models[0]), run_file.string());
+  EXPECT_EQ(config_file_for(s, models[1]), sub_file.string());
+  EXPECT_EQ(config_file_for(s, models[2]), sub_file.string());
+  EXPECT_EQ(config_file_for(s, models[3]), run_file.string());  // foreign pyproject skipped
+  EXPECT_EQ(config_file_for(s, "-"), run_file.string());
+  EXPECT_EQ(config_for(s, run, models[1]).path, sub_file.string());
+
+  Linter linter(test_registry(), s.lint);
+  const std::string bytes = dead_node_model();
+  EXPECT_THAT(rules_of(linter.lint_bytes(models[0], bytes)),
+              ElementsAre("graph-dead-node:warning"));
+  EXPECT_THAT(rules_of(linter.lint_bytes(models[1], bytes)), ElementsAre("graph-dead-node:info"));
+  EXPECT_THAT(rules_of(linter.lint_bytes(models[2], bytes)), IsEmpty());  // sub's override
+  // sub's "legacy/**" is relative to sub/: root/legacy is not under it.
+  EXPECT_THAT(rules_of(linter.lint_bytes(models[4], bytes)),
+              ElementsAre("graph-dead-node:warning"));
+
+  // The command line wins over every file.
+  CommandLine cli;
+  cli.selection.ignore = {"graph-dead-node"};
+  Settings quiet = resolve_settings_per_file(test_registry(), run, cli, models);
+  Linter quiet_linter(test_registry(), quiet.lint);
+  EXPECT_THAT(rules_of(quiet_linter.lint_bytes(models[1], bytes)), IsEmpty());
+}
+
+TEST(PerFileConfig, WithoutARunConfigAndABadFileFailsUpFront) {
+  TempDir t;
+  t.write("a/onnx-lint.toml", "select = [\"graph-dead-node\"]\n");
+  t.write("b/onnx-lint.toml", "select = [\"no-such-rule\"]\n");
+  const std::string root = t.path().string();
+  Settings s = resolve_settings_per_file(test_registry(), Config{}, {}, {root + "/a/m.onnx", "-"});
+  EXPECT_EQ(config_file_for(s, root + "/a/m.onnx"), (t.path() / "a" / "onnx-lint.toml").string());
+  EXPECT_EQ(config_file_for(s, root + "/c/m.onnx"), "");  // not given: the run's (none)
+  EXPECT_EQ(config_file_for(s, "-"), "");
+  EXPECT_THAT(error_of_settings(root + "/b/m.onnx"), HasSubstr("no-such-rule"));
 }
 
 TEST(Overrides, CommandLineStillWinsInsideAnOverride) {

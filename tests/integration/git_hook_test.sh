@@ -40,6 +40,23 @@ echo x >notes.txt
 git add notes.txt
 run 0 git commit -m "remove bad"
 
+# A model whose external-data file is not staged is blocked, naming both; staged, it commits.
+mkdir -p "models/with weights"
+cp "$WORK/models/external.onnx" "$WORK/models/external.bin" "models/with weights/"
+git add "models/with weights/external.onnx"
+run 1 git commit -m "model without its weights"
+expect_in "$WORK/err" "models/with weights/external.onnx: external-data file 'models/with weights/external.bin' is not in the git index"
+expect_in "$WORK/err" "commit blocked"
+git add "models/with weights/external.bin"
+run 0 git commit -m "model with its weights"
+# An external-data file that is a Git LFS pointer is named as such.
+printf 'version https://git-lfs.github.com/spec/v1\noid sha256:0123\nsize 16\n' >"models/with weights/external.bin"
+cp "models/with weights/external.onnx" "models/with weights/copy.onnx" # same external.bin
+git add "models/with weights"
+run 1 git commit -m "weights as an LFS pointer"
+expect_in "$WORK/err" "external-data file 'models/with weights/external.bin' is a Git LFS pointer"
+git reset -q --hard
+
 # A missing binary blocks with a clear message instead of passing silently.
 cp "$WORK/models/clean.onnx" models/again.onnx
 git add models/again.onnx

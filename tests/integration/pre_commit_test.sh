@@ -14,10 +14,11 @@ export PATH="$(dirname "$ONNX_LINT"):$PATH" # the hook's entry is plain `onnx-li
 
 # The hook repository: this project's manifest, committed.
 HOOKS="$WORK/onnx-lint-hooks"
-mkdir -p "$HOOKS"
+mkdir -p "$HOOKS/tools/git-hooks"
 cp "$SRC/.pre-commit-hooks.yaml" "$HOOKS/"
+cp "$SRC/tools/git-hooks/check-external-data" "$HOOKS/tools/git-hooks/"
 git -C "$HOOKS" init -q
-git -C "$HOOKS" add .pre-commit-hooks.yaml
+git -C "$HOOKS" add .pre-commit-hooks.yaml tools
 git -C "$HOOKS" commit -qm "hooks"
 REV=$(git -C "$HOOKS" rev-parse HEAD)
 
@@ -42,6 +43,7 @@ repos:
     rev: $REV
     hooks:
       - id: onnx-lint
+      - id: onnx-lint-external-data
 YAML
 run 0 pre-commit install
 git add pyproject.toml .pre-commit-config.yaml
@@ -81,7 +83,17 @@ git add README.md
 run 0 git commit -m "docs only"
 expect_in "$WORK/err" "(no files to check)"
 
-# 5. CI: the same run as SARIF for code scanning.
+# 5. A model whose external-data file is not staged is blocked, naming both.
+cp "$WORK/models/external.onnx" "$WORK/models/external.bin" models/
+git add models/external.onnx
+run 1 git commit -m "model without its weights"
+expect_in "$WORK/err" "models/external.onnx: external-data file 'models/external.bin' is not in the git index"
+git add models/external.bin
+run 0 git commit -m "model with its weights"
+git rm -q models/external.onnx models/external.bin
+run 0 git commit -m "remove the external-data model"
+
+# 6. CI: the same run as SARIF for code scanning.
 run 1 onnx-lint --format sarif --output onnx-lint.sarif models
 /usr/bin/python3 - "$SRC/tests/data/sarif-schema-2.1.0.json" onnx-lint.sarif <<'PY' || fail "SARIF invalid"
 import json, sys, jsonschema

@@ -11,8 +11,15 @@ PREFIX="$WORK/prefix"
 
 "$CMAKE" --install "$BUILD" --prefix "$PREFIX" >"$WORK/install.log"
 "$MAKE_MODELS" "$WORK/models"
-for f in include/onnxlint/onnxlint.h include/onnxlint/config.h include/onnxlint/baseline.h bin/onnx-lint; do
+for f in include/onnxlint/onnxlint.h include/onnxlint/config.h include/onnxlint/baseline.h bin/onnx-lint \
+  share/bash-completion/completions/onnx-lint share/zsh/site-functions/_onnx-lint \
+  share/fish/vendor_completions.d/onnx-lint.fish share/man/man1/onnx-lint.1; do
   [[ -e $PREFIX/$f ]] || { echo "not installed: $f" >&2; exit 1; }
+done
+# The installed completion and man page are the ones the installed binary generates.
+for pair in completion-bash:bash-completion/completions/onnx-lint man:man/man1/onnx-lint.1; do
+  cmp -s <("$PREFIX/bin/onnx-lint" --generate "${pair%%:*}") "$PREFIX/share/${pair#*:}" ||
+    { echo "installed ${pair#*:} differs from --generate ${pair%%:*}" >&2; exit 1; }
 done
 cfg=$(find "$PREFIX" -name onnxlint-config.cmake)
 [[ -n $cfg ]] || { echo "onnxlint-config.cmake not installed" >&2; exit 1; }

@@ -8,6 +8,7 @@
 #include <onnxlint/escape.h>
 #include <onnxlint/onnxlint.h>
 #include <onnxlint/targets.h>
+#include <onnxlint/version.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -18,9 +19,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
+#include <set>
 #include <system_error>
 
+#include "completions.h"
+#include "external_list.h"
 #include "info.h"
 
 std::vector<std::string> onnxlint::resolve_targets(const std::vector<std::string>& names) {
@@ -132,6 +137,53 @@ void refuse_to_overwrite_input(const std::string& target, const char* option,
   }
 }
 
+// `--generate KIND`: completions or the man page from `app`'s option definitions.
+void print_generated(const std::string& kind, CLI::App& app, std::ostream& out) {
+  onnxlint::CompletionValues values;
+  std::set<std::string> categories;
+  for (const auto& e : onnxlint::builtin_registry().entries()) {
+    values.rules.emplace_back(e.info->id);
+    categories.emplace(e.info->category);
+  }
+  values.selectors = values.rules;
+  values.selectors.insert(values.selectors.end(), categories.begin(), categories.end());
+  values.selectors.emplace_back("ALL");
+  for (const onnxlint::TargetInfo& t : onnxlint::all_targets()) values.targets.emplace_back(t.id);
+  values.version = ONNXLINT_VERSION;
+  onnxlint::generate(kind, app, values, out);
+}
+
+// Reads all of standard input (the model of `-` with --stdin-filename).
+std::string read_stdin() {
+  std::string data;
+  char buf[1 << 16];
+  while (true) {
+    ssize_t got = ::read(STDIN_FILENO, buf, sizeof buf);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
+      throw std::runtime_error(
+          fmt::format("cannot read stdin: {}", std::generic_category().message(errno)));
+    }
+    if (got == 0) return data;
+    data.append(buf, static_cast<size_t>(got));
+  }
+}
+
+// lint_inputs() with the `-` input read from stdin under `name` (--stdin-filename): that name is
+// its path in the report, for its configuration and for its external data (its folder).
+onnxlint::Report lint_inputs_named_stdin(const onnxlint::Linter& linter,
+                                         std::vector<onnxlint::InputPath> inputs,
+                                         const std::string& name,
+                                         const std::function<void(size_t, size_t)>& progress) {
+  auto stdin_at = std::find_if(inputs.begin(), inputs.end(),
+                               [](const onnxlint::InputPath& in) { return in.path == "-"; });
+  const auto index = static_cast<size_t>(stdin_at - inputs.begin());
+  if (stdin_at != inputs.end()) stdin_at->error = "(read below)";  // lint_inputs skips it
+  onnxlint::Report report = linter.lint_inputs(inputs, progress);
+  if (index < report.files.size()) report.files[index] = linter.lint_bytes(name, read_stdin());
+  return report;
+}
+
 }  // namespace
 
 namespace {
@@ -151,26 +203,32 @@ int run_command(int argc, char** argv) {
   std::string min_severity = "info";
   std::string color = "auto";
   std::string explain;
-  std::string config_file, baseline_file, write_baseline_file;
+  std::string config_file, baseline_file, write_baseline_file, stdin_filename;
   bool list_rules = false, list_targets_flag = false, statistics = false, quiet = false;
   bool show_config = false, no_config = false, no_baseline = false, show_infos = false;
-  bool hash = false;
+  bool hash = false, list_external = false;
   int jobs = 1;
 
   app.add_option("paths", paths, "Model files, folders (searched for *.onnx), or - for stdin");
   app.add_option("--format", format, "Output format")
       ->check(CLI::IsMember({"text", "concise", "summary", "json", "sarif", "github", "gitlab",
                              "junit", "markdown", "model-explorer"}));
-  app.add_option("-o,--output", output, "Write the report to FILE instead of stdout");
+  // Type names FILE, TARGET, RULE and SELECTOR also say what completes the value (completions.cc).
+  app.add_option("-o,--output", output, "Write the report to FILE instead of stdout")
+      ->type_name("FILE");
   app.add_option("--target", targets, "Check support on a target runtime (repeatable)")
-      ->allow_extra_args(false);
+      ->allow_extra_args(false)
+      ->type_name("TARGET");
   app.add_option("--select", select,
                  "Rules to enable: ids, categories, globs, ALL (comma-separated)")
-      ->allow_extra_args(false);
+      ->allow_extra_args(false)
+      ->type_name("SELECTOR");
   app.add_option("--extend-select", extend_select, "Rules to enable in addition to the selection")
-      ->allow_extra_args(false);
+      ->allow_extra_args(false)
+      ->type_name("SELECTOR");
   app.add_option("--ignore", ignore, "Rules to disable: ids, categories or globs")
-      ->allow_extra_args(false);
+      ->allow_extra_args(false)
+      ->type_name("SELECTOR");
   app.add_option("--fail-on", fail_on, "Lowest severity that makes the exit code 1")
       ->check(CLI::IsMember({"error", "warning", "info", "never"}));
   app.add_option("--min-severity", min_severity,
@@ -186,7 +244,8 @@ int run_command(int argc, char** argv) {
   app.add_flag("--list-targets", list_targets_flag,
                "List the known target runtimes (text, or JSON with --format json)");
   app.add_option("--explain", explain,
-                 "Print the documentation of a rule (text, or JSON with --format json)");
+                 "Print the documentation of a rule (text, or JSON with --format json)")
+      ->type_name("RULE");
   app.add_flag("--statistics", statistics, "Print the number of findings per rule");
   app.add_flag("-q,--quiet", quiet, "Print findings and target verdicts only, no summary");
   app.add_flag("--hash", hash,
@@ -194,19 +253,37 @@ int run_command(int argc, char** argv) {
                "(reads all the weights)");
   app.add_option("-j,--jobs", jobs, "Lint N files in parallel (output stays in input order)")
       ->check(CLI::Range(1, 256));
-  auto* config_opt = app.add_option(
-      "--config", config_file,
-      "Read this config file instead of searching for onnx-lint.toml / pyproject.toml");
+  auto* config_opt =
+      app.add_option(
+             "--config", config_file,
+             "Read this config file for every model instead of the nearest onnx-lint.toml / "
+             "pyproject.toml above each")
+          ->type_name("FILE");
   app.add_flag("--no-config", no_config, "Ignore configuration files (built-in defaults + flags)")
       ->excludes(config_opt);
   app.add_flag("--show-config", show_config,
-               "Print the effective configuration (for each PATH given, with its overrides)");
+               "Print the effective configuration (for each PATH given: its own config file "
+               "and overrides)");
+  app.add_option("--stdin-filename", stdin_filename,
+                 "With -, the model's name in reports, for finding its config and overrides "
+                 "and its external data (its folder)")
+      ->type_name("FILE");
+  app.add_flag("--list-external-data", list_external,
+               "List each model's external-data files as NUL-separated MODEL, FILE pairs (for "
+               "the git hooks)");
+  // Hidden (no group): shell completions and the man page, from the definitions above.
+  std::string generate_kind;
+  app.add_option("--generate", generate_kind, "Print a shell completion script or the man page")
+      ->check(CLI::IsMember(kGenerateKinds))
+      ->group("");
   auto* baseline_opt = app.add_option("--baseline", baseline_file,
-                                      "Accept the findings recorded in this baseline file");
+                                      "Accept the findings recorded in this baseline file")
+                           ->type_name("FILE");
   app.add_flag("--no-baseline", no_baseline, "Ignore the config file's baseline")
       ->excludes(baseline_opt);
   app.add_option("--write-baseline", write_baseline_file,
-                 "Record the current findings in this baseline file (the run then exits 0)");
+                 "Record the current findings in this baseline file (the run then exits 0)")
+      ->type_name("FILE");
 
   try {
     app.parse(argc, argv);
@@ -218,6 +295,10 @@ int run_command(int argc, char** argv) {
   }
 
   errno = 0;  // parsing may have set it: from here on it is a failed write's (all_written)
+  if (!generate_kind.empty()) {
+    print_generated(generate_kind, app, std::cout);
+    return 0;
+  }
   const bool json = format == "json";
   if (version) {
     if (!format_allowed(format, "--version")) return kExitUsage;
@@ -257,6 +338,9 @@ int run_command(int argc, char** argv) {
     return 0;
   }
   try {
+    // The run's config: --config, or the one found from the working directory (fail-on and
+    // baseline come from it). Without --config, each model also finds its own, the nearest
+    // above it (docs/configuration.md, "Where the configuration comes from").
     Config config;
     if (!config_file.empty()) {
       config = load_config(config_file, registry, canonical_target);
@@ -265,6 +349,14 @@ int run_command(int argc, char** argv) {
         config = load_config(*found, registry, canonical_target);
       }
     }
+    const bool discover = config_file.empty() && !no_config;
+    const bool has_stdin = std::count(paths.begin(), paths.end(), "-") > 0;
+    if (!stdin_filename.empty() && !has_stdin) {
+      throw ConfigError("--stdin-filename names the model read from stdin: give '-' too");
+    }
+    auto shown_name = [&](const std::string& p) {
+      return p == "-" && !stdin_filename.empty() ? stdin_filename : p;
+    };
 
     CommandLine cli;
     if (app.count("--select") > 0) cli.selection.select = split_commas(select);
@@ -276,13 +368,18 @@ int run_command(int argc, char** argv) {
     cli.no_baseline = no_baseline;
     cli.jobs = jobs;
     cli.hash = hash;
-    const Settings settings = resolve_settings(registry, config, cli);
 
     if (show_config) {
+      std::vector<std::string> models;
+      for (const std::string& p : paths) models.push_back(shown_name(p));
+      const Settings settings =
+          discover ? resolve_settings_per_file(registry, config, cli, models, canonical_target)
+                   : resolve_settings(registry, config, cli);
       if (paths.empty()) std::cout << onnxlint::show_config(registry, config, settings);
-      for (size_t i = 0; i < paths.size(); ++i) {
+      for (size_t i = 0; i < models.size(); ++i) {
         std::cout << (i > 0 ? "\n" : "")
-                  << onnxlint::show_config(registry, config, settings, paths[i]);
+                  << onnxlint::show_config(registry, config_for(settings, config, models[i]),
+                                           settings, models[i]);
       }
       return 0;
     }
@@ -294,12 +391,14 @@ int run_command(int argc, char** argv) {
     if (std::count(paths.begin(), paths.end(), "-") > 1) {
       throw ConfigError("'-' (stdin) given more than once");
     }
+    if (list_external) return list_external_data(expand_inputs(paths), std::cout) ? 0 : kExitUsage;
     // Folders expanded once, here: the inputs must be known before any file is written. A path
     // that yields no model is an entry of the report (and exit 2), not the end of the run.
     const std::vector<InputPath> inputs = expand_inputs(paths);
-    std::vector<std::string> files;
+    std::vector<std::string> files, models;
     for (const InputPath& in : inputs) {
       if (in.error.empty()) files.push_back(in.path);
+      if (in.error.empty()) models.push_back(shown_name(in.path));
     }
     if (format == "model-explorer" &&
         (files.size() > 1 || (files.size() == 1 && files[0] == "-"))) {
@@ -309,6 +408,9 @@ int run_command(int argc, char** argv) {
                             : "--format model-explorer reads the model file for its graph and "
                               "node names; give a file, not stdin");
     }
+    const Settings settings =
+        discover ? resolve_settings_per_file(registry, config, cli, models, canonical_target)
+                 : resolve_settings(registry, config, cli);
     refuse_to_overwrite_input(output, "--output", files);
     refuse_to_overwrite_input(write_baseline_file, "--write-baseline", files);
 
@@ -317,9 +419,12 @@ int run_command(int argc, char** argv) {
     Progress progress(
         ::isatty(STDERR_FILENO) && !quiet &&
         (format == "text" || format == "concise" || format == "summary" || format == "github"));
-    Report report = linter.lint_inputs(
-        inputs, [&progress](size_t done, size_t total) { progress(done, total); });
+    auto on_progress = [&progress](size_t done, size_t total) { progress(done, total); };
+    Report report = stdin_filename.empty()
+                        ? linter.lint_inputs(inputs, on_progress)
+                        : lint_inputs_named_stdin(linter, inputs, stdin_filename, on_progress);
     progress.finish();
+    for (FileReport& f : report.files) f.config_file = config_file_for(settings, f.path);
 
     if (!write_baseline_file.empty()) {
       Baseline written(baseline_root(write_baseline_file));
