@@ -326,6 +326,8 @@ py::object PyLinter::lint(const py::object& model, const py::object& base_dir,
   report.run.targets = settings_.lint.targets;
   report.run.tables = table_versions(settings_.lint.targets);
   report.run.config_file = config_path_;
+  // One configuration for every file: the Python API does not search per model (the CLI does).
+  for (FileReport& f : report.files) f.config_file = config_path_;
   const int code = decide_verdicts(report, settings_.fail_threshold);
   return py::cast(PyReport(linter_, std::move(report), code, settings_.fail_on));
 }

@@ -81,8 +81,8 @@ class Completions(unittest.TestCase):
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertIn("--format", self.bash_complete("--for"))
         self.assertEqual(self.bash_complete("--gen"), [])  # --generate is hidden
-        self.assertEqual(self.bash_complete("--format", "j"), ["json"])
-        self.assertEqual(self.bash_complete("--format", "=", "j"), ["json"])
+        self.assertEqual(self.bash_complete("--format", "j"), ["json", "junit"])
+        self.assertEqual(self.bash_complete("--format", "=", "j"), ["json", "junit"])
         self.assertEqual(self.bash_complete("--fail-on", "w"), ["warning"])
         self.assertIn("tensorrt", self.bash_complete("--target", "tens"))
         self.assertEqual(self.bash_complete("--explain", "graph-dead"), ["graph-dead-node"])
