@@ -108,6 +108,72 @@ def fp16_conversions():
          "torch_masked_attention_fp16_numpy_cast_op13.onnx")
 
 
+# --- quant-* ----------------------------------------------------------------------------------
+class QuantNet(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.quant = torch.ao.quantization.QuantStub()
+        self.conv = torch.nn.Conv2d(3, 8, 3)
+        self.relu = torch.nn.ReLU()
+        self.fc = torch.nn.Linear(8, 4)
+        self.dequant = torch.ao.quantization.DeQuantStub()
+
+    def forward(self, x):
+        x = self.relu(self.conv(self.quant(x)))
+        return self.dequant(self.fc(x.mean((2, 3))))
+
+
+def torch_quantized(engine, name):
+    """Eager-mode post-training static quantization (prepare, calibrate, convert), exported at
+    opset 13: torch writes QuantizeLinear/DequantizeLinear pairs around the float ops. 'qnnpack'
+    quantizes weights per tensor, 'onednn' per output channel (axis 0)."""
+    torch.backends.quantized.engine = engine
+    m = QuantNet().eval()
+    m.qconfig = torch.ao.quantization.get_default_qconfig(engine)
+    p = torch.ao.quantization.prepare(m)
+    p(torch.randn(4, 3, 8, 8))
+    q = torch.ao.quantization.convert(p)
+    torch.onnx.export(q, torch.randn(1, 3, 8, 8), name, opset_version=13, input_names=["x"],
+                      output_names=["y"])
+    return onnx.load(name)
+
+
+def const_node(model, name):
+    return next(n for n in model.graph.node if n.name == name)
+
+
+def set_const(model, name, array):
+    n = const_node(model, name)
+    n.attribute[0].t.CopyFrom(numpy_helper.from_array(array, n.attribute[0].t.name))
+
+
+def quantized_models():
+    torch_quantized("qnnpack", "torch_qdq_per_tensor_qnnpack_op13.onnx")
+    torch_quantized("onednn", "torch_qdq_per_channel_onednn_op13.onnx")
+    # Broken copies, edited with onnx.numpy_helper:
+    m = onnx.load("torch_qdq_per_channel_onednn_op13.onnx")
+    w_scale = numpy_helper.to_array(const_node(m, "/conv/Constant_3").attribute[0].t)
+    set_const(m, "/conv/Constant_3", w_scale[:4].copy())  # 4 scales for 8 output channels
+    w_zero = numpy_helper.to_array(const_node(m, "/conv/Constant_4").attribute[0].t)
+    set_const(m, "/conv/Constant_4", w_zero[:4].copy())
+    save(m, "torch_qdq_per_channel_scale_truncated_op13.onnx")
+    m = onnx.load("torch_qdq_per_tensor_qnnpack_op13.onnx")
+    scale = numpy_helper.to_array(const_node(m, "/conv/Constant").attribute[0].t)
+    set_const(m, "/conv/Constant", (scale * 2).astype(np.float32))  # DQ scale != the Q's
+    save(m, "torch_qdq_pair_scale_mismatch_op13.onnx")
+    m = onnx.load("torch_qdq_per_channel_onednn_op13.onnx")
+    # Relabelled opset 10 (QuantizeLinear-10 has no axis): the per-channel weights stay.
+    m.opset_import[0].version = 10
+    for n in m.graph.node:
+        if n.op_type in ("QuantizeLinear", "DequantizeLinear"):
+            keep = [a for a in n.attribute if a.name != "axis"]
+            del n.attribute[:]
+            n.attribute.extend(keep)
+    onnx.save(m, "torch_qdq_per_channel_relabelled_op10.onnx")
+    print("torch_qdq_per_channel_relabelled_op10.onnx")
+
+
 if __name__ == "__main__":
     torch_mask_fill()
     fp16_conversions()
+    quantized_models()
