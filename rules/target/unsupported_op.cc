@@ -170,6 +170,13 @@ class UnsupportedOp final : public Rule {
                         "target summary)",
                         t.display_name));
       }
+      if (target::is_onnxruntime_domain(n.domain) && !target::is_onnxruntime_target(t)) {
+        d.notes.push_back(
+            "this model was saved after ONNX Runtime's optimizer or quantizer (domain '" +
+            std::string(n.domain) +
+            "' holds ONNX Runtime's own ops): export the original "
+            "model instead");
+      }
       d.help = help_for(t, n, nc);
       findings_.add(t, n, reason, std::move(d), ctx.at_node(n));
     }

@@ -173,7 +173,47 @@ def quantized_models():
     print("torch_qdq_per_channel_relabelled_op10.onnx")
 
 
+# --- target-runtime-specific-op ----------------------------------------------------------------
+class ConvNet(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.c1 = torch.nn.Conv2d(3, 4, 3)
+        self.c2 = torch.nn.Conv2d(4, 4, 3)
+
+    def forward(self, x):
+        return torch.relu(self.c2(torch.relu(self.c1(x))))
+
+
+def ort_style_fused():
+    """A torch export rewritten the way ONNX Runtime's optimizer saves it at ORT_ENABLE_ALL
+    (onnxruntime is not packaged in Debian, so the rewrite is done with onnx.helper): each
+    Conv+Relu becomes com.microsoft:FusedConv(activation="Relu") (ConvActivationFusion)."""
+    torch.onnx.export(ConvNet().eval(), torch.randn(1, 3, 8, 8), "/tmp/convnet.onnx", opset_version=13,
+                      input_names=["x"], output_names=["y"])
+    m = onnx.load("/tmp/convnet.onnx")
+    nodes, skip = [], set()
+    g = m.graph
+    for i, n in enumerate(g.node):
+        if i in skip:
+            continue
+        nxt = g.node[i + 1] if i + 1 < len(g.node) else None
+        if n.op_type == "Conv" and nxt is not None and nxt.op_type == "Relu" and nxt.input[0] == n.output[0]:
+            f = helper.make_node("FusedConv", list(n.input), list(nxt.output), name=n.name + "_FusedConv",
+                                 domain="com.microsoft", activation="Relu")
+            f.attribute.extend(n.attribute)
+            nodes.append(f)
+            skip.add(i + 1)
+        else:
+            nodes.append(n)
+    del g.node[:]
+    g.node.extend(nodes)
+    m.opset_import.append(helper.make_opsetid("com.microsoft", 1))
+    onnx.save(m, "ort_style_fusedconv_op13.onnx")
+    print("ort_style_fusedconv_op13.onnx", [(n.op_type, n.name) for n in g.node])
+
+
 if __name__ == "__main__":
     torch_mask_fill()
     fp16_conversions()
     quantized_models()
+    ort_style_fused()
