@@ -31,6 +31,53 @@ bool leaves_folder(std::string_view location) {
   return !p.empty() && *p.begin() == "..";
 }
 
+}  // namespace
+
+LocalFile check_local_file(const Model& model, const fs::path& real_dir,
+                           std::string_view location) {
+  LocalFile f;
+  // "C:..." is a Windows drive path: absolute on the machine that wrote it.
+  const bool absolute = !location.empty() && (location.front() == '/' || location.front() == '\\' ||
+                                              (location.size() > 1 && location[1] == ':'));
+  if (absolute) {
+    f.problem = LocalFile::Problem::Absolute;
+    return f;
+  }
+  if (leaves_folder(location)) {
+    f.problem = LocalFile::Problem::LeavesFolder;
+    return f;
+  }
+  fs::path target = fs::path(model.directory()) / fs::path(std::string(location));
+  f.resolved_path = target.string();
+  std::error_code ec;
+  // Symlinks may lead out of the folder: compare fully resolved paths.
+  if (!real_dir.empty()) {
+    fs::path real_target = fs::weakly_canonical(target, ec);
+    if (!ec) {
+      auto rel = real_target.lexically_relative(real_dir);
+      if (rel.empty() || *rel.begin() == "..") {
+        f.problem = LocalFile::Problem::SymlinkOut;
+        return f;
+      }
+    }
+  }
+  if (::stat(target.c_str(), &f.st) != 0) {
+    f.problem = LocalFile::Problem::Missing;
+  } else if (!S_ISREG(f.st.st_mode)) {
+    f.problem = LocalFile::Problem::NotRegular;
+  }
+  return f;
+}
+
+fs::path real_model_dir(const Model& model) {
+  std::error_code ec;
+  fs::path real_dir = fs::canonical(fs::path(model.directory()), ec);
+  if (ec) real_dir.clear();
+  return real_dir;
+}
+
+namespace {
+
 // `real_dir` is the model's folder with symlinks resolved (empty if that failed), computed
 // once per model: models saved tensor by tensor reference thousands of files.
 void check(const Model& model, const fs::path& real_dir, ExternalDataCheck::Entry& e) {
@@ -41,44 +88,37 @@ void check(const Model& model, const fs::path& real_dir, ExternalDataCheck::Entr
     e.message = fmt::format("tensor '{}' is stored externally but has no 'location' entry", t.name);
     return;
   }
-  // "C:..." is a Windows drive path: absolute on the machine that wrote it.
-  const bool absolute = location.front() == '/' || location.front() == '\\' ||
-                        (location.size() > 1 && location[1] == ':');
-  if (absolute || leaves_folder(location)) {
-    e.problem = ExternalDataCheck::Problem::PathEscape;
-    e.message = fmt::format("external data location '{}' of tensor '{}' is {}", location, t.name,
-                            absolute ? "an absolute path" : "outside the model's folder ('..')");
-    return;
+  const LocalFile f = check_local_file(model, real_dir, location);
+  e.resolved_path = f.resolved_path;
+  switch (f.problem) {
+    case LocalFile::Problem::None:
+      break;
+    case LocalFile::Problem::Absolute:
+    case LocalFile::Problem::LeavesFolder:
+      e.problem = ExternalDataCheck::Problem::PathEscape;
+      e.message = fmt::format("external data location '{}' of tensor '{}' is {}", location, t.name,
+                              f.problem == LocalFile::Problem::Absolute
+                                  ? "an absolute path"
+                                  : "outside the model's folder ('..')");
+      return;
+    case LocalFile::Problem::SymlinkOut:
+      e.problem = ExternalDataCheck::Problem::PathEscape;
+      // The resolved path is not printed: it would reveal where the symlink points (any
+      // file on the machine), and the location as written is what the user can act on.
+      e.message = fmt::format(
+          "external data location '{}' of tensor '{}' resolves through a symlink to a file "
+          "outside the model's folder",
+          location, t.name);
+      return;
+    case LocalFile::Problem::Missing:
+    case LocalFile::Problem::NotRegular:
+      e.problem = ExternalDataCheck::Problem::Missing;
+      e.message = fmt::format(
+          "external data file '{}' of tensor '{}' {}", location, t.name,
+          f.problem == LocalFile::Problem::Missing ? "does not exist" : "is not a regular file");
+      return;
   }
-  fs::path dir(model.directory());
-  fs::path target = dir / fs::path(std::string(location));
-  e.resolved_path = target.string();
-  std::error_code ec;
-  // Symlinks may lead out of the folder: compare fully resolved paths.
-  if (!real_dir.empty()) {
-    fs::path real_target = fs::weakly_canonical(target, ec);
-    if (!ec) {
-      auto rel = real_target.lexically_relative(real_dir);
-      if (rel.empty() || *rel.begin() == "..") {
-        e.problem = ExternalDataCheck::Problem::PathEscape;
-        // The resolved path is not printed: it would reveal where the symlink points (any
-        // file on the machine), and the location as written is what the user can act on.
-        e.message = fmt::format(
-            "external data location '{}' of tensor '{}' resolves through a symlink to a file "
-            "outside the model's folder",
-            location, t.name);
-        return;
-      }
-    }
-  }
-  struct stat st {};
-  if (::stat(target.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
-    e.problem = ExternalDataCheck::Problem::Missing;
-    e.message =
-        fmt::format("external data file '{}' of tensor '{}' {}", location, t.name,
-                    ::stat(target.c_str(), &st) != 0 ? "does not exist" : "is not a regular file");
-    return;
-  }
+  const struct stat& st = f.st;
   uint64_t file_size = static_cast<uint64_t>(st.st_size);
   auto parse_field = [&](std::string_view key, uint64_t fallback) -> std::optional<uint64_t> {
     std::string_view v = t.external_value(key);

@@ -212,8 +212,33 @@ def ort_style_fused():
     print("ort_style_fusedconv_op13.onnx", [(n.op_type, n.name) for n in g.node])
 
 
+# --- data-epcontext-* ---------------------------------------------------------------------------
+def epcontext_models():
+    """EPContext models as ONNX Runtime's QNN execution provider writes them with
+    ep.context_enable=1 and ep.context_embed_mode=0 (one EPContext node in place of the compiled
+    partition, its blob in a file beside the model), made with onnx.helper: onnxruntime-qnn is
+    not packaged in Debian, and the .bin is a 16-byte placeholder (the linter never reads it)."""
+    def make(name, blob):
+        n = helper.make_node("EPContext", ["x"], ["y"], name="QNNExecutionProvider_QNN_0_0", domain="com.microsoft",
+                             embed_mode=0, main_context=1, ep_cache_context=blob,
+                             source="QNNExecutionProvider", ep_sdk_version="2.28.0",
+                             partition_name="QNNExecutionProvider_QNN_0_0")
+        g = helper.make_graph([n], "main_graph", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 8])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4])])
+        m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13), helper.make_opsetid("com.microsoft", 1)],
+                              producer_name="onnxruntime", producer_version="1.20.0")
+        m.ir_version = 8
+        onnx.save(m, name)
+        print(name)
+    make("epcontext_qnn_embed0_ctx.onnx", "epcontext_qnn_embed0_ctx_qnn.bin")
+    with open("epcontext_qnn_embed0_ctx_qnn.bin", "wb") as f:
+        f.write(bytes(16))
+    make("epcontext_qnn_blob_not_shipped_ctx.onnx", "epcontext_qnn_blob_not_shipped_ctx_qnn.bin")
+
+
 if __name__ == "__main__":
     torch_mask_fill()
     fp16_conversions()
     quantized_models()
     ort_style_fused()
+    epcontext_models()
