@@ -7,6 +7,7 @@
 #include <onnxlint/opset_table.h>
 #include <onnxlint/targets.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <set>
@@ -203,6 +204,26 @@ TEST(TargetRestrictionTable, EncodedFragmentsAreDocumented) {
     if (docs.find(row) == std::string::npos) missing += row + "\n";
   }
   EXPECT_TRUE(missing.empty()) << "encoded but not in docs/targets.md:\n" << missing;
+}
+
+// Every table's global note is listed in docs/targets.md with what checks it:
+// "| `<target>` | <note> | <checked by> | <how, or why not> |".
+TEST(TargetRestrictionTable, GlobalNotesAreDocumented) {
+  const std::string docs = doc_section("### Target-wide notes");
+  ASSERT_FALSE(docs.empty());
+  std::string missing;
+  size_t notes = 0;
+  for (const TargetInfo& t : all_targets()) {
+    for (std::string_view note : t.global_notes) {
+      ++notes;
+      std::string text(note);
+      std::replace(text.begin(), text.end(), '|', '/');
+      const std::string row = "| `" + std::string(t.id) + "` | " + text + " | ";
+      if (docs.find(row) == std::string::npos) missing += row + "\n";
+    }
+  }
+  EXPECT_GT(notes, 30u);
+  EXPECT_TRUE(missing.empty()) << "global notes not in docs/targets.md:\n" << missing;
 }
 
 // docs/targets.md states per target how many fragments are encoded and how many are listed as
