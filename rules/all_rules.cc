@@ -12,6 +12,7 @@ void register_all_rules(RuleRegistry& registry) {
   rules::register_graph_rules(registry);
   rules::register_model_rules(registry);
   rules::register_opset_rules(registry);
+  rules::register_quant_rules(registry);
   rules::register_shape_rules(registry);
   rules::register_target_rules(registry);
 }

@@ -13,6 +13,7 @@ void register_flow_rules(RuleRegistry& registry);
 void register_graph_rules(RuleRegistry& registry);
 void register_model_rules(RuleRegistry& registry);
 void register_opset_rules(RuleRegistry& registry);
+void register_quant_rules(RuleRegistry& registry);
 void register_shape_rules(RuleRegistry& registry);
 void register_target_rules(RuleRegistry& registry);
 

@@ -20,6 +20,47 @@ std::optional<uint64_t> parse_u64(std::string_view s) {
   return v;
 }
 
+}  // namespace
+
+LocalFile check_local_file(const Model& model, const fs::path& real_dir,
+                           std::string_view location) {
+  LocalFile f;
+  const ExternalLocation where =
+      resolve_external_location(fs::path(model.directory()), real_dir, location);
+  switch (where.problem) {
+    case ExternalLocation::Problem::Empty:  // the folder itself: not a regular file
+    case ExternalLocation::Problem::None:
+      break;
+    case ExternalLocation::Problem::Absolute:
+      f.problem = LocalFile::Problem::Absolute;
+      return f;
+    case ExternalLocation::Problem::LeavesFolder:
+      f.problem = LocalFile::Problem::LeavesFolder;
+      return f;
+    case ExternalLocation::Problem::SymlinkEscape:
+      f.problem = LocalFile::Problem::SymlinkOut;
+      f.resolved_path = where.path.string();
+      return f;
+  }
+  const fs::path target = where.path.empty() ? fs::path(model.directory()) : where.path;
+  f.resolved_path = target.string();
+  if (::stat(target.c_str(), &f.st) != 0) {
+    f.problem = LocalFile::Problem::Missing;
+  } else if (!S_ISREG(f.st.st_mode)) {
+    f.problem = LocalFile::Problem::NotRegular;
+  }
+  return f;
+}
+
+fs::path real_model_dir(const Model& model) {
+  std::error_code ec;
+  fs::path real_dir = fs::canonical(fs::path(model.directory()), ec);
+  if (ec) real_dir.clear();
+  return real_dir;
+}
+
+namespace {
+
 // `real_dir` is the model's folder with symlinks resolved (empty if that failed), computed
 // once per model: models saved tensor by tensor reference thousands of files.
 void check(const Model& model, const fs::path& real_dir, ExternalDataCheck::Entry& e) {
@@ -30,18 +71,20 @@ void check(const Model& model, const fs::path& real_dir, ExternalDataCheck::Entr
     e.message = fmt::format("tensor '{}' is stored externally but has no 'location' entry", t.name);
     return;
   }
-  const ExternalLocation where =
-      resolve_external_location(fs::path(model.directory()), real_dir, location);
-  switch (where.problem) {
-    case ExternalLocation::Problem::Absolute:
-    case ExternalLocation::Problem::LeavesFolder:
+  const LocalFile f = check_local_file(model, real_dir, location);
+  e.resolved_path = f.resolved_path;
+  switch (f.problem) {
+    case LocalFile::Problem::None:
+      break;
+    case LocalFile::Problem::Absolute:
+    case LocalFile::Problem::LeavesFolder:
       e.problem = ExternalDataCheck::Problem::PathEscape;
       e.message = fmt::format("external data location '{}' of tensor '{}' is {}", location, t.name,
-                              where.problem == ExternalLocation::Problem::Absolute
+                              f.problem == LocalFile::Problem::Absolute
                                   ? "an absolute path"
                                   : "outside the model's folder ('..')");
       return;
-    case ExternalLocation::Problem::SymlinkEscape:
+    case LocalFile::Problem::SymlinkOut:
       e.problem = ExternalDataCheck::Problem::PathEscape;
       // The resolved path is not printed: it would reveal where the symlink points (any
       // file on the machine), and the location as written is what the user can act on.
@@ -50,20 +93,15 @@ void check(const Model& model, const fs::path& real_dir, ExternalDataCheck::Entr
           "outside the model's folder",
           location, t.name);
       return;
-    case ExternalLocation::Problem::Empty:  // handled above
-    case ExternalLocation::Problem::None:
-      break;
+    case LocalFile::Problem::Missing:
+    case LocalFile::Problem::NotRegular:
+      e.problem = ExternalDataCheck::Problem::Missing;
+      e.message = fmt::format(
+          "external data file '{}' of tensor '{}' {}", location, t.name,
+          f.problem == LocalFile::Problem::Missing ? "does not exist" : "is not a regular file");
+      return;
   }
-  const fs::path& target = where.path;
-  e.resolved_path = target.string();
-  struct stat st {};
-  if (::stat(target.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
-    e.problem = ExternalDataCheck::Problem::Missing;
-    e.message =
-        fmt::format("external data file '{}' of tensor '{}' {}", location, t.name,
-                    ::stat(target.c_str(), &st) != 0 ? "does not exist" : "is not a regular file");
-    return;
-  }
+  const struct stat& st = f.st;
   uint64_t file_size = static_cast<uint64_t>(st.st_size);
   auto parse_field = [&](std::string_view key, uint64_t fallback) -> std::optional<uint64_t> {
     std::string_view v = t.external_value(key);

@@ -4,8 +4,11 @@
 
 #include <onnxlint/analysis.h>
 #include <onnxlint/model.h>
+#include <sys/stat.h>
 
+#include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace onnxlint::rules {
@@ -34,6 +37,20 @@ void for_each_tensor(const Graph& g, Visit&& visit) {
     }
   }
 }
+
+/// A file a model names by a path relative to its folder (external data, an EPContext blob),
+/// checked with stat only: never read.
+struct LocalFile {
+  enum class Problem { None, Absolute, LeavesFolder, SymlinkOut, Missing, NotRegular };
+  Problem problem = Problem::None;
+  std::string resolved_path;
+  struct stat st {};
+};
+/// `real_dir` is real_model_dir(model) (empty when that failed: symlinks are then not checked).
+LocalFile check_local_file(const Model& model, const std::filesystem::path& real_dir,
+                           std::string_view location);
+/// The model's folder with symlinks resolved, or empty.
+std::filesystem::path real_model_dir(const Model& model);
 
 class ExternalDataCheck {
  public:

@@ -27,7 +27,10 @@ class ExternalMissing final : public Rule {
                                  : ctx.at_value(*e.site.graph, e.site.tensor->name);
       loc.attribute = std::string(e.site.attribute);
       Diagnostic& d = ctx.report(std::move(loc), e.message);
-      d.help = "ship the external-data file next to the .onnx file (onnx.save_model(..., save_as_external_data=True, location=...) writes it), or re-save with the weights embedded";
+      d.help =
+          "ship the external-data file next to the .onnx file (onnx.save_model(..., "
+          "save_as_external_data=True, location=...) writes it), or re-save with the weights "
+          "embedded";
     }
   }
 };

@@ -14,7 +14,9 @@ class ExternalOutOfBounds final : public Rule {
         .id = "data-external-out-of-bounds",
         .category = "data",
         .severity = Severity::Error,
-        .summary = "External-data reference whose offset or length lies outside the file or disagrees with the tensor's dims",
+        .summary =
+            "External-data reference whose offset or length lies outside the file or disagrees "
+            "with the tensor's dims",
     };
     return k;
   }
@@ -27,13 +29,17 @@ class ExternalOutOfBounds final : public Rule {
                                  : ctx.at_value(*e.site.graph, e.site.tensor->name);
       loc.attribute = std::string(e.site.attribute);
       Diagnostic& d = ctx.report(std::move(loc), e.message);
-      d.help = "the .onnx file and its data file are out of sync: save both again together (onnx.save_model with save_as_external_data=True)";
+      d.help =
+          "the .onnx file and its data file are out of sync: save both again together "
+          "(onnx.save_model with save_as_external_data=True)";
     }
   }
 };
 
 }  // namespace
 
-void add_data_external_out_of_bounds(RuleRegistry& registry) { registry.add<ExternalOutOfBounds>(); }
+void add_data_external_out_of_bounds(RuleRegistry& registry) {
+  registry.add<ExternalOutOfBounds>();
+}
 
 }  // namespace onnxlint::rules

@@ -27,7 +27,9 @@ class ExternalPathEscape final : public Rule {
                                  : ctx.at_value(*e.site.graph, e.site.tensor->name);
       loc.attribute = std::string(e.site.attribute);
       Diagnostic& d = ctx.report(std::move(loc), e.message);
-      d.help = "keep external data in the model's folder with a relative location (onnx.save_model(..., location=\"model.onnx.data\")); runtimes refuse other paths for security";
+      d.help =
+          "keep external data in the model's folder with a relative location (onnx.save_model(..., "
+          "location=\"model.onnx.data\")); runtimes refuse other paths for security";
     }
   }
 };

@@ -1,11 +1,13 @@
 // export-custom-domain: nodes in a non-standard domain that no model-local function defines.
-// PythonOp and ATen fallbacks have rules of their own and are left to them.
+// PythonOp and ATen fallbacks have rules of their own and are left to them, and so are ONNX
+// Runtime's own domains (target-runtime-specific-op, target-unsupported-op).
 #include <fmt/format.h>
 
 #include <map>
 
 #include "rules/categories.h"
 #include "rules/opset/op_resolution.h"
+#include "rules/target/target_common.h"
 
 namespace onnxlint::rules {
 namespace {
@@ -33,6 +35,7 @@ class CustomDomain final : public Rule {
       }
       const OpResolution& r = ops.of(n);
       if (is_standard_domain(r.domain) || r.function != nullptr) continue;
+      if (target::is_onnxruntime_domain(r.domain)) continue;
       auto [it, inserted] = seen.try_emplace(std::pair{r.domain, n.op_type}, &n, 0);
       ++it->second.second;
     }
@@ -46,11 +49,6 @@ class CustomDomain final : public Rule {
       if (first.second > 1) {
         d.notes.push_back(fmt::format("{} more {} node{} in this graph", first.second - 1,
                                       key.second, first.second == 2 ? "" : "s"));
-      }
-      if (key.first == "com.microsoft") {
-        d.notes.push_back(
-            "com.microsoft holds onnxruntime's contrib ops: onnxruntime loads them, "
-            "other runtimes (TensorRT, OpenVINO, CoreML, TFLite converters) do not");
       }
       d.help =
           "ship and register the custom-op library with the model (onnxruntime: "

@@ -28,6 +28,16 @@ namespace onnxlint::rules::target {
 /// them before linting).
 std::vector<const TargetInfo*> selected_targets(const RuleContext& ctx);
 
+/// ONNX Runtime's own domains: contrib ops (com.microsoft), the layouts its optimizer writes
+/// (com.microsoft.nchwc, com.ms.internal.nhwc) and its DirectML / experimental ops.
+inline bool is_onnxruntime_domain(std::string_view d) {
+  return d == "com.microsoft" || d == "com.microsoft.nchwc" || d == "com.ms.internal.nhwc" ||
+         d == "com.microsoft.dml" || d == "com.microsoft.experimental";
+}
+
+/// The target is an ONNX Runtime execution provider (its id starts with "onnxruntime-").
+inline bool is_onnxruntime_target(const TargetInfo& t) { return t.id.starts_with("onnxruntime-"); }
+
 /// The model-local function a graph belongs to (through its parents), or nullptr.
 const Function* enclosing_function(const Graph& g);
 

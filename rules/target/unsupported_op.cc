@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "rules/categories.h"
+#include "rules/data/epcontext.h"
 #include "rules/target/fallback.h"
 #include "rules/target/restrictions.h"
 #include "rules/target/target_common.h"
@@ -118,6 +119,17 @@ class UnsupportedOp final : public Rule {
       const TargetInfo& t = *targets_[i];
       const NodeCheck nc = target::check_node(model, t, n, &values);
       if (nc.function_call) return;  // the function body's nodes are checked instead
+      // An EPContext node runs on the execution provider that compiled it (`source`) and on
+      // no other: no support table lists it.
+      const bool epcontext = is_epcontext(n);
+      const std::string_view ep_target =
+          epcontext ? epcontext_target_prefix(n.attr_string("source").value_or("")) : "";
+      if (epcontext && !ep_target.empty() && t.id.starts_with(ep_target)) {
+        status_[i][&n] = target::NodeState::Supported;
+        ++estimates_[i].nodes;
+        ++estimates_[i].supported;
+        continue;
+      }
       bool ok = nc.supported() || nc.op.verdict == OpVerdict::Unknown;
       // A runtime that needs static shapes does not take a node whose inputs are dynamic (as
       // the ORT usability checker counts "unsupported due to dynamic input").
@@ -158,7 +170,13 @@ class UnsupportedOp final : public Rule {
       if (nc.folded || nc.expanded || nc.op.supported() || nc.op.verdict == OpVerdict::Unknown) {
         continue;
       }
-      const std::string reason = why(t, n, nc);
+      const std::string reason =
+          epcontext ? fmt::format(
+                          "it holds a context precompiled by {} (SDK version {}), which "
+                          "only that ONNX Runtime execution provider loads",
+                          n.attr_string("source").value_or("an unnamed execution provider"),
+                          n.attr_string("ep_sdk_version").value_or("not recorded"))
+                    : why(t, n, nc);
       Diagnostic d;
       d.message = fmt::format("{} ({}) cannot run on {}: {}", n.display_name(),
                               target::op_label(n.domain, n.op_type), t.display_name, reason);
@@ -170,7 +188,18 @@ class UnsupportedOp final : public Rule {
                         "target summary)",
                         t.display_name));
       }
-      d.help = help_for(t, n, nc);
+      if (target::is_onnxruntime_domain(n.domain) && !target::is_onnxruntime_target(t) &&
+          !epcontext) {
+        d.notes.push_back(
+            "this model was saved after ONNX Runtime's optimizer or quantizer (domain '" +
+            std::string(n.domain) +
+            "' holds ONNX Runtime's own ops): export the original "
+            "model instead");
+      }
+      d.help = epcontext ? "compile the original model for this target (keep the model the "
+                           "context was made from), or deploy on the execution provider named "
+                           "in `source`"
+                         : help_for(t, n, nc);
       findings_.add(t, n, reason, std::move(d), ctx.at_node(n));
     }
   }

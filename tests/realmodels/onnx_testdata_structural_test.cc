@@ -6,6 +6,8 @@
 #include <onnxlint/registry.h>
 
 #include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "support/lint_harness.h"
@@ -98,7 +100,25 @@ TEST(RealModels, CorpusLoadsAndIsStructurallyValid) {
   const std::string corpus = data_path("corpus");
   Report report = lint_structural(corpus);
   EXPECT_GT(report.files.size(), 30u);
-  EXPECT_THAT(forbidden(report, corpus), ::testing::IsEmpty());
+  // A few corpus models are broken on purpose (e.g. an EPContext whose blob file was not
+  // shipped): the findings their manifest entry expects are not structural surprises.
+  std::set<std::string> expected;
+  std::ifstream in(data_path("corpus/manifest.json"));
+  const nlohmann::json manifest = nlohmann::json::parse(in);
+  for (const auto& m : manifest.at("models")) {
+    const std::string file = fs::path(m.at("file").get<std::string>()).filename().string();
+    for (const auto& e : m.value("expect", nlohmann::json::array())) {
+      for (const auto& id : e.at("any_of"))
+        expected.insert(file + ": " + id.get<std::string>() + " ");
+    }
+  }
+  std::vector<std::string> surprising;
+  for (const std::string& f : forbidden(report, corpus)) {
+    bool is_expected = false;
+    for (const std::string& e : expected) is_expected |= f.starts_with(e);
+    if (!is_expected) surprising.push_back(f);
+  }
+  EXPECT_THAT(surprising, ::testing::IsEmpty());
 }
 
 // The whole tree with every rule: nothing crashes, no rule fails.

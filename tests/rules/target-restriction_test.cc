@@ -7,6 +7,7 @@
 #include <onnxlint/opset_table.h>
 #include <onnxlint/targets.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <set>
@@ -203,6 +204,56 @@ TEST(TargetRestrictionTable, EncodedFragmentsAreDocumented) {
     if (docs.find(row) == std::string::npos) missing += row + "\n";
   }
   EXPECT_TRUE(missing.empty()) << "encoded but not in docs/targets.md:\n" << missing;
+}
+
+// Every table's global note is listed in docs/targets.md with what checks it:
+// "| `<target>` | <note> | <checked by> | <how, or why not> |".
+TEST(TargetRestrictionTable, GlobalNotesAreDocumented) {
+  const std::string docs = doc_section("### Target-wide notes");
+  ASSERT_FALSE(docs.empty());
+  std::string missing;
+  size_t notes = 0;
+  for (const TargetInfo& t : all_targets()) {
+    for (std::string_view note : t.global_notes) {
+      ++notes;
+      std::string text(note);
+      std::replace(text.begin(), text.end(), '|', '/');
+      const std::string row = "| `" + std::string(t.id) + "` | " + text + " | ";
+      if (docs.find(row) == std::string::npos) missing += row + "\n";
+    }
+  }
+  EXPECT_GT(notes, 30u);
+  EXPECT_TRUE(missing.empty()) << "global notes not in docs/targets.md:\n" << missing;
+}
+
+// docs/targets.md states per target how many fragments are encoded and how many are listed as
+// not encoded: "| `<target>` | <encoded> | <not encoded> | <fragments> |".
+TEST(TargetRestrictionTable, PerTargetCountsAreDocumented) {
+  const std::string docs = doc_section("### Restrictions per target");
+  ASSERT_FALSE(docs.empty());
+  size_t all_encoded = 0, all_listed = 0;
+  for (const TargetInfo& t : all_targets()) {
+    std::set<std::pair<std::string, std::string>> encoded;
+    for (const Restriction& r : restriction_table()) {
+      if (r.target == t.id) encoded.emplace(op_key(r.domain, r.op), std::string(r.note));
+    }
+    size_t listed = 0;
+    for (const TargetOp& op : t.ops) {
+      for (const std::string& f : split_note(op.notes)) {
+        if (!encoded.count({op_key(op.domain, op.op), f})) ++listed;
+      }
+    }
+    all_encoded += encoded.size();
+    all_listed += listed;
+    const std::string row = "| `" + std::string(t.id) + "` | " + std::to_string(encoded.size()) +
+                            " | " + std::to_string(listed) + " | " +
+                            std::to_string(encoded.size() + listed) + " |";
+    EXPECT_NE(docs.find(row), std::string::npos) << "docs/targets.md needs the row " << row;
+  }
+  const std::string total = "| all | " + std::to_string(all_encoded) + " | " +
+                            std::to_string(all_listed) + " | " +
+                            std::to_string(all_encoded + all_listed) + " |";
+  EXPECT_NE(docs.find(total), std::string::npos) << "docs/targets.md needs the row " << total;
 }
 
 // ---- Behaviour, one check kind at a time ----
