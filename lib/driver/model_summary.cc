@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <onnxlint/external_data.h>
+#include <onnxlint/name_map.h>
 #include <onnxlint/provenance.h>
 #include <openssl/evp.h>
 #include <sys/stat.h>
@@ -263,12 +264,27 @@ ModelSummary summarize(const Model& model, AnalysisCache& cache, bool hash) {
   s.functions = model.functions.size();
   s.file_bytes = model.file_size();
 
-  // Ops are counted by name first: a string map keyed by views is cheap per node.
-  std::unordered_map<std::string_view, std::unordered_map<std::string_view, uint64_t>> ops;
+  // Counted by op type (one NameMap lookup per node), each with its few domains, before the
+  // strings are copied into the sorted map.
+  NameMap<uint32_t> op_index;
+  std::vector<std::vector<std::pair<std::string_view, uint64_t>>> op_domains;
+  auto count_op = [&](const Node& n) {
+    auto [index, added] = op_index.try_emplace(n.op_type, static_cast<uint32_t>(op_domains.size()));
+    if (added) op_domains.emplace_back();
+    auto& domains = op_domains[*index];
+    const std::string_view domain = n.domain == "ai.onnx" ? std::string_view() : n.domain;
+    for (auto& [d, count] : domains) {
+      if (d == domain) {
+        ++count;
+        return;
+      }
+    }
+    domains.emplace_back(domain, 1);
+  };
   for (const Graph* g : model.all_graphs()) {
     s.nodes += g->nodes.size();
     s.initializers += g->initializers.size() + g->sparse_initializers.size();
-    for (const Node& n : g->nodes) ++ops[n.domain][n.op_type];
+    for (const Node& n : g->nodes) count_op(n);
     for (const TensorData& t : g->initializers) {
       if (t.storage == TensorData::Storage::External) {
         if (auto n = parse_u64(t.external_value("length"))) {
@@ -281,9 +297,10 @@ ModelSummary summarize(const Model& model, AnalysisCache& cache, bool hash) {
       }
     }
   }
-  for (const auto& [domain, by_op] : ops) {
-    auto& out = s.ops[domain.empty() ? std::string("ai.onnx") : std::string(domain)];
-    for (const auto& [op, n] : by_op) out[std::string(op)] += n;
+  for (const auto& [op, index] : op_index) {
+    for (const auto& [domain, n] : op_domains[index]) {
+      s.ops[domain.empty() ? std::string("ai.onnx") : std::string(domain)][std::string(op)] = n;
+    }
   }
 
   const Graph& main = model.graph;
