@@ -2,6 +2,7 @@
 // command line into the options a Linter runs with. Documented in docs/configuration.md.
 #pragma once
 
+#include <onnxlint/export.h>
 #include <onnxlint/linter.h>
 #include <onnxlint/registry.h>
 
@@ -13,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-namespace onnxlint {
+namespace ONNXLINT_API onnxlint {
 
 /// One layer of rule selection. Layers apply in order — config file, each matching
 /// `[[overrides]]` entry, command line — starting from every rule: `select` (when present)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <onnxlint/diagnostic.h>
+#include <onnxlint/export.h>
 #include <onnxlint/registry.h>
 #include <onnxlint/rule.h>
 
@@ -15,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-namespace onnxlint {
+namespace ONNXLINT_API onnxlint {
 
 /// A usage or configuration error (unknown rule id, bad value): exit code 2.
 class ConfigError : public std::runtime_error {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <onnxlint/arena.h>
+#include <onnxlint/export.h>
 #include <onnxlint/name_map.h>
 
 #include <compare>
@@ -19,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-namespace onnxlint {
+namespace ONNXLINT_API onnxlint {
 
 struct Graph;
 struct Node;

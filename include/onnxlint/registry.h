@@ -1,15 +1,16 @@
 // The rule registry: ids → factories and metadata. Registration is explicit.
 #pragma once
 
+#include <onnxlint/export.h>
+#include <onnxlint/rule.h>
+
 #include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include <onnxlint/rule.h>
-
-namespace onnxlint {
+namespace ONNXLINT_API onnxlint {
 
 class RuleRegistry {
  public:

@@ -1,12 +1,13 @@
 // Emitters: text (human), json (versioned schema), sarif (2.1.0), github (annotations).
 #pragma once
 
+#include <onnxlint/export.h>
 #include <onnxlint/linter.h>
 
 #include <ostream>
 #include <string_view>
 
-namespace onnxlint {
+namespace ONNXLINT_API onnxlint {
 
 inline constexpr int kJsonSchemaVersion = 1;
 

@@ -3,6 +3,7 @@
 
 #include <onnxlint/analysis.h>
 #include <onnxlint/diagnostic.h>
+#include <onnxlint/export.h>
 #include <onnxlint/model.h>
 
 #include <deque>
@@ -16,7 +17,7 @@
 #include <variant>
 #include <vector>
 
-namespace onnxlint {
+namespace ONNXLINT_API onnxlint {
 
 /// A configured option value (from `[rules.<id>]` in the config file).
 using OptionValue = std::variant<bool, int64_t, double, std::string, std::vector<std::string>>;

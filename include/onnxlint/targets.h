@@ -9,6 +9,7 @@
 // rules of check_op().
 #pragma once
 
+#include <onnxlint/export.h>
 #include <onnxlint/opset_table.h>
 
 #include <cstdint>
@@ -16,7 +17,7 @@
 #include <string>
 #include <string_view>
 
-namespace onnxlint {
+namespace ONNXLINT_API onnxlint {
 
 /// How the version numbers of a target's operator table are to be read.
 enum class VersionSemantics : uint8_t {
