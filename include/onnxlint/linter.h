@@ -4,6 +4,7 @@
 #include <onnxlint/diagnostic.h>
 #include <onnxlint/export.h>
 #include <onnxlint/registry.h>
+#include <onnxlint/report_section.h>
 #include <onnxlint/rule.h>
 
 #include <cstdint>

@@ -281,6 +281,10 @@ struct Node {
   std::vector<const Graph*> subgraphs() const;
 };
 
+/// A node as messages name it: "Reshape 'Reshape_12'" for a named node, "Reshape#12" (its
+/// display_name) for an unnamed one.
+std::string node_label(const Node& n);
+
 /// A graph: the main graph, a subgraph held by a node attribute, or a function body.
 struct Graph {
   enum class Kind : uint8_t { Main, Subgraph, Function };
