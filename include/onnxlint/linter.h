@@ -138,8 +138,10 @@ std::vector<std::string> expand_paths(const std::vector<std::string>& paths);
 
 class Linter {
  public:
-  /// Validates the options against the registry; throws ConfigError naming a bad selector,
-  /// rule id or option.
+  /// Validates the options against the registry as the command line does, with its messages:
+  /// throws ConfigError naming a bad selector, rule id, option, option type or target
+  /// (targets become canonical ids). Keeps a reference to `registry`, which must outlive the
+  /// linter. The const members may be called from several threads at once.
   Linter(const RuleRegistry& registry, LintOptions options);
 
   const LintOptions& options() const { return options_; }

@@ -13,9 +13,11 @@
 #include <onnxlint/opset_table.h>
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ONNXLINT_API onnxlint {
 
@@ -148,6 +150,14 @@ const TargetInfo* find_target(std::string_view id_or_alias);
 
 /// Comma-separated list of every id and alias, for "unknown target" messages.
 std::string target_names_for_help();
+
+/// Canonical target ids for ids or aliases (`--target`, LintOptions::targets), without
+/// repeats, in order; throws ConfigError ("unknown target 'x'; known targets: ...") naming an
+/// unknown one. Linter's constructor applies it to LintOptions::targets.
+std::vector<std::string> resolve_targets(const std::vector<std::string>& names);
+
+/// The canonical id of a target id or alias, or nullopt: the TargetResolver for load_config.
+std::optional<std::string> canonical_target(std::string_view name);
 
 /// Binary search in target.ops. `domain` "" and "ai.onnx" are the same.
 const TargetOp* find_target_op(const TargetInfo& target, std::string_view domain,

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <onnxlint/linter.h>
 #include <onnxlint/loader.h>
+#include <onnxlint/targets.h>
 
 #include <algorithm>
 #include <atomic>
@@ -133,16 +134,28 @@ Linter::Linter(const RuleRegistry& registry, LintOptions options)
   for (const SeverityOverride& o : options_.severity) {
     check_selectors(registry_, {o.pattern}, "severity");
   }
+  // The same checks and messages as the configuration reader (lib/config/config.cc) and the
+  // command line, so that a program gets the errors onnx-lint would give.
   for (const auto& [id, opts] : options_.rule_options) {
     const RuleRegistry::Entry* e = registry_.find(id);
-    if (e == nullptr) throw ConfigError(fmt::format("rules.{}: unknown rule id", id));
+    if (e == nullptr) {
+      throw ConfigError(
+          fmt::format("rules.{}: {}", quote_key(id), unknown_rule_reason(registry_, id)));
+    }
     for (const auto& [name, value] : opts) {
       const std::string& option = name;  // clang 14 cannot capture a structured binding
-      bool known = std::any_of(e->info->options.begin(), e->info->options.end(),
+      auto info = std::find_if(e->info->options.begin(), e->info->options.end(),
                                [&](const OptionInfo& o) { return o.name == option; });
-      if (!known) throw ConfigError(fmt::format("rules.{}.{}: unknown option", id, name));
+      const std::string key = fmt::format("rules.{}.{}", quote_key(id), quote_key(name));
+      if (info == e->info->options.end()) {
+        throw ConfigError(fmt::format("{}: {}", key, unknown_option_reason(*e->info)));
+      }
+      if (auto error = option_type_error(*info, value)) {
+        throw ConfigError(fmt::format("{}: {}", key, *error));
+      }
     }
   }
+  options_.targets = resolve_targets(options_.targets);
   if (options_.jobs < 1) options_.jobs = 1;
   for (const RuleRegistry::Entry& e : registry_.entries()) {
     if (is_enabled(e.info->id)) enabled_.push_back(&e);
