@@ -56,8 +56,8 @@ struct Config {
   std::optional<bool> in_model_suppressions;
 };
 
-/// Maps a target id or alias to its canonical id (nullopt = unknown). The target tables live in
-/// onnxlint::rules, so the caller supplies the lookup (the CLI passes onnxlint::find_target).
+/// Maps a target id or alias to its canonical id (nullopt = unknown): pass
+/// onnxlint::canonical_target (targets.h) to check `targets`, as the CLI does; none = unchecked.
 using TargetResolver = std::function<std::optional<std::string>(std::string_view)>;
 
 /// The configuration file for `start` (a folder): the first folder from `start` upward that has
