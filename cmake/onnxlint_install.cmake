@@ -12,6 +12,9 @@ install(TARGETS onnxlint_core onnxlint_rules onnxlint
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY include/onnxlint DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES ${PROJECT_BINARY_DIR}/include/onnxlint/version.h
+              ${PROJECT_BINARY_DIR}/include/onnxlint/export.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/onnxlint)
 if(TARGET onnx-lint)
   install(TARGETS onnx-lint RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
   # Generated from the command's option definitions (tools/CMakeLists.txt).

@@ -6,6 +6,8 @@
 #                          npm onnxruntime-node into the build folder; docs/ort-oracle.md)
 #   tools/dev.sh fuzz      installs clang, builds the libFuzzer targets (ASan+UBSan), then runs
 #                          their smoke run (about a minute; docs/security.md)
+#   tools/dev.sh tidy      installs clang-tidy, builds, then runs the checks of .clang-tidy over
+#                          lib/ and rules/ (any finding fails)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -75,8 +77,15 @@ case "${1:-}" in
     cmake --build "$FUZZ_BUILD" -j "$(nproc)" --target fuzz_model fuzz_config fuzz_differential
     ctest --test-dir "$FUZZ_BUILD" -R '^fuzz\.' --output-on-failure
     ;;
+  tidy)
+    PACKAGES+=(clang-tidy)
+    install_missing
+    build  # compile_commands.json, and the generated sources the checks compile
+    mapfile -t files < <(git ls-files 'lib/*.cc' 'rules/*.cc')
+    run-clang-tidy -quiet -p "$BUILD" -j "$(nproc)" "${files[@]/#/$ROOT/}"
+    ;;
   *)
-    echo "usage: tools/dev.sh example|test|fuzz" >&2
+    echo "usage: tools/dev.sh example|test|fuzz|tidy" >&2
     exit 2
     ;;
 esac

@@ -1,11 +1,13 @@
 // Analyses: facts computed once per model on first request and shared by every rule.
 #pragma once
 
+#include <onnxlint/export.h>
+
 #include <memory>
 #include <typeindex>
 #include <unordered_map>
 
-namespace onnxlint {
+namespace ONNXLINT_API onnxlint {
 
 class Model;
 

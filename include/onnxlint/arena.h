@@ -6,6 +6,8 @@
 // destructible types go in (nothing is destroyed one by one), which the templates enforce.
 #pragma once
 
+#include <onnxlint/export.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -16,7 +18,7 @@
 #include <type_traits>
 #include <vector>
 
-namespace onnxlint {
+namespace ONNXLINT_API onnxlint {
 
 class Arena {
  public:

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <onnxlint/diagnostic.h>
+#include <onnxlint/export.h>
 #include <onnxlint/linter.h>
 
 #include <cstdint>
@@ -11,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace onnxlint {
+namespace ONNXLINT_API onnxlint {
 
 /// A set of accepted findings, stored as JSON next to the models (e.g. in the repository root).
 ///

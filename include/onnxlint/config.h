@@ -2,6 +2,7 @@
 // command line into the options a Linter runs with. Documented in docs/configuration.md.
 #pragma once
 
+#include <onnxlint/export.h>
 #include <onnxlint/linter.h>
 #include <onnxlint/registry.h>
 
@@ -14,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-namespace onnxlint {
+namespace ONNXLINT_API onnxlint {
 
 /// One layer of rule selection. Layers apply in order — config file, each matching
 /// `[[overrides]]` entry, command line — starting from every rule: `select` (when present)
@@ -56,8 +57,8 @@ struct Config {
   std::optional<bool> in_model_suppressions;
 };
 
-/// Maps a target id or alias to its canonical id (nullopt = unknown). The target tables live in
-/// onnxlint::rules, so the caller supplies the lookup (the CLI passes onnxlint::find_target).
+/// Maps a target id or alias to its canonical id (nullopt = unknown): pass
+/// onnxlint::canonical_target (targets.h) to check `targets`, as the CLI does; none = unchecked.
 using TargetResolver = std::function<std::optional<std::string>(std::string_view)>;
 
 /// The configuration file for `start` (a folder): the first folder from `start` upward that has

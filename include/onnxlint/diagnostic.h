@@ -1,13 +1,15 @@
 // Diagnostics: what a rule reports, and where.
 #pragma once
 
+#include <onnxlint/export.h>
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-namespace onnxlint {
+namespace ONNXLINT_API onnxlint {
 
 /// Ordered so that `a >= b` means "at least as severe".
 enum class Severity : uint8_t { Info = 0, Warning = 1, Error = 2 };

@@ -2,10 +2,12 @@
 // messages come from models, repositories and config files, that is from whoever wrote them.
 #pragma once
 
+#include <onnxlint/export.h>
+
 #include <string>
 #include <string_view>
 
-namespace onnxlint {
+namespace ONNXLINT_API onnxlint {
 
 /// `text` with every character that could steer a terminal or a log parser made visible:
 /// C0 controls (tab, newline and ESC included) and DEL as "\xNN", C1 controls, bidirectional

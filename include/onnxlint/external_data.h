@@ -2,10 +2,13 @@
 // file is never read here. Shared by the data-external-* rules and the report's file list.
 #pragma once
 
+#include <onnxlint/export.h>
+
+#include <cstdint>
 #include <filesystem>
 #include <string_view>
 
-namespace onnxlint {
+namespace ONNXLINT_API onnxlint {
 
 struct ExternalLocation {
   enum class Problem : uint8_t {

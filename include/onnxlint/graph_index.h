@@ -2,6 +2,7 @@
 #pragma once
 
 #include <onnxlint/analysis.h>
+#include <onnxlint/export.h>
 #include <onnxlint/model.h>
 #include <onnxlint/name_map.h>
 
@@ -12,7 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace onnxlint {
+namespace ONNXLINT_API onnxlint {
 
 /// How a value name is defined inside one graph. 32 bytes: one per value name of each graph.
 struct ValueDef {

@@ -2,7 +2,9 @@
 #pragma once
 
 #include <onnxlint/diagnostic.h>
+#include <onnxlint/export.h>
 #include <onnxlint/registry.h>
+#include <onnxlint/report_section.h>
 #include <onnxlint/rule.h>
 
 #include <cstdint>
@@ -15,7 +17,7 @@
 #include <string_view>
 #include <vector>
 
-namespace onnxlint {
+namespace ONNXLINT_API onnxlint {
 
 /// A usage or configuration error (unknown rule id, bad value): exit code 2.
 class ConfigError : public std::runtime_error {
@@ -195,8 +197,10 @@ std::vector<std::string> expand_paths(const std::vector<std::string>& paths);
 
 class Linter {
  public:
-  /// Validates the options against the registry; throws ConfigError naming a bad selector,
-  /// rule id or option.
+  /// Validates the options against the registry as the command line does, with its messages:
+  /// throws ConfigError naming a bad selector, rule id, option, option type or target
+  /// (targets become canonical ids). Keeps a reference to `registry`, which must outlive the
+  /// linter. The const members may be called from several threads at once.
   Linter(const RuleRegistry& registry, LintOptions options);
 
   const LintOptions& options() const { return options_; }

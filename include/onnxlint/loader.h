@@ -1,6 +1,7 @@
 // Loading: memory-map a model file and walk its protobuf wire format without copying payloads.
 #pragma once
 
+#include <onnxlint/export.h>
 #include <onnxlint/model.h>
 
 #include <cstdint>
@@ -10,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-namespace onnxlint {
+namespace ONNXLINT_API onnxlint {
 
 /// Why a model could not be read, and where.
 struct LoadError {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <onnxlint/arena.h>
+#include <onnxlint/export.h>
 #include <onnxlint/name_map.h>
 
 #include <compare>
@@ -19,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-namespace onnxlint {
+namespace ONNXLINT_API onnxlint {
 
 struct Graph;
 struct Node;
@@ -285,6 +286,10 @@ struct Node {
   /// Subgraph attributes (If branches, Loop/Scan bodies), in attribute order.
   std::vector<const Graph*> subgraphs() const;
 };
+
+/// A node as messages name it: "Reshape 'Reshape_12'" for a named node, "Reshape#12" (its
+/// display_name) for an unnamed one.
+std::string node_label(const Node& n);
 
 /// A graph: the main graph, a subgraph held by a node attribute, or a function body.
 struct Graph {

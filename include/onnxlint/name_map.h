@@ -6,6 +6,8 @@
 // 8-byte slots (linear probing, a 32-bit hash tag to skip most string compares).
 #pragma once
 
+#include <onnxlint/export.h>
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -14,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-namespace onnxlint {
+namespace ONNXLINT_API onnxlint {
 
 /// A random value chosen once per process (name_map.cc). Names come from the model, that is
 /// from whoever wrote the file: with a fixed hash, names crafted to share probe sequences turn

@@ -9,6 +9,7 @@
 // also accepts "ai.onnx" (see normalize_domain).
 #pragma once
 
+#include <onnxlint/export.h>
 #include <onnxlint/model.h>
 
 #include <cstddef>
@@ -18,7 +19,7 @@
 #include <string_view>
 #include <vector>
 
-namespace onnxlint {
+namespace ONNXLINT_API onnxlint {
 
 /// The AttributeProto.AttributeType enum name: "INT", "FLOATS", "SPARSE_TENSOR", ...
 /// ("UNDEFINED" for Undefined and out-of-range values).

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <onnxlint/analysis.h>
+#include <onnxlint/export.h>
 #include <onnxlint/model.h>
 #include <onnxlint/value_table.h>
 
@@ -28,7 +29,7 @@
 #include <string_view>
 #include <vector>
 
-namespace onnxlint {
+namespace ONNXLINT_API onnxlint {
 
 /// Ordered from most to least static; joining two classes takes the larger.
 enum class ShapeClass : uint8_t { Static = 0, InputDim = 1, Unknown = 2, DataDependent = 3 };

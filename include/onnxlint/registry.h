@@ -1,21 +1,24 @@
 // The rule registry: ids → factories and metadata. Registration is explicit.
 #pragma once
 
+#include <onnxlint/export.h>
+#include <onnxlint/rule.h>
+
 #include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include <onnxlint/rule.h>
-
-namespace onnxlint {
+namespace ONNXLINT_API onnxlint {
 
 class RuleRegistry {
  public:
   using Factory = std::function<std::unique_ptr<Rule>()>;
 
   /// Registers a rule type. Throws std::logic_error on a duplicate or malformed id.
+  /// The registry keeps its own copy of the RuleInfo (`add(info, factory)` too): the caller's
+  /// may be a temporary.
   template <class R>
   void add() {
     add(R::static_info(), [] { return std::make_unique<R>(); });
@@ -23,7 +26,7 @@ class RuleRegistry {
   void add(const RuleInfo& info, Factory factory);
 
   struct Entry {
-    const RuleInfo* info;
+    const RuleInfo* info;  ///< the registry's copy: valid while the registry (or a copy) lives
     Factory factory;
   };
   /// Sorted by id.
@@ -36,7 +39,13 @@ class RuleRegistry {
 
  private:
   std::vector<Entry> entries_;
+  std::vector<std::shared_ptr<const RuleInfo>> infos_;  // what Entry::info points to
 };
+
+/// The ids of the rules the engine reports itself (register_engine_rules).
+inline constexpr std::string_view kModelUnreadable = "model-unreadable";
+inline constexpr std::string_view kInternalError = "internal-error";
+inline constexpr std::string_view kUnusedSuppression = "model-unused-suppression";
 
 /// Rules reported by the engine itself (model-unreadable, internal-error).
 void register_engine_rules(RuleRegistry& registry);

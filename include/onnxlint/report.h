@@ -2,6 +2,7 @@
 // (Code Quality), junit (XML), markdown (pull-request summary), model-explorer (node data).
 #pragma once
 
+#include <onnxlint/export.h>
 #include <onnxlint/linter.h>
 
 #include <map>
@@ -9,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-namespace onnxlint {
+namespace ONNXLINT_API onnxlint {
 
 inline constexpr int kJsonSchemaVersion = 1;
 

@@ -3,12 +3,12 @@
 
 #include <onnxlint/analysis.h>
 #include <onnxlint/diagnostic.h>
+#include <onnxlint/export.h>
 #include <onnxlint/model.h>
 
 #include <deque>
 #include <map>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
 #include <string>
@@ -16,7 +16,7 @@
 #include <variant>
 #include <vector>
 
-namespace onnxlint {
+namespace ONNXLINT_API onnxlint {
 
 /// A configured option value (from `[rules.<id>]` in the config file).
 using OptionValue = std::variant<bool, int64_t, double, std::string, std::vector<std::string>>;
@@ -42,15 +42,11 @@ struct RuleInfo {
   bool engine = false;
 };
 
-/// A report section a rule adds to a file's report (e.g. the dynamic-shape summary): `data` is
-/// written under `sections.<name>` in JSON; `text` lines are printed after the findings.
-struct ReportSection {
-  std::string name;
-  nlohmann::json data;
-  std::vector<std::string> text;
-};
+/// A report section (report_section.h, which the rules that add sections include).
+struct ReportSection;
 
 class RuleContext;
+class Linter;
 
 /// A rule. One instance is created per model linted, so members may hold per-model state.
 /// Callbacks receive const views only: rules never modify the model.
@@ -75,7 +71,13 @@ class Rule {
 /// its findings.
 class RuleContext {
  public:
-  RuleContext(const Model& model, AnalysisCache& cache, const RuleInfo& rule,
+  /// Only the driver creates contexts: the key that the constructor asks for can be made by
+  /// Linter alone (a rule receives its context; it never builds one).
+  class DriverKey {
+    friend class Linter;
+    DriverKey() = default;
+  };
+  RuleContext(DriverKey, const Model& model, AnalysisCache& cache, const RuleInfo& rule,
               const RuleOptions& options, std::span<const std::string> targets, Severity severity,
               std::deque<Diagnostic>& sink, std::vector<ReportSection>& sections);
 
@@ -100,6 +102,7 @@ class RuleContext {
   /// Same, with an explicit severity (for rules whose id covers error and warning cases).
   Diagnostic& report(Severity severity, Location location, std::string message);
 
+  /// Adds a section to the file's report (include <onnxlint/report_section.h>).
   void add_section(ReportSection section);
 
   /// Findings a rule may report per model; later ones are counted, not kept (a hostile file

@@ -9,16 +9,18 @@
 // rules of check_op().
 #pragma once
 
+#include <onnxlint/export.h>
 #include <onnxlint/opset_table.h>
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
-namespace onnxlint {
+namespace ONNXLINT_API onnxlint {
 
 /// How the version numbers of a target's operator table are to be read.
 enum class VersionSemantics : uint8_t {
@@ -154,6 +156,14 @@ std::string target_names_for_help();
 /// release), then (id, runtime version) for each of `targets` (ids or aliases) that is known.
 std::vector<std::pair<std::string, std::string>> table_versions(
     const std::vector<std::string>& targets);
+
+/// Canonical target ids for ids or aliases (`--target`, LintOptions::targets), without
+/// repeats, in order; throws ConfigError ("unknown target 'x'; known targets: ...") naming an
+/// unknown one. Linter's constructor applies it to LintOptions::targets.
+std::vector<std::string> resolve_targets(const std::vector<std::string>& names);
+
+/// The canonical id of a target id or alias, or nullopt: the TargetResolver for load_config.
+std::optional<std::string> canonical_target(std::string_view name);
 
 /// Binary search in target.ops. `domain` "" and "ai.onnx" are the same.
 const TargetOp* find_target_op(const TargetInfo& target, std::string_view domain,

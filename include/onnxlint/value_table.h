@@ -11,6 +11,7 @@
 #pragma once
 
 #include <onnxlint/analysis.h>
+#include <onnxlint/export.h>
 #include <onnxlint/graph_index.h>
 #include <onnxlint/model.h>
 
@@ -21,7 +22,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace onnxlint {
+namespace ONNXLINT_API onnxlint {
 
 /// Identifies a value (graph input, initializer, node output, subgraph/function formal input)
 /// across all graphs of one model.

@@ -792,7 +792,7 @@ void Provenance::Impl::do_loop(const Node& n, const GraphSlot& s, std::span<cons
   const GraphSlot& bs = slot(body);
   const uint32_t here = s.node_base + n.index;
   const size_t nc = n.inputs.size() > 2 ? n.inputs.size() - 2 : 0;
-  const uint32_t M = ins.size() > 0 ? ins[0] : kNoValue;
+  const uint32_t M = !ins.empty() ? ins[0] : kNoValue;
   const uint32_t C = ins.size() > 1 ? ins[1] : kNoValue;
   auto formal = [&](size_t k) {
     return k < body.inputs.size() ? bs.base + static_cast<uint32_t>(k) : kNoValue;

@@ -210,13 +210,7 @@ class Parser {
       std::string id(k.str());
       std::string rule_key = fmt::format("{}.{}", key, quote_key(id));
       const RuleRegistry::Entry* e = registry_.find(id);
-      if (e == nullptr) {
-        std::string reason = "unknown rule id";
-        if (auto close = closest_rule_name(registry_, id)) {
-          reason += fmt::format(" (did you mean '{}'?)", *close);
-        }
-        fail(k.source(), rule_key, reason);
-      }
+      if (e == nullptr) fail(k.source(), rule_key, unknown_rule_reason(registry_, id));
       if (!opts.is_table()) fail(opts.source(), rule_key, expected("a table of options", opts));
       RuleOptions& ro = out[id];
       for (auto&& [ok, ov] : *opts.as_table()) {
@@ -225,13 +219,7 @@ class Parser {
         auto info = std::find_if(e->info->options.begin(), e->info->options.end(),
                                  [&](const OptionInfo& o) { return o.name == name; });
         if (info == e->info->options.end()) {
-          std::vector<std::string> names;
-          for (const OptionInfo& o : e->info->options) names.push_back(o.name);
-          std::string reason =
-              names.empty()
-                  ? fmt::format("unknown option: rule '{}' has no options", id)
-                  : fmt::format("unknown option (options of '{}': {})", id, fmt::join(names, ", "));
-          fail(ok.source(), full, reason);
+          fail(ok.source(), full, unknown_option_reason(*e->info));
         }
         ro[name] = option_value(ov, *info, full);
       }

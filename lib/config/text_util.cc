@@ -101,6 +101,42 @@ std::optional<std::string> closest_rule_name(const RuleRegistry& registry, std::
   return closest(name, names);
 }
 
+std::string unknown_rule_reason(const RuleRegistry& registry, std::string_view id) {
+  std::string reason = "unknown rule id";
+  if (auto close = closest_rule_name(registry, id)) {
+    reason += fmt::format(" (did you mean '{}'?)", *close);
+  }
+  return reason;
+}
+
+std::string unknown_option_reason(const RuleInfo& info) {
+  if (info.options.empty()) return fmt::format("unknown option: rule '{}' has no options", info.id);
+  std::vector<std::string> names;
+  for (const OptionInfo& o : info.options) names.push_back(o.name);
+  return fmt::format("unknown option (options of '{}': {})", info.id, fmt::join(names, ", "));
+}
+
+std::optional<std::string> option_type_error(const OptionInfo& option, const OptionValue& value) {
+  // The type names of the config reader (TOML's).
+  static constexpr const char* kGot[] = {"boolean", "integer", "floating-point", "string", "array"};
+  static_assert(std::variant_size_v<OptionValue> == std::size(kGot));
+  const std::string& t = option.type;
+  const char* want = nullptr;
+  if (t == "bool" && !std::holds_alternative<bool>(value)) want = "a boolean";
+  if (t == "int" && !std::holds_alternative<int64_t>(value)) want = "an integer";
+  if (t == "float" && !std::holds_alternative<double>(value) &&
+      !std::holds_alternative<int64_t>(value)) {
+    want = "a number";
+  }
+  if (t == "string" && !std::holds_alternative<std::string>(value)) want = "a string";
+  if (t == "strings" && !std::holds_alternative<std::vector<std::string>>(value) &&
+      !std::holds_alternative<std::string>(value)) {
+    want = "an array of strings";
+  }
+  if (want == nullptr) return std::nullopt;
+  return fmt::format("expected {}, got {}", want, kGot[value.index()]);
+}
+
 std::string quote_key(std::string_view name) {
   bool bare = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||

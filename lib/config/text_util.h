@@ -31,6 +31,20 @@ std::optional<std::string> closest(std::string_view name,
 /// The rule id or category closest to `name`, if plausible.
 std::optional<std::string> closest_rule_name(const RuleRegistry& registry, std::string_view name);
 
+/// Why `id` is not a rule: "unknown rule id", with a "did you mean" when one is plausible. The
+/// config reader and Linter say the same.
+std::string unknown_rule_reason(const RuleRegistry& registry, std::string_view id);
+
+/// Why an option is not one of `info`'s: "unknown option (options of 'id': a, b)" or
+/// "unknown option: rule 'id' has no options".
+std::string unknown_option_reason(const RuleInfo& info);
+
+/// Why `value` cannot be option `option` ("expected an integer, got string", the config
+/// reader's words), or nullopt when it can. A float option takes an integer; a strings option
+/// a single string (the rule reads it as a list of one); an option type the engine does not
+/// know takes anything.
+std::optional<std::string> option_type_error(const OptionInfo& option, const OptionValue& value);
+
 /// `name` as a TOML key: bare when it can be, else quoted.
 std::string quote_key(std::string_view name);
 

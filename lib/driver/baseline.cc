@@ -50,7 +50,7 @@ std::string Baseline::fingerprint(const Diagnostic& d) const {
 void Baseline::add(const Report& report) {
   for (const FileReport& f : report.files) {
     for (const Diagnostic& d : f.diagnostics) {
-      if (d.rule_id == "internal-error") continue;  // a bug to fix, never an accepted finding
+      if (d.rule_id == kInternalError) continue;  // a bug to fix, never an accepted finding
       entries_.push_back(
           {fingerprint(d), d.rule_id, relative_file(d.location.file), d.location.anchor()});
     }
@@ -71,7 +71,7 @@ size_t Baseline::apply(Report& report) const {
     linted.insert(relative_file(f.path));
     std::vector<Diagnostic> kept;
     for (Diagnostic& d : f.diagnostics) {
-      if (d.rule_id != "internal-error") {
+      if (d.rule_id != kInternalError) {
         auto it = remaining.find(fingerprint(d));
         if (it != remaining.end() && !it->second.empty()) {
           it->second.pop_back();

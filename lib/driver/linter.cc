@@ -1,11 +1,9 @@
 // The driver: one walk over every graph of a model, dispatching nodes to the enabled rules by
 // op type; rule exceptions become internal-error findings.
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <onnxlint/linter.h>
 #include <onnxlint/loader.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include <onnxlint/targets.h>
 
 #include <algorithm>
 #include <atomic>
@@ -19,6 +17,8 @@
 
 #include "config/text_util.h"
 #include "driver/model_summary.h"
+#include "driver/suppression.h"
+#include "driver/unreadable.h"
 
 namespace onnxlint {
 
@@ -43,30 +43,6 @@ void check_selectors(const RuleRegistry& registry, const std::vector<std::string
     }
   }
 }
-
-// Model-level `onnx-lint:disable` entries: "id, category, glob[, ...] [-- reason]".
-std::vector<std::string> in_model_disables(const Model& model) {
-  std::vector<std::string> out;
-  for (const StringPair& kv : model.metadata_props) {
-    if (kv.key != "onnx-lint:disable") continue;
-    std::string_view v = kv.value;
-    if (auto reason = v.find("--"); reason != std::string_view::npos) v = v.substr(0, reason);
-    size_t start = 0;
-    while (start <= v.size()) {
-      size_t comma = v.find(',', start);
-      std::string_view item =
-          v.substr(start, comma == std::string_view::npos ? v.npos : comma - start);
-      while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) item.remove_prefix(1);
-      while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
-      if (!item.empty()) out.emplace_back(item);
-      if (comma == std::string_view::npos) break;
-      start = comma + 1;
-    }
-  }
-  return out;
-}
-
-constexpr std::string_view kUnusedSuppression = "model-unused-suppression";
 
 // The model-unused-suppression finding for a disable entry that hid nothing, or nullopt when
 // the entry only names rules that did not run (then nothing is known about it).
@@ -129,16 +105,28 @@ Linter::Linter(const RuleRegistry& registry, LintOptions options)
   for (const SeverityOverride& o : options_.severity) {
     check_selectors(registry_, {o.pattern}, "severity");
   }
+  // The same checks and messages as the configuration reader (lib/config/config.cc) and the
+  // command line, so that a program gets the errors onnx-lint would give.
   for (const auto& [id, opts] : options_.rule_options) {
     const RuleRegistry::Entry* e = registry_.find(id);
-    if (e == nullptr) throw ConfigError(fmt::format("rules.{}: unknown rule id", id));
+    if (e == nullptr) {
+      throw ConfigError(
+          fmt::format("rules.{}: {}", quote_key(id), unknown_rule_reason(registry_, id)));
+    }
     for (const auto& [name, value] : opts) {
       const std::string& option = name;  // clang 14 cannot capture a structured binding
-      bool known = std::any_of(e->info->options.begin(), e->info->options.end(),
+      auto info = std::find_if(e->info->options.begin(), e->info->options.end(),
                                [&](const OptionInfo& o) { return o.name == option; });
-      if (!known) throw ConfigError(fmt::format("rules.{}.{}: unknown option", id, name));
+      const std::string key = fmt::format("rules.{}.{}", quote_key(id), quote_key(name));
+      if (info == e->info->options.end()) {
+        throw ConfigError(fmt::format("{}: {}", key, unknown_option_reason(*e->info)));
+      }
+      if (auto error = option_type_error(*info, value)) {
+        throw ConfigError(fmt::format("{}: {}", key, *error));
+      }
     }
   }
+  options_.targets = resolve_targets(options_.targets);
   if (options_.jobs < 1) options_.jobs = 1;
   for (const RuleRegistry::Entry& e : registry_.entries()) {
     if (is_enabled(e.info->id)) enabled_.push_back(&e);
@@ -148,7 +136,7 @@ Linter::Linter(const RuleRegistry& registry, LintOptions options)
 bool Linter::is_enabled(std::string_view rule_id) const {
   const RuleRegistry::Entry* e = registry_.find(rule_id);
   if (e == nullptr) return false;
-  if (e->info->id == "internal-error") return true;  // never silenced: it means a bug
+  if (e->info->id == kInternalError) return true;  // never silenced: it means a bug
   auto any = [&](const std::vector<std::string>& sel) {
     return std::any_of(sel.begin(), sel.end(),
                        [&](const std::string& s) { return selector_matches(s, *e->info); });
@@ -171,63 +159,10 @@ Severity Linter::severity_of(const RuleInfo& info) const {
   return s;
 }
 
-namespace {
-
-constexpr std::string_view kLfsPointer = "version https://git-lfs.github.com/spec/";
-
-// The report of a model that could not be read. Never silenced and always an error: nothing
-// else can be said about the file, so --select/--ignore and severity overrides do not apply.
-// `head` is the start of the file (or of the bytes), to recognise common non-models.
-FileReport unreadable_report(const std::string& path, const LoadError& error,
-                             std::string_view head) {
-  FileReport r;
-  r.path = path;
-  r.status = FileReport::Status::Unreadable;
-  Diagnostic d;
-  d.rule_id = "model-unreadable";
-  d.severity = Severity::Error;
-  d.location.file = path;
-  d.location.byte_offset = error.offset;
-  if (head.starts_with(kLfsPointer)) {
-    d.location.byte_offset.reset();
-    d.message = "cannot read the model: this is a Git LFS pointer, not the model";
-    d.help = "run `git lfs pull` (or `git lfs checkout` for this file) to fetch the model";
-  } else if (error.message == "not a regular file") {
-    d.location.byte_offset.reset();
-    d.message = "cannot read the model: not a regular file (a FIFO, socket or device)";
-    d.help = "pass the path of the model file itself; onnx-lint does not wait on a pipe";
-  } else {
-    d.message = fmt::format("cannot read the model: {} (at byte {})", error.message, error.offset);
-    d.help =
-        "re-export the model, or check that the file was copied completely (partial downloads "
-        "look like this)";
-  }
-  r.diagnostics.push_back(std::move(d));
-  return r;
-}
-
-// The first bytes of a regular file, for unreadable_report (empty when it cannot be read, or
-// is not a regular file: opening a FIFO must not wait for a writer, as in the loader).
-std::string file_head(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-  if (fd < 0) return {};
-  std::string head(kLfsPointer.size(), '\0');
-  struct stat st {};
-  ssize_t n = -1;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) n = ::read(fd, head.data(), head.size());
-  ::close(fd);
-  head.resize(n > 0 ? static_cast<size_t>(n) : 0);
-  return head;
-}
-
-}  // namespace
-
 FileReport Linter::lint_file(const std::string& path) const {
   if (const Linter& own = for_path(path); &own != this) return own.lint_file(path);
   LoadResult loaded = load_model(path);
-  if (!loaded.model) {
-    return unreadable_report(path, *loaded.error, path == "-" ? "" : file_head(path));
-  }
+  if (!loaded.model) return unreadable_report(path, *loaded.error);
   return lint_model(*loaded.model);
 }
 
@@ -284,9 +219,10 @@ FileReport Linter::lint_model(const Model& model) const {
     ActiveRule a;
     a.rule = e->factory();
     auto opt = options_.rule_options.find(e->info->id);
-    a.ctx = std::make_unique<RuleContext>(
-        model, cache, *e->info, opt == options_.rule_options.end() ? kNoOptions : opt->second,
-        options_.targets, severity_of(*e->info), sink, sections);
+    a.ctx =
+        std::make_unique<RuleContext>(RuleContext::DriverKey{}, model, cache, *e->info,
+                                      opt == options_.rule_options.end() ? kNoOptions : opt->second,
+                                      options_.targets, severity_of(*e->info), sink, sections);
     size_t idx = active.size();
     for (const std::string& op : e->info->node_ops) {
       if (op == "*") {
@@ -309,7 +245,7 @@ FileReport Linter::lint_model(const Model& model) const {
     } catch (const std::exception& ex) {
       a.failed = true;
       Diagnostic& d = sink.emplace_back();
-      d.rule_id = "internal-error";
+      d.rule_id = std::string(kInternalError);
       d.severity = Severity::Error;
       d.location = location_of(where);
       d.message = fmt::format("rule '{}' failed: {}", a.rule->info().id, ex.what());
@@ -318,7 +254,7 @@ FileReport Linter::lint_model(const Model& model) const {
     } catch (...) {
       a.failed = true;
       Diagnostic& d = sink.emplace_back();
-      d.rule_id = "internal-error";
+      d.rule_id = std::string(kInternalError);
       d.severity = Severity::Error;
       d.location = location_of(where);
       d.message = fmt::format("rule '{}' failed with an unknown exception", a.rule->info().id);
@@ -401,7 +337,7 @@ FileReport Linter::lint_model(const Model& model) const {
   std::vector<bool> rule_hit(disabled_by.size(), false);
   std::vector<bool> used(disables.size(), false);
   auto suppressed = [&](const Diagnostic& d) {
-    if (disables.empty() || d.rule_id == "internal-error") return false;
+    if (disables.empty() || d.rule_id == kInternalError) return false;
     const RuleRegistry::Entry* e = registry_.find(d.rule_id);
     if (e == nullptr) return false;
     const size_t r = static_cast<size_t>(e - entries.data());
@@ -597,7 +533,7 @@ uint64_t Report::count_at_least(Severity s) const {
 bool Report::has_internal_error() const {
   for (const FileReport& f : files) {
     for (const Diagnostic& d : f.diagnostics) {
-      if (d.rule_id == "internal-error") return true;
+      if (d.rule_id == kInternalError) return true;
     }
   }
   return false;
@@ -607,7 +543,7 @@ void hide_below(Report& report, Severity min) {
   for (FileReport& f : report.files) {
     f.hidden += std::erase_if(f.diagnostics, [min](const Diagnostic& d) {
       // Unreadable stays visible: it is why the run fails.
-      return d.severity < min && d.rule_id != "model-unreadable";
+      return d.severity < min && d.rule_id != kModelUnreadable;
     });
   }
 }
@@ -643,7 +579,7 @@ bool file_fails(const FileReport& file, std::optional<Severity> fail_on) {
   if (file.status == FileReport::Status::PathError) return true;
   const bool internal =
       std::any_of(file.diagnostics.begin(), file.diagnostics.end(),
-                  [](const Diagnostic& d) { return d.rule_id == "internal-error"; });
+                  [](const Diagnostic& d) { return d.rule_id == kInternalError; });
   if (internal) return true;
   if (!fail_on) return false;
   if (file.status == FileReport::Status::Unreadable) return true;

@@ -1,5 +1,7 @@
 #include "driver/model_summary.h"
 
+#include "driver/suppression.h"
+
 #include <fcntl.h>
 #include <onnxlint/external_data.h>
 #include <onnxlint/name_map.h>
@@ -168,13 +170,6 @@ ValueSignature signature(const ValueInfo& v) {
   return s;
 }
 
-std::optional<uint64_t> parse_u64(std::string_view s) {
-  uint64_t v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (s.empty() || ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
-  return v;
-}
-
 // Each external-data location once, with the tensors stored in it; sized (and hashed) only when
 // it resolves inside the model's folder.
 std::vector<ExternalFile> external_files(const Model& model, bool hash) {
@@ -287,7 +282,7 @@ ModelSummary summarize(const Model& model, AnalysisCache& cache, bool hash) {
     for (const Node& n : g->nodes) count_op(n);
     for (const TensorData& t : g->initializers) {
       if (t.storage == TensorData::Storage::External) {
-        if (auto n = parse_u64(t.external_value("length"))) {
+        if (auto n = parse_decimal(t.external_value("length"))) {
           s.external_bytes += *n;
         } else if (auto e = t.expected_bytes()) {
           s.external_bytes += *e;

@@ -1,6 +1,7 @@
 #include <onnxlint/registry.h>
 
 #include <algorithm>
+#include <memory>
 #include <set>
 #include <stdexcept>
 
@@ -21,7 +22,9 @@ void RuleRegistry::add(const RuleInfo& info, Factory factory) {
     throw std::logic_error("rule id '" + info.id + "' must be '<category>-<name>' in kebab-case");
   }
   if (find(info.id) != nullptr) throw std::logic_error("rule '" + info.id + "' registered twice");
-  Entry e{&info, std::move(factory)};
+  auto copy = std::make_shared<const RuleInfo>(info);
+  Entry e{copy.get(), std::move(factory)};
+  infos_.push_back(std::move(copy));
   auto pos =
       std::lower_bound(entries_.begin(), entries_.end(), info.id,
                        [](const Entry& a, const std::string& id) { return a.info->id < id; });
@@ -44,7 +47,7 @@ std::vector<std::string> RuleRegistry::categories() const {
 namespace {
 const RuleInfo& unreadable_info() {
   static const RuleInfo k{
-      .id = "model-unreadable",
+      .id = std::string(kModelUnreadable),
       .category = "model",
       .severity = Severity::Error,
       .summary = "Model file that is not ONNX, truncated, corrupt or has an unparsable part",
@@ -54,7 +57,7 @@ const RuleInfo& unreadable_info() {
 }
 const RuleInfo& internal_error_info() {
   static const RuleInfo k{
-      .id = "internal-error",
+      .id = std::string(kInternalError),
       .category = "internal",
       .severity = Severity::Error,
       .summary = "A rule failed while checking the model (a bug in onnx-lint or a rule pack)",
@@ -66,7 +69,7 @@ const RuleInfo& internal_error_info() {
 // driver knows which findings each `onnx-lint:disable` entry hid.
 const RuleInfo& unused_suppression_info() {
   static const RuleInfo k{
-      .id = "model-unused-suppression",
+      .id = std::string(kUnusedSuppression),
       .category = "model",
       .severity = Severity::Info,
       .summary =

@@ -1,11 +1,12 @@
+#include <onnxlint/report_section.h>
 #include <onnxlint/rule.h>
 
 namespace onnxlint {
 
-RuleContext::RuleContext(const Model& model, AnalysisCache& cache, const RuleInfo& rule,
-                         const RuleOptions& options, std::span<const std::string> targets,
-                         Severity severity, std::deque<Diagnostic>& sink,
-                         std::vector<ReportSection>& sections)
+RuleContext::RuleContext(DriverKey /*key*/, const Model& model, AnalysisCache& cache,
+                         const RuleInfo& rule, const RuleOptions& options,
+                         std::span<const std::string> targets, Severity severity,
+                         std::deque<Diagnostic>& sink, std::vector<ReportSection>& sections)
     : model_(model),
       cache_(cache),
       rule_(rule),

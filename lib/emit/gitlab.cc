@@ -24,7 +24,7 @@ uint64_t fnv1a(std::string_view s, uint64_t h = 1469598103934665603ull) {
 
 // Code Quality severities: info, minor, major, critical, blocker.
 std::string_view gitlab_severity(const Diagnostic& d) {
-  if (d.rule_id == "model-unreadable" || d.rule_id == "internal-error") return "blocker";
+  if (d.rule_id == kModelUnreadable || d.rule_id == kInternalError) return "blocker";
   switch (d.severity) {
     case Severity::Error:
       return "major";

@@ -35,7 +35,7 @@ std::string short_message(const Diagnostic& d) {
 }
 
 bool is_error(const Diagnostic& d) {
-  return d.rule_id == "model-unreadable" || d.rule_id == "internal-error";
+  return d.rule_id == kModelUnreadable || d.rule_id == kInternalError;
 }
 
 struct Case {

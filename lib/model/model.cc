@@ -145,6 +145,15 @@ std::optional<std::string_view> Node::attr_string(std::string_view attr_name) co
   return a->s;
 }
 
+std::string node_label(const Node& n) {
+  if (n.name.empty()) return n.display_name();
+  std::string out(n.op_type);
+  out += " '";
+  out += n.name;
+  out += '\'';
+  return out;
+}
+
 std::string Node::display_name() const {
   if (!name.empty()) return std::string(name);
   return std::string(op_type) + "#" + std::to_string(index);

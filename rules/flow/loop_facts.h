@@ -15,7 +15,7 @@ struct LoopControl {
 
 inline LoopControl loop_control(const Node& n, const Provenance& p) {
   LoopControl c;
-  if (n.inputs.size() > 0 && !n.inputs[0].empty()) {
+  if (!n.inputs.empty() && !n.inputs[0].empty()) {
     c.trip = p.find(*n.graph, n.inputs[0]);
     c.trip_name = n.inputs[0];
   }

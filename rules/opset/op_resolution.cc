@@ -273,11 +273,6 @@ OpResolutionIndex::OpResolutionIndex(const Model& model, AnalysisCache&) {
   main_ids_ = &by_graph_[&model.graph];
 }
 
-std::string node_label(const Node& n) {
-  if (n.name.empty()) return n.display_name();
-  return fmt::format("{} '{}'", n.op_type, n.name);
-}
-
 std::string opset_text(std::string_view domain, int64_t version) {
   domain = normalize_domain(domain);
   if (domain.empty()) return fmt::format("opset {}", version);

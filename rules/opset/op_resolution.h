@@ -90,8 +90,6 @@ class OpResolutionIndex {
 };
 
 /// Messages shared by the opset rules.
-/// "GridSample 'gs'" for a named node, "GridSample#3" for an unnamed one.
-std::string node_label(const Node& n);
 /// "opset 13" for ai.onnx, "ai.onnx.ml opset 2" for other domains.
 std::string opset_text(std::string_view domain, int64_t version);
 /// "opset ≥ 16" for ai.onnx, "ai.onnx.ml opset ≥ 4" for other domains.

@@ -5,6 +5,7 @@
 #include <onnxlint/config.h>
 #include <onnxlint/graph_index.h>
 #include <onnxlint/provenance.h>
+#include <onnxlint/report_section.h>
 
 #include <algorithm>
 #include <map>

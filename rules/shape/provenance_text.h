@@ -40,12 +40,6 @@ inline std::string dims_phrase(const std::vector<std::string_view>& names) {
   return fmt::format("input dim{} {}", names.size() == 1 ? "" : "s", quoted_list(names));
 }
 
-/// "Reshape 'Reshape_12'" (or "Reshape#12" for an unnamed node), as the other rules say it.
-inline std::string node_label(const Node& n) {
-  if (n.name.empty()) return n.display_name();
-  return fmt::format("{} '{}'", n.op_type, n.name);
-}
-
 /// How to avoid a data-dependent output shape of op `op`, in exporter terms.
 inline std::string data_dependent_help(std::string_view op) {
   if (op == "NonZero" || op == "Compress") {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <onnxlint/graph_index.h>
 #include <onnxlint/provenance.h>
+#include <onnxlint/report_section.h>
 
 #include <algorithm>
 #include <functional>

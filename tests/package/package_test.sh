@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the build into a temporary prefix and builds a downstream consumer against it, with
 # find_package(onnxlint) and with pkg-config; the consumer adds a custom rule and must get both
-# built-in and custom findings.
+# built-in and custom findings. A second program links onnxlint::core alone. The consumer sets no
+# C++ standard of its own (the package requires C++20).
 # Usage: package_test.sh BUILD_DIR CONSUMER_SRC MAKE_MODELS CXX CMAKE
 set -euo pipefail
 BUILD=$1 CONSUMER=$2 MAKE_MODELS=$3 CXX=$4 CMAKE=$5
@@ -42,6 +43,18 @@ if "$WORK/build/consumer" "$WORK/models/clean.onnx" >"$WORK/clean.log"; then
   exit 1
 fi
 
+# onnxlint::core alone links and runs (its own rule, the engine's tables).
+"$WORK/build/core_only" "$WORK/models/clean.onnx" >"$WORK/core.log" ||
+  { echo "core_only failed:" >&2; cat "$WORK/core.log" >&2; exit 1; }
+
+# docs/library.md shows main.cc verbatim (between its consumer:main.cc markers).
+DOC="$CONSUMER/../../../docs/library.md"
+if [[ -f $DOC ]]; then
+  sed -n '/^<!-- consumer:main.cc -->$/,/^<!-- \/consumer:main.cc -->$/p' "$DOC" | sed '1,2d;$d' | sed '$d' >"$WORK/doc-main.cc"
+  diff -u "$CONSUMER/main.cc" "$WORK/doc-main.cc" >&2 ||
+    { echo "docs/library.md's worked example differs from $CONSUMER/main.cc" >&2; exit 1; }
+fi
+
 # 2. The version file: a newer major version is refused.
 if "$CMAKE" -S "$CONSUMER" -B "$WORK/build-v9" -DCMAKE_CXX_COMPILER="$CXX" \
   -DCMAKE_PREFIX_PATH="$PREFIX" -DONNXLINT_MIN_VERSION=9.0 >"$WORK/v9.log" 2>&1; then
@@ -59,6 +72,9 @@ pc=$(find "$PREFIX" -name onnxlint.pc)
 flags=$(PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --cflags --libs onnxlint)
 # shellcheck disable=SC2086
 "$CXX" -std=c++20 -o "$WORK/consumer-pc" "$CONSUMER/main.cc" $flags
-"$WORK/consumer-pc" "$WORK/models/bad.onnx" >"$WORK/run-pc.log" || { cat "$WORK/run-pc.log" >&2; exit 1; }
+# A shared build's libraries are found through the .pc file's libdir (no rpath from pkg-config).
+libdir=$(PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --variable=libdir onnxlint)
+LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$WORK/consumer-pc" "$WORK/models/bad.onnx" \
+  >"$WORK/run-pc.log" || { cat "$WORK/run-pc.log" >&2; exit 1; }
 check_output "$WORK/run-pc.log"
 echo "package test passed"

@@ -28,25 +28,6 @@
 #include "external_list.h"
 #include "info.h"
 
-std::vector<std::string> onnxlint::resolve_targets(const std::vector<std::string>& names) {
-  std::vector<std::string> out;
-  for (const std::string& name : names) {
-    const onnxlint::TargetInfo* t = onnxlint::find_target(name);
-    if (t == nullptr) {
-      throw onnxlint::ConfigError(fmt::format("unknown target '{}'; known targets: {}", name,
-                                              onnxlint::target_names_for_help()));
-    }
-    if (std::find(out.begin(), out.end(), t->id) == out.end()) out.emplace_back(t->id);
-  }
-  return out;
-}
-
-std::optional<std::string> onnxlint::canonical_target(std::string_view name) {
-  const onnxlint::TargetInfo* t = onnxlint::find_target(name);
-  if (t == nullptr) return std::nullopt;
-  return std::string(t->id);
-}
-
 namespace {
 
 constexpr int kExitUsage = 2;

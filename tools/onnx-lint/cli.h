@@ -13,11 +13,7 @@ namespace onnxlint {
 /// its exit code (0, 1 or 2; docs/cli.md).
 int run_cli(int argc, char** argv);
 
-/// Canonical target ids for ids or aliases (`--target`), without repeats; throws ConfigError
-/// naming an unknown one and listing the known ones.
-std::vector<std::string> resolve_targets(const std::vector<std::string>& names);
-
-/// The canonical id of a target id or alias, or nullopt: the TargetResolver for load_config.
-std::optional<std::string> canonical_target(std::string_view name);
+// Target names are resolved by the library: resolve_targets and canonical_target
+// (<onnxlint/targets.h>).
 
 }  // namespace onnxlint

@@ -1,23 +1,26 @@
-// A downstream tool: registers its own house rule next to the built-in ones, lints the models
-// given on the command line and checks that both kinds of findings come back.
-// Usage: consumer MODEL... ; exit 0 when a built-in and a custom finding were reported.
+// A downstream tool: lints the models given on the command line with the built-in rules plus a
+// house rule, prints the findings, and exits 0 only when both a built-in and a custom finding
+// came back (the package test's check). docs/library.md shows this file verbatim.
 #include <onnxlint/onnxlint.h>
 
 #include <algorithm>
 #include <iostream>
+#include <string>
+#include <vector>
 
 namespace {
 
-// Flags nodes whose op type the house style bans (option "ops", default ["Abs"]).
+// A rule: static metadata, then callbacks. One instance is created per model, so members may
+// hold per-model state. Rules see const views only.
 class BannedOp final : public onnxlint::Rule {
  public:
   static const onnxlint::RuleInfo& static_info() {
     static const onnxlint::RuleInfo k{
-        .id = "house-banned-op",
+        .id = "house-banned-op",  // "<category>-<name>", kebab-case
         .category = "house",
-        .severity = onnxlint::Severity::Warning,
+        .severity = onnxlint::Severity::Warning,  // default; configuration may override
         .summary = "Node whose operator the house style bans",
-        .node_ops = {"*"},
+        .node_ops = {"*"},  // on_node for every node ({"Reshape"} = only those)
         .options = {{"ops", "strings", "[\"Abs\"]", "Banned operator types"}},
     };
     return k;
@@ -37,27 +40,41 @@ class BannedOp final : public onnxlint::Rule {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // 1. A registry with the built-in rules and ours. Registration is explicit; the registry
+  //    must outlive the linter.
   onnxlint::RuleRegistry registry;
   onnxlint::register_all_rules(registry);
   registry.add<BannedOp>();
 
+  // 2. Options: rule selection, severities, rule options, targets, parallelism.
   onnxlint::LintOptions options;
   options.rule_options["house-banned-op"]["ops"] = std::vector<std::string>{"Add"};
-  onnxlint::Linter linter(registry, options);
+  options.jobs = 2;
 
-  std::vector<std::string> paths(argv + 1, argv + argc);
+  // 3. Lint. The constructor throws onnxlint::ConfigError for an unknown rule, selector,
+  //    option or target, or an option of the wrong type; linting never throws for a bad model
+  //    (it becomes a model-unreadable finding).
+  onnxlint::Linter linter(registry, options);
+  std::vector<std::string> paths(argv + 1, argv + argc);  // files or folders
   onnxlint::Report report = linter.lint_paths(paths);
+
+  // 4. Read the findings.
   bool builtin = false, custom = false;
   for (const onnxlint::FileReport& file : report.files) {
     for (const onnxlint::Diagnostic& d : file.diagnostics) {
-      std::cout << d.location.file << ": " << d.location.anchor() << ": "
-                << onnxlint::severity_name(d.severity) << ": " << d.message << " [" << d.rule_id
-                << "]\n";
+      const onnxlint::Location& at = d.location;
+      std::cout << at.file << ": " << at.anchor()  // "main/Loop_3:body/Add_7"
+                << ": " << onnxlint::severity_name(d.severity) << ": " << d.message << " ["
+                << d.rule_id << "]\n";
+      if (!d.help.empty()) std::cout << "    help: " << d.help << "\n";
       builtin = builtin || d.rule_id == "graph-undefined-value";
       custom = custom || d.rule_id == "house-banned-op";
     }
   }
   std::cout << "onnxlint " << onnxlint::kVersion << ": builtin=" << builtin << " custom=" << custom
             << "\n";
+
+  // 5. Or write one of the command's formats: emit_text, emit_json, emit_sarif, emit_github;
+  //    onnxlint::exit_code(report, onnxlint::Severity::Error) gives its exit code (0, 1, 2).
   return builtin && custom ? 0 : 1;
 }
