@@ -1,7 +1,5 @@
 #include "driver/model_summary.h"
 
-#include "driver/suppression.h"
-
 #include <fcntl.h>
 #include <onnxlint/external_data.h>
 #include <onnxlint/name_map.h>
@@ -16,6 +14,8 @@
 #include <filesystem>
 #include <memory>
 #include <unordered_map>
+
+#include "driver/suppression.h"
 
 namespace onnxlint {
 
