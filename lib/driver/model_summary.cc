@@ -299,12 +299,16 @@ ModelSummary summarize(const Model& model, AnalysisCache& cache, bool hash) {
   }
 
   const Graph& main = model.graph;
-  std::unordered_map<std::string_view, bool> initialized;
-  for (const TensorData& t : main.initializers) initialized[t.name] = true;
-  for (const SparseTensorData& t : main.sparse_initializers) initialized[t.values.name] = true;
+  // IR < 4 lists initializers as inputs too: those are weights, not the signature. One bit per
+  // name of the main graph says which names are initializers.
+  std::vector<bool> is_weight(main.name_count());
+  auto mark = [&](NameId id) {
+    if (id != kNoNameId) is_weight[id] = true;
+  };
+  for (const TensorData& t : main.initializers) mark(t.name_id);
+  for (const SparseTensorData& t : main.sparse_initializers) mark(t.values.name_id);
   for (const ValueInfo& v : main.inputs) {
-    // IR < 4 lists initializers as inputs too: those are weights, not the signature.
-    if (!initialized.contains(v.name)) s.inputs.push_back(signature(v));
+    if (v.name_id == kNoNameId || !is_weight[v.name_id]) s.inputs.push_back(signature(v));
   }
   // The analysis is what most rules already asked for; should it fail on this model (an
   // internal error its rules report), the outputs carry their declared dims only.
