@@ -171,6 +171,14 @@ def quantized_models():
             n.attribute.extend(keep)
     onnx.save(m, "torch_qdq_per_channel_relabelled_op10.onnx")
     print("torch_qdq_per_channel_relabelled_op10.onnx")
+    m = onnx.load("torch_qdq_per_tensor_qnnpack_op13.onnx")
+    # A half-converted graph: the DequantizeLinear before the mean becomes a Cast to float, so
+    # ReduceMean averages the ReLU's uint8 codes.
+    dq = const_node(m, "/DequantizeLinear")
+    cast = helper.make_node("Cast", [dq.input[0]], list(dq.output), name="/DequantizeLinear",
+                            to=TensorProto.FLOAT)
+    dq.CopyFrom(cast)
+    save(m, "torch_qdq_dequantize_dropped_op13.onnx")
 
 
 # --- target-runtime-specific-op ----------------------------------------------------------------
