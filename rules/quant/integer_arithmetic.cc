@@ -86,7 +86,8 @@ class IntegerArithmetic final : public Rule {
 
   void on_node(const Node& n, RuleContext& ctx) override {
     if (!n.domain.empty() && n.domain != "ai.onnx") return;
-    const ValueTable& vt = ctx.get<ValueTable>();
+    if (vt_ == nullptr) vt_ = &ctx.get<ValueTable>();  // once per model, not per node
+    const ValueTable& vt = *vt_;
     for (size_t k = 0; k < n.inputs.size(); ++k) {
       std::vector<const Node*> path;
       const Node* q = quantize_behind(vt, vt.input(n, k), path);
@@ -110,6 +111,8 @@ class IntegerArithmetic final : public Rule {
   }
 
  private:
+  const ValueTable* vt_ = nullptr;
+
   // The QuantizeLinear whose codes reach `v` through code-moving ops only (at most kMaxSteps
   // of them, first input of each), or nullptr. `path` gets the ops passed, nearest first.
   static const Node* quantize_behind(const ValueTable& vt, ValueId v,
