@@ -568,14 +568,16 @@ uint64_t Report::files_linted() const {
 int exit_code(const Report& report, std::optional<Severity> fail_on) {
   // A path that yielded no model is an input error: the run did not check what was asked.
   if (report.has_internal_error() || report.has_path_error()) return 2;
-  // An unreadable model fails at every threshold (it could not be checked at all).
-  if (fail_on && (report.has_unreadable() || report.count_at_least(*fail_on) > 0)) return 1;
-  return 0;
+  // The rest fails per file (an unreadable model at every threshold: it could not be checked).
+  return std::any_of(report.files.begin(), report.files.end(),
+                     [&](const FileReport& f) { return file_fails(f, fail_on); })
+             ? 1
+             : 0;
 }
 
 bool file_fails(const FileReport& file, std::optional<Severity> fail_on) {
-  // As exit_code(): an input error and an internal error always fail; the rest only at a
-  // threshold (`--fail-on never` passes an unreadable model).
+  // An input error and an internal error always fail (exit_code() makes them 2); the rest
+  // only at a threshold (`--fail-on never` passes an unreadable model).
   if (file.status == FileReport::Status::PathError) return true;
   const bool internal =
       std::any_of(file.diagnostics.begin(), file.diagnostics.end(),

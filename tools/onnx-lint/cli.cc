@@ -378,8 +378,9 @@ int run_command(int argc, char** argv) {
     const std::vector<InputPath> inputs = expand_inputs(paths);
     std::vector<std::string> files, models;
     for (const InputPath& in : inputs) {
-      if (in.error.empty()) files.push_back(in.path);
-      if (in.error.empty()) models.push_back(shown_name(in.path));
+      if (!in.error.empty()) continue;
+      files.push_back(in.path);
+      models.push_back(shown_name(in.path));
     }
     if (format == "model-explorer" &&
         (files.size() > 1 || (files.size() == 1 && files[0] == "-"))) {
