@@ -175,31 +175,19 @@ ValueSignature signature(const ValueInfo& v) {
 std::vector<ExternalFile> external_files(const Model& model, bool hash) {
   std::vector<ExternalFile> files;
   std::unordered_map<std::string_view, size_t> index;
-  auto add = [&](const TensorData& t) {
-    if (t.storage != TensorData::Storage::External) return;
-    std::string_view location = t.external_value("location");
-    auto [it, inserted] = index.try_emplace(location, files.size());
-    if (inserted) files.push_back(ExternalFile{.location = std::string(location)});
-    ++files[it->second].tensors;
-  };
   for (const Graph* g : model.all_graphs()) {
-    for (const TensorData& t : g->initializers) add(t);
-    for (const SparseTensorData& s : g->sparse_initializers) {
-      add(s.values);
-      add(s.indices);
-    }
-    for (const Node& n : g->nodes) {
-      for (const Attribute& a : n.attributes) {
-        if (a.t != nullptr) add(*a.t);
-        for (const TensorData* t : a.tensors) add(*t);
-      }
-    }
+    for_each_tensor(*g, [&](const TensorSite& site) {
+      const TensorData& t = *site.tensor;
+      if (t.storage != TensorData::Storage::External) return;
+      std::string_view location = t.external_value("location");
+      auto [it, inserted] = index.try_emplace(location, files.size());
+      if (inserted) files.push_back(ExternalFile{.location = std::string(location)});
+      ++files[it->second].tensors;
+    });
   }
   if (files.empty()) return files;
   const fs::path dir(model.directory());
-  std::error_code ec;
-  fs::path real_dir = fs::canonical(dir, ec);
-  if (ec) real_dir.clear();
+  const fs::path real_dir = real_model_dir(model);
   for (ExternalFile& f : files) {
     const ExternalLocation where = resolve_external_location(dir, real_dir, f.location);
     switch (where.problem) {

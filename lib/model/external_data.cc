@@ -53,4 +53,11 @@ ExternalLocation resolve_external_location(const fs::path& model_dir,
   return out;
 }
 
+fs::path real_model_dir(const Model& model) {
+  std::error_code ec;
+  fs::path real_dir = fs::canonical(fs::path(model.directory()), ec);
+  if (ec) real_dir.clear();
+  return real_dir;
+}
+
 }  // namespace onnxlint

@@ -52,13 +52,6 @@ LocalFile check_local_file(const Model& model, const fs::path& real_dir,
   return f;
 }
 
-fs::path real_model_dir(const Model& model) {
-  std::error_code ec;
-  fs::path real_dir = fs::canonical(fs::path(model.directory()), ec);
-  if (ec) real_dir.clear();
-  return real_dir;
-}
-
 namespace {
 
 // `real_dir` is the model's folder with symlinks resolved (empty if that failed), computed
@@ -154,9 +147,7 @@ ExternalDataCheck::ExternalDataCheck(const Model& model, AnalysisCache&) {
     for_each_tensor(*g, [&](const TensorSite& site) {
       if (site.tensor->storage != TensorData::Storage::External) return;
       if (!resolved) {
-        std::error_code ec;
-        real_dir = fs::canonical(fs::path(model.directory()), ec);
-        if (ec) real_dir.clear();
+        real_dir = real_model_dir(model);
         resolved = true;
       }
       Entry e;
