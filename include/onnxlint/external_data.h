@@ -24,13 +24,13 @@ struct TensorSite {
 /// parts, attribute tensors (a visitor, not a list: a big graph has 10^5 of them).
 template <class Visit>
 void for_each_tensor(const Graph& g, Visit&& visit) {
-  for (const TensorData& t : g.initializers) visit(TensorSite{&t, &g});
-  for (const SparseTensorData& s : g.sparse_initializers) {
+  for (const TensorData& t : g.initializers()) visit(TensorSite{&t, &g});
+  for (const SparseTensorData& s : g.sparse_initializers()) {
     visit(TensorSite{&s.values, &g, nullptr, {}, true});
     visit(TensorSite{&s.indices, &g, nullptr, {}, true});
   }
-  for (const Node& n : g.nodes) {
-    for (const Attribute& a : n.attributes) {
+  for (const Node& n : g.nodes()) {
+    for (const Attribute& a : n.attributes()) {
       if (a.t != nullptr) visit(TensorSite{a.t, &g, &n, a.name});
       for (const TensorData* t : a.tensors) visit(TensorSite{t, &g, &n, a.name});
     }

@@ -4,9 +4,9 @@
 #include <onnxlint/analysis.h>
 #include <onnxlint/export.h>
 #include <onnxlint/model.h>
-#include <onnxlint/name_map.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -15,37 +15,53 @@
 
 namespace ONNXLINT_API onnxlint {
 
-/// How a value name is defined inside one graph. 32 bytes: one per value name of each graph.
-struct ValueDef {
+/// How a value name is defined inside one graph: by a graph input, an initializer, a sparse
+/// initializer, or output `output_index()` of a node.
+class ValueDef {
+ public:
   enum class Kind : uint8_t { Input, Initializer, SparseInitializer, Node };
-  Kind kind = Kind::Node;
-  uint32_t output_index = 0;  // Kind::Node
-  const Graph* graph = nullptr;
-  /// Which one is set depends on `kind`: read `node` only for Kind::Node and `input` only for
-  /// Kind::Input (they share storage).
-  union {
-    const Node* node = nullptr;  // Kind::Node
-    const ValueInfo* input;      // Kind::Input
-  };
-  /// Kind::Initializer and SparseInitializer; for Kind::Input, the initializer that gives the
-  /// input its default value, if any; else nullptr.
-  const TensorData* tensor = nullptr;
 
   static ValueDef of_input(const Graph& g, const ValueInfo& in) {
-    ValueDef d{Kind::Input, 0, &g};
-    d.input = &in;
+    ValueDef d(Kind::Input, g);
+    d.input_ = &in;
     return d;
   }
   static ValueDef of_tensor(Kind kind, const Graph& g, const TensorData& t) {
-    ValueDef d{kind, 0, &g};
-    d.tensor = &t;
+    ValueDef d(kind, g);
+    d.tensor_ = &t;
     return d;
   }
   static ValueDef of_node(const Graph& g, const Node& n, uint32_t output_index) {
-    ValueDef d{Kind::Node, output_index, &g};
-    d.node = &n;
+    ValueDef d(Kind::Node, g);
+    d.node_ = &n;
+    d.output_index_ = output_index;
     return d;
   }
+  ValueDef() = default;
+
+  Kind kind() const { return kind_; }
+  /// The graph that defines the value (nullptr for a default-constructed ValueDef).
+  const Graph* graph() const { return graph_; }
+  /// Kind::Node: the producing node and which of its outputs; else nullptr and 0.
+  const Node* node() const { return kind_ == Kind::Node ? node_ : nullptr; }
+  uint32_t output_index() const { return kind_ == Kind::Node ? output_index_ : 0; }
+  /// Kind::Input: the graph input; else nullptr.
+  const ValueInfo* input() const { return kind_ == Kind::Input ? input_ : nullptr; }
+  /// Kind::Initializer and SparseInitializer: the tensor; Kind::Input: the initializer that
+  /// gives the input its default value, if any; else nullptr.
+  const TensorData* tensor() const { return tensor_; }
+
+ private:
+  friend class GraphIndex;
+  ValueDef(Kind kind, const Graph& g) : kind_(kind), graph_(&g) {}
+  Kind kind_ = Kind::Node;
+  uint32_t output_index_ = 0;
+  const Graph* graph_ = nullptr;
+  union {  // by kind_; read only through node() and input()
+    const Node* node_ = nullptr;
+    const ValueInfo* input_;
+  };
+  const TensorData* tensor_ = nullptr;
 };
 
 /// A consumer of a value in the graph whose GraphInfo lists it: a node input slot, or a graph
@@ -60,6 +76,11 @@ struct ValueUse {
 /// Index of one graph. Names resolve lexically: local definitions first, then the parent's.
 class GraphInfo {
  public:
+  GraphInfo();
+  ~GraphInfo();
+  GraphInfo(GraphInfo&&) noexcept;
+  GraphInfo& operator=(GraphInfo&&) noexcept;
+
   const Graph* graph = nullptr;
   const GraphInfo* parent = nullptr;
 
@@ -80,9 +101,9 @@ class GraphInfo {
   const ValueDef* resolve(std::string_view name) const;
   /// Resolves only locally.
   const ValueDef* local(std::string_view name) const;
-  /// Resolves a graph-local value id (Graph::name_ids) locally: no hashing.
+  /// Resolves a graph-local value id (Graph::name_id) locally: no hashing.
   const ValueDef* local(NameId id) const {
-    return id < defs_.size() && defs_[id].graph != nullptr ? &defs_[id] : nullptr;
+    return id < defs_.size() && defs_[id].graph() != nullptr ? &defs_[id] : nullptr;
   }
   /// The definition that input `k` of node `n` (a node of this graph) reads, in lexical
   /// scope; nullptr for an omitted input or an undefined name.
@@ -95,11 +116,12 @@ class GraphInfo {
   friend class GraphIndex;
   // defs_[id]: the first local definition of value id (graph == nullptr: none). Uses of id
   // are use_list_[use_begin_[id] .. use_begin_[id + 1]). Names that only nested subgraphs
-  // mention (not in graph->name_ids) are numbered on from name_count() in extra_ids_.
+  // mention (without a Graph::name_id) are numbered on from name_count() in extra_ids_.
+  struct ExtraIds;
   std::vector<ValueDef> defs_;
   std::vector<uint32_t> use_begin_;
   std::vector<ValueUse> use_list_;
-  NameMap<NameId> extra_ids_;
+  std::unique_ptr<ExtraIds> extra_ids_;
 };
 
 /// The GraphInfo of every graph in the model. Linear in the size of the model.
@@ -117,21 +139,12 @@ class GraphIndex {
   template <class Fact>
   auto find_in_scope(const Graph& g, NameId id, std::string_view name, Fact&& fact) const
       -> decltype(fact(g, id)) {
-    for (const Graph* cur = &g; cur != nullptr; cur = cur->parent) {
+    for (const Graph* cur = &g; cur != nullptr; cur = cur->parent()) {
       const NameId cur_id = cur == &g ? id : cur->name_id(name);
       if (auto v = fact(*cur, cur_id)) return v;
       if (info(*cur).local(cur_id) != nullptr) return nullptr;
     }
     return nullptr;
-  }
-  /// The same over facts kept in a NameMap per graph.
-  template <class V>
-  const V* find_in_scope(const std::unordered_map<const Graph*, NameMap<V>>& by_graph,
-                         const Graph& g, std::string_view name) const {
-    return find_in_scope(g, g.name_id(name), name, [&](const Graph& cur, NameId) -> const V* {
-      auto it = by_graph.find(&cur);
-      return it != by_graph.end() ? it->second.find(name) : nullptr;
-    });
   }
 
  private:

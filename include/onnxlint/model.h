@@ -5,9 +5,7 @@
 // the payload lies in the file (`payload`), and `Model::read_*` decode small tensors on demand.
 #pragma once
 
-#include <onnxlint/arena.h>
 #include <onnxlint/export.h>
-#include <onnxlint/name_map.h>
 
 #include <compare>
 #include <cstddef>
@@ -22,13 +20,14 @@
 
 namespace ONNXLINT_API onnxlint {
 
-struct Graph;
-struct Node;
+class Arena;
+class Graph;
+class Node;
 
-/// Dense id of a value name within one graph (see Graph::name_ids); kNoNameId for "".
+/// Dense id of a value name within one graph (see Graph::name_id); kNoNameId for "".
 using NameId = uint32_t;
 inline constexpr NameId kNoNameId = UINT32_MAX;
-struct Function;
+class Function;
 class Model;
 
 /// A byte range inside the model file (64-bit: files over 2 GiB are supported).
@@ -77,7 +76,7 @@ struct ValueInfo {
   TypeInfo type;
   std::span<const StringPair> metadata_props;  // IR >= 10
   uint64_t offset = 0;                         // byte offset of the ValueInfoProto
-  /// Id of `name` in its graph's name_ids; kNoNameId when unnamed, or for a value_info
+  /// Id of `name` in its graph (Graph::name_id); kNoNameId when unnamed, or for a value_info
   /// entry naming a value the graph does not otherwise mention.
   NameId name_id = kNoNameId;
 };
@@ -96,7 +95,7 @@ struct TensorData {
   ByteSpan message;                           // the TensorProto message bytes (headers + payload)
   int32_t data_type = 0;
   int typed_field = 0;  // protobuf field number of the typed data (4 float_data, 7 int64...)
-  /// A graph initializer's id in its graph's name_ids; kNoNameId for other tensors.
+  /// A graph initializer's id in its graph (Graph::name_id); kNoNameId for other tensors.
   NameId name_id = kNoNameId;
   Storage storage = Storage::Empty;
   bool typed_packed = true;  // typed field stored packed (length-delimited)
@@ -162,40 +161,27 @@ struct NodeExtras {
   std::span<const StringPair> metadata_props;
 };
 
-/// How the loader lays out a node's value names in the model's arena: this header, then the
-/// graph->name_ids of the inputs followed by those of the outputs (kNoNameId for "").
-struct NodeIo {
-  const Graph* graph = nullptr;
-  uint32_t input_count = 0;
-  uint32_t output_count = 0;
-  const NameId* ids() const { return reinterpret_cast<const NameId*>(this + 1); }
-  NameId* ids() { return reinterpret_cast<NameId*>(this + 1); }
-};
+class NameIndex;  // the engine's name table (not part of the API)
+namespace detail {
+class ModelBuilder;  // the loader: the only writer of a model view
+}  // namespace detail
 
-/// A node's input or output names: a random-access range of std::string_view ("" = omitted
-/// optional value). The names are not stored per node but read from the graph's name table by
-/// id, so the range is 8 bytes and yields names by value (no std::span of them exists).
+/// A node's input or output names: a random-access range of std::string_view ("" = an omitted
+/// optional value). Names are read from the graph's name table by id, so the range yields
+/// names by value. The range and its iterators are small values (no reference to the range
+/// object itself): both stay valid while the Model is alive.
 class ValueNames {
  public:
   ValueNames() = default;
-  ValueNames(const NodeIo* io, bool outputs)
-      : bits_(reinterpret_cast<uintptr_t>(io) | static_cast<uintptr_t>(outputs)) {}
 
-  size_t size() const {
-    const NodeIo* h = io();
-    return h == nullptr ? 0 : (is_outputs() ? h->output_count : h->input_count);
-  }
-  bool empty() const { return size() == 0; }
-  /// The name ids (Graph::name_ids) in order.
-  std::span<const NameId> ids() const {
-    const NodeIo* h = io();
-    if (h == nullptr) return {};
-    return is_outputs() ? std::span<const NameId>(h->ids() + h->input_count, h->output_count)
-                        : std::span<const NameId>(h->ids(), h->input_count);
-  }
-  inline std::string_view operator[](size_t k) const;
+  size_t size() const { return count_; }
+  bool empty() const { return count_ == 0; }
+  /// The name ids (Graph::name_id) in order; kNoNameId for an omitted value.
+  std::span<const NameId> ids() const { return {ids_, count_}; }
+  /// The k-th name; k < size().
+  std::string_view operator[](size_t k) const { return name_of(graph_, ids_[k]); }
   std::string_view front() const { return (*this)[0]; }
-  std::string_view back() const { return (*this)[size() - 1]; }
+  std::string_view back() const { return (*this)[count_ - 1]; }
 
   class iterator {
    public:
@@ -206,9 +192,8 @@ class ValueNames {
     using reference = std::string_view;
     using pointer = void;
     iterator() = default;
-    iterator(const ValueNames* names, size_t k) : names_(names), k_(k) {}
-    std::string_view operator*() const { return (*names_)[k_]; }
-    std::string_view operator[](difference_type d) const { return (*names_)[k_ + d]; }
+    std::string_view operator*() const { return name_of(graph_, ids_[k_]); }
+    std::string_view operator[](difference_type d) const { return name_of(graph_, ids_[k_ + d]); }
     iterator& operator++() {
       ++k_;
       return *this;
@@ -245,108 +230,198 @@ class ValueNames {
     friend auto operator<=>(const iterator& a, const iterator& b) { return a.k_ <=> b.k_; }
 
    private:
-    const ValueNames* names_ = nullptr;
+    friend class ValueNames;
+    iterator(const Graph* graph, const NameId* ids, size_t k) : graph_(graph), ids_(ids), k_(k) {}
+    const Graph* graph_ = nullptr;
+    const NameId* ids_ = nullptr;
     size_t k_ = 0;
   };
-  iterator begin() const { return iterator(this, 0); }
-  iterator end() const { return iterator(this, size()); }
+  iterator begin() const { return iterator(graph_, ids_, 0); }
+  iterator end() const { return iterator(graph_, ids_, count_); }
 
  private:
-  const NodeIo* io() const { return reinterpret_cast<const NodeIo*>(bits_ & ~uintptr_t{1}); }
-  bool is_outputs() const { return (bits_ & 1) != 0; }
-  uintptr_t bits_ = 0;  // the NodeIo, with bit 0 set for the outputs
+  friend class Node;
+  static inline std::string_view name_of(const Graph* graph, NameId id);
+  ValueNames(const Graph* graph, const NameId* ids, uint32_t count)
+      : graph_(graph), ids_(ids), count_(count) {}
+  const Graph* graph_ = nullptr;
+  const NameId* ids_ = nullptr;
+  uint32_t count_ = 0;
 };
 
-struct Node {
-  std::string_view name;
-  std::string_view op_type;
-  std::string_view domain;  // as written ("" and "ai.onnx": default domain)
-  ValueNames inputs;        // "" = omitted optional input
-  ValueNames outputs;       // "" = omitted optional output
-  std::span<const Attribute> attributes;
-  const Graph* graph = nullptr;  // the graph holding this node
-  uint64_t offset = 0;           // byte offset of the NodeProto
-  uint32_t index = 0;            // position in graph->nodes
-  /// Set by the loader when the node has an overload or metadata_props; else nullptr.
-  const NodeExtras* extras = nullptr;
+/// A NodeProto. Read through its accessors; the loader is its only writer.
+class Node {
+ public:
+  std::string_view name() const { return name_; }
+  std::string_view op_type() const { return op_type_; }
+  /// The operator set domain, canonical: "" for the default ONNX domain (written "" or
+  /// "ai.onnx" in the file), else as written ("com.microsoft", "ai.onnx.ml", ...).
+  std::string_view domain() const { return domain_; }
+  /// True for an operator of the default ONNX domain.
+  bool in_default_domain() const { return domain_.empty(); }
 
-  /// graph->name_ids of the inputs (resp. outputs), kNoNameId for "".
-  std::span<const NameId> input_ids() const { return inputs.ids(); }
-  std::span<const NameId> output_ids() const { return outputs.ids(); }
-  std::string_view overload() const { return extras ? extras->overload : std::string_view(); }
-  std::span<const StringPair> metadata_props() const {
-    return extras ? extras->metadata_props : std::span<const StringPair>();
+  /// Input (resp. output) names in order; "" = an omitted optional value.
+  ValueNames inputs() const { return ValueNames(graph_, ids_, input_count_); }
+  ValueNames outputs() const { return ValueNames(graph_, ids_ + input_count_, output_count_); }
+  size_t input_count() const { return input_count_; }
+  size_t output_count() const { return output_count_; }
+  /// Input (resp. output) k, or "" when it is omitted or k is past the end.
+  std::string_view input(size_t k) const {
+    return k < input_count_ ? inputs()[k] : std::string_view();
   }
+  std::string_view output(size_t k) const {
+    return k < output_count_ ? outputs()[k] : std::string_view();
+  }
+  /// Graph::name_id of the inputs (resp. outputs), kNoNameId for "".
+  std::span<const NameId> input_ids() const { return {ids_, input_count_}; }
+  std::span<const NameId> output_ids() const { return {ids_ + input_count_, output_count_}; }
 
+  std::span<const Attribute> attributes() const { return attributes_; }
   const Attribute* attribute(std::string_view attr_name) const;
   std::optional<int64_t> attr_int(std::string_view attr_name) const;
   std::optional<std::string_view> attr_string(std::string_view attr_name) const;
-  /// The name used in graph paths and messages: the node name, or "<op_type>#<index>".
-  std::string display_name() const;
   /// Subgraph attributes (If branches, Loop/Scan bodies), in attribute order.
   std::vector<const Graph*> subgraphs() const;
+
+  /// The graph holding this node, and the node's position in graph()->nodes().
+  const Graph* graph() const { return graph_; }
+  uint32_t index() const { return index_; }
+  /// Byte offset of the NodeProto in the file.
+  uint64_t offset() const { return offset_; }
+  /// IR >= 10: the function overload this node calls, and its metadata_props.
+  std::string_view overload() const { return extras_ ? extras_->overload : std::string_view(); }
+  std::span<const StringPair> metadata_props() const {
+    return extras_ ? extras_->metadata_props : std::span<const StringPair>();
+  }
+  /// The name used in graph paths and messages: the node name, or "<op_type>#<index>".
+  std::string display_name() const;
+
+ private:
+  friend class detail::ModelBuilder;
+  std::string_view name_;
+  std::string_view op_type_;
+  std::string_view domain_;
+  std::span<const Attribute> attributes_;
+  const Graph* graph_ = nullptr;
+  const NameId* ids_ = nullptr;  // input ids, then output ids
+  const NodeExtras* extras_ = nullptr;
+  uint64_t offset_ = 0;
+  uint32_t index_ = 0;
+  uint32_t input_count_ = 0;
+  uint32_t output_count_ = 0;
 };
 
 /// A node as messages name it: "Reshape 'Reshape_12'" for a named node, "Reshape#12" (its
 /// display_name) for an unnamed one.
 std::string node_label(const Node& n);
 
-/// A graph: the main graph, a subgraph held by a node attribute, or a function body.
-struct Graph {
+/// A graph: the main graph, a subgraph held by a node attribute, or a function body. Read
+/// through its accessors; the loader is its only writer.
+class Graph {
+ public:
   enum class Kind : uint8_t { Main, Subgraph, Function };
-  Kind kind = Kind::Main;
-  std::string_view name;
-  std::string path;  // "main", "main/Loop_7:body", "fn:domain::Name", ...
-  // The lists live in the Model's arena (see Model::arena).
-  std::span<const Node> nodes;
-  std::span<const ValueInfo> inputs;  // function bodies: names only (type kind None)
-  std::span<const ValueInfo> outputs;
-  std::span<const ValueInfo> value_info;
-  std::span<const TensorData> initializers;
-  std::span<const SparseTensorData> sparse_initializers;
-  /// Every value name this graph's nodes, inputs, outputs and initializers mention, numbered
-  /// densely in order of first mention: analyses index flat arrays by these ids instead of
-  /// hashing names. Names defined in an enclosing graph get a local id too. (Not to be
-  /// confused with Provenance's ValueId, which numbers values across the whole model.)
-  NameIndex name_ids;
-  /// The id of a value name in this graph, or kNoNameId if the graph never mentions it.
-  NameId name_id(std::string_view value_name) const {
-    static_assert(NameIndex::kNone == kNoNameId);
-    return name_ids.find(value_name);
+
+  Graph();
+  ~Graph();
+  Graph(const Graph&) = delete;
+  Graph& operator=(const Graph&) = delete;
+
+  Kind kind() const { return kind_; }
+  std::string_view name() const { return name_; }
+  /// "main", "main/Loop_7:body", "fn:domain::Name", ...
+  const std::string& path() const { return path_; }
+  std::span<const Node> nodes() const { return nodes_; }
+  std::span<const ValueInfo> inputs() const { return inputs_; }  // function bodies: names only
+  std::span<const ValueInfo> outputs() const { return outputs_; }
+  std::span<const ValueInfo> value_info() const { return value_info_; }
+  std::span<const TensorData> initializers() const { return initializers_; }
+  std::span<const SparseTensorData> sparse_initializers() const { return sparse_initializers_; }
+
+  /// Every value name this graph's nodes, inputs, outputs and initializers mention is numbered
+  /// densely (0 .. name_count() - 1, in order of first mention): analyses index flat arrays by
+  /// these ids instead of hashing names. Names defined in an enclosing graph get a local id
+  /// too. (Not Provenance's ValueId, which numbers values across the whole model.)
+  /// The id of a value name, or kNoNameId if the graph never mentions it.
+  NameId name_id(std::string_view value_name) const;
+  /// The name with this id ("" for kNoNameId or an id out of range).
+  std::string_view value_name(NameId id) const {
+    return id < value_names_.size() ? value_names_[id] : std::string_view();
   }
-  std::string_view value_name(NameId id) const { return name_ids.key(id); }
-  size_t name_count() const { return name_ids.size(); }
-  const Graph* parent = nullptr;       // enclosing graph for subgraphs
-  const Node* owner = nullptr;         // node holding this subgraph
-  std::string_view owner_attribute;    // attribute name, e.g. "body"
-  const Function* function = nullptr;  // for function bodies
-  uint64_t offset = 0;
-  int depth = 0;  // nesting depth (main = 0)
+  size_t name_count() const { return value_names_.size(); }
+
+  const Graph* parent() const { return parent_; }  // enclosing graph of a subgraph
+  const Node* owner() const { return owner_; }     // node holding a subgraph
+  std::string_view owner_attribute() const { return owner_attribute_; }  // e.g. "body"
+  const Function* function() const { return function_; }                 // for function bodies
+  uint64_t offset() const { return offset_; }
+  int depth() const { return depth_; }  // nesting depth (main = 0)
+
+ private:
+  friend class detail::ModelBuilder;
+  friend class Model;
+  Kind kind_ = Kind::Main;
+  std::string_view name_;
+  std::string path_;
+  // The lists live in the Model's arena.
+  std::span<const Node> nodes_;
+  std::span<const ValueInfo> inputs_;
+  std::span<const ValueInfo> outputs_;
+  std::span<const ValueInfo> value_info_;
+  std::span<const TensorData> initializers_;
+  std::span<const SparseTensorData> sparse_initializers_;
+  std::unique_ptr<NameIndex> names_;
+  std::span<const std::string_view> value_names_;  // names_'s keys by id, once loading is done
+  const Graph* parent_ = nullptr;
+  const Node* owner_ = nullptr;
+  std::string_view owner_attribute_;
+  const Function* function_ = nullptr;
+  uint64_t offset_ = 0;
+  int depth_ = 0;
 };
 
-inline std::string_view ValueNames::operator[](size_t k) const {
-  const NodeIo* h = io();
-  const NameId id = h->ids()[is_outputs() ? h->input_count + k : k];
-  return id == kNoNameId ? std::string_view() : h->graph->value_name(id);
+inline std::string_view ValueNames::name_of(const Graph* graph, NameId id) {
+  return id == kNoNameId ? std::string_view() : graph->value_name(id);
+}
+
+/// True for the default ONNX domain as a file may write it: "" or "ai.onnx". (Node::domain()
+/// is canonical already: test Node::in_default_domain().)
+inline bool is_default_domain(std::string_view domain) {
+  return domain.empty() || domain == "ai.onnx";
+}
+/// A domain as reports name it: "ai.onnx" for the default domain, else the domain itself.
+inline std::string_view domain_display_name(std::string_view domain) {
+  return domain.empty() ? std::string_view("ai.onnx") : domain;
 }
 
 struct OpsetImport {
-  std::string_view domain;
+  std::string_view domain;  // as written
   int64_t version = 0;
 };
 
-/// A model-local function (FunctionProto). Its body is `body` (Kind::Function).
-struct Function {
-  std::string_view name;
-  std::string_view domain;
-  std::string_view overload;
-  std::vector<std::string_view> attributes;  // attribute names (attribute / attribute_proto)
-  std::vector<OpsetImport> opset_imports;
-  Graph body;
-  uint64_t offset = 0;
+/// A model-local function (FunctionProto). Its body is body() (Kind::Function).
+class Function {
+ public:
+  std::string_view name() const { return name_; }
+  std::string_view domain() const { return domain_; }
+  std::string_view overload() const { return overload_; }
+  /// Attribute names (`attribute` and `attribute_proto`).
+  std::span<const std::string_view> attributes() const { return attributes_; }
+  std::span<const OpsetImport> opset_imports() const { return opset_imports_; }
+  const Graph& body() const { return body_; }
+  uint64_t offset() const { return offset_; }
+
+ private:
+  friend class detail::ModelBuilder;
+  std::string_view name_;
+  std::string_view domain_;
+  std::string_view overload_;
+  std::vector<std::string_view> attributes_;
+  std::vector<OpsetImport> opset_imports_;
+  Graph body_;
+  uint64_t offset_ = 0;
 };
 
-/// The whole model. Owns the byte buffer every view points into.
+/// The whole model. Owns the byte buffer every view points into, and the view.
 class Model {
  public:
   class Buffer {
@@ -367,22 +442,24 @@ class Model {
   std::span<const std::byte> bytes() const { return buffer_->bytes(); }
   uint64_t file_size() const { return bytes().size(); }
 
-  int64_t ir_version = 0;
-  bool has_ir_version = false;
-  std::vector<OpsetImport> opset_imports;
-  std::string_view producer_name;
-  std::string_view producer_version;
-  std::string_view domain;
-  int64_t model_version = 0;
-  std::string_view doc_string;
-  std::vector<StringPair> metadata_props;
-  Graph graph;
-  std::vector<std::unique_ptr<Function>> functions;
-  uint32_t training_info_count = 0;
-  uint64_t training_info_offset = 0;
+  int64_t ir_version() const { return ir_version_; }
+  bool has_ir_version() const { return has_ir_version_; }
+  std::span<const OpsetImport> opset_imports() const { return opset_imports_; }
+  std::string_view producer_name() const { return producer_name_; }
+  std::string_view producer_version() const { return producer_version_; }
+  std::string_view domain() const { return domain_; }
+  int64_t model_version() const { return model_version_; }
+  std::string_view doc_string() const { return doc_string_; }
+  std::span<const StringPair> metadata_props() const { return metadata_props_; }
+  const Graph& graph() const { return graph_; }
+  /// Model-local functions in file order.
+  std::span<const Function* const> functions() const { return functions_in_order_; }
+  /// ModelProto.training_info: how many, and the byte offset of the first.
+  uint32_t training_info_count() const { return training_info_count_; }
+  uint64_t training_info_offset() const { return training_info_offset_; }
   /// Deepest chain of function calls an analysis follows (LoadLimits::max_call_depth); walks
   /// treat deeper calls as opaque ops, so that a hostile chain cannot exhaust the stack.
-  int max_call_depth = 32;
+  int max_call_depth() const { return max_call_depth_; }
 
   /// The opset imported for a domain ("" and "ai.onnx" are the same); nullopt if none.
   std::optional<int64_t> opset_for(std::string_view domain) const;
@@ -404,17 +481,32 @@ class Model {
   /// The raw bytes of a span of this model's buffer (empty if out of range).
   std::span<const std::byte> span_bytes(ByteSpan s) const;
 
-  // Storage for views created by the loader; not part of the reading API.
-  std::vector<std::unique_ptr<Graph>> owned_graphs;
-  /// Nodes, tensor headers and every list of the view; released in one piece with the Model.
-  Arena arena;
-  void finalize();  // computes all_graphs(); called by the loader
-
  private:
+  friend class detail::ModelBuilder;
+  void finalize();  // indexes functions and graphs once the loader is done
+
   std::string path_;
   std::string directory_;
   std::unique_ptr<Buffer> buffer_;
+  int64_t ir_version_ = 0;
+  bool has_ir_version_ = false;
+  std::vector<OpsetImport> opset_imports_;
+  std::string_view producer_name_;
+  std::string_view producer_version_;
+  std::string_view domain_;
+  int64_t model_version_ = 0;
+  std::string_view doc_string_;
+  std::vector<StringPair> metadata_props_;
+  Graph graph_;
+  std::vector<std::unique_ptr<Function>> functions_;
+  uint32_t training_info_count_ = 0;
+  uint64_t training_info_offset_ = 0;
+  int max_call_depth_ = 32;
+  // The view's storage: nodes, tensor headers and every list in one arena; subgraphs.
+  std::unique_ptr<Arena> arena_;
+  std::vector<std::unique_ptr<Graph>> owned_graphs_;
   std::vector<const Graph*> all_graphs_;
+  std::vector<const Function*> functions_in_order_;
   std::vector<const Function*> functions_by_key_;  // sorted by (domain, name), then file order
 };
 

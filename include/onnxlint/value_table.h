@@ -88,8 +88,8 @@ class ValueTable {
   ValueId output(const Node& n, size_t k) const;
   /// The same, with the slot of n's graph already known (no lookup).
   ValueId output(const GraphSlot& s, const Node& n, size_t k) const {
-    if (k >= n.outputs.size() || n.outputs[k].empty()) return kNoValue;
-    return s.outs_base + s.out_off[n.index] + static_cast<uint32_t>(k);
+    if (k >= n.outputs().size() || n.outputs()[k].empty()) return kNoValue;
+    return s.outs_base + s.out_off[n.index()] + static_cast<uint32_t>(k);
   }
   /// The global id of a node (0..node_count()), and the node of a global id (nullptr if none).
   uint32_t node_id(const Node& n) const;

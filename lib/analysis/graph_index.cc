@@ -2,7 +2,16 @@
 
 #include <algorithm>
 
+#include "util/name_map.h"
+
 namespace onnxlint {
+
+struct GraphInfo::ExtraIds : NameMap<NameId> {};
+
+GraphInfo::GraphInfo() : extra_ids_(std::make_unique<ExtraIds>()) {}
+GraphInfo::~GraphInfo() = default;
+GraphInfo::GraphInfo(GraphInfo&&) noexcept = default;
+GraphInfo& GraphInfo::operator=(GraphInfo&&) noexcept = default;
 
 const ValueDef* GraphInfo::local(std::string_view name) const {
   return local(graph->name_id(name));
@@ -16,9 +25,9 @@ const ValueDef* GraphInfo::resolve(std::string_view name) const {
 }
 
 const ValueDef* GraphInfo::input_def(const Node& n, size_t k) const {
-  if (k >= n.inputs.size() || n.inputs[k].empty()) return nullptr;
+  if (k >= n.inputs().size() || n.inputs()[k].empty()) return nullptr;
   if (const ValueDef* d = local(n.input_ids()[k])) return d;
-  return parent != nullptr ? parent->resolve(n.inputs[k]) : nullptr;
+  return parent != nullptr ? parent->resolve(n.inputs()[k]) : nullptr;
 }
 
 std::span<const ValueUse> GraphInfo::uses_of(NameId id) const {
@@ -30,7 +39,7 @@ std::span<const ValueUse> GraphInfo::uses_of(NameId id) const {
 std::span<const ValueUse> GraphInfo::uses_of(std::string_view name) const {
   NameId id = graph->name_id(name);
   if (id == kNoNameId) {
-    const NameId* extra = extra_ids_.find(name);
+    const NameId* extra = extra_ids_->find(name);
     if (extra == nullptr) return {};
     id = *extra;
   }
@@ -42,13 +51,13 @@ void GraphIndex::build_defs(GraphInfo& info) {
   info.defs_.assign(g.name_count(), ValueDef{});
   auto add = [&](NameId id, std::string_view name, const ValueDef& def) {
     if (id == kNoNameId) return;
-    if (info.defs_[id].graph == nullptr) {
+    if (info.defs_[id].graph() == nullptr) {
       info.defs_[id] = def;
     } else {
       info.duplicate_defs.emplace_back(name, def);
     }
   };
-  for (const ValueInfo& in : g.inputs) {
+  for (const ValueInfo& in : g.inputs()) {
     add(in.name_id, in.name, ValueDef::of_input(g, in));
   }
   // An initializer that is also a graph input is a default value for that input (required
@@ -57,26 +66,26 @@ void GraphIndex::build_defs(GraphInfo& info) {
   auto attach_to_input = [&](NameId id, const TensorData& t) {
     if (id == kNoNameId) return false;
     ValueDef& d = info.defs_[id];
-    if (d.graph == nullptr || d.kind != ValueDef::Kind::Input || d.tensor != nullptr) {
+    if (d.graph() == nullptr || d.kind() != ValueDef::Kind::Input || d.tensor() != nullptr) {
       return false;
     }
-    d.tensor = &t;
+    d.tensor_ = &t;
     return true;
   };
-  for (const TensorData& t : g.initializers) {
+  for (const TensorData& t : g.initializers()) {
     const NameId id = t.name_id;
     if (attach_to_input(id, t)) continue;
     add(id, t.name, ValueDef::of_tensor(ValueDef::Kind::Initializer, g, t));
   }
-  for (const SparseTensorData& s : g.sparse_initializers) {
+  for (const SparseTensorData& s : g.sparse_initializers()) {
     // Like a dense initializer, a sparse one may also be listed as a graph input.
     const NameId id = s.values.name_id;
     if (attach_to_input(id, s.values)) continue;
     add(id, s.values.name, ValueDef::of_tensor(ValueDef::Kind::SparseInitializer, g, s.values));
   }
-  for (const Node& n : g.nodes) {
-    for (uint32_t i = 0; i < n.outputs.size(); ++i) {
-      add(n.output_ids()[i], n.outputs[i], ValueDef::of_node(g, n, i));
+  for (const Node& n : g.nodes()) {
+    for (uint32_t i = 0; i < n.outputs().size(); ++i) {
+      add(n.output_ids()[i], n.outputs()[i], ValueDef::of_node(g, n, i));
     }
   }
 }
@@ -126,7 +135,7 @@ GraphIndex::GraphIndex(const Model& model, AnalysisCache&) {
   infos_.reserve(graphs.size());
   for (const Graph* g : graphs) infos_[g].graph = g;
   for (const Graph* g : graphs) {
-    if (g->parent != nullptr) infos_[g].parent = &infos_[g->parent];
+    if (g->parent() != nullptr) infos_[g].parent = &infos_[g->parent()];
   }
   // Children before parents: a node's uses include its subgraphs' outer references.
   for (auto it = graphs.rbegin(); it != graphs.rend(); ++it) {
@@ -136,7 +145,7 @@ GraphIndex::GraphIndex(const Model& model, AnalysisCache&) {
 
     // Edges producer -> consumer between local nodes, in consumer order. Flat arrays rather
     // than a vector per node: a 1M-node graph would otherwise cost millions of allocations.
-    const uint32_t count = static_cast<uint32_t>(g.nodes.size());
+    const uint32_t count = static_cast<uint32_t>(g.nodes().size());
     std::vector<size_t> pred_begin(count + 1, 0);  // preds of i: preds[pred_begin[i]..[i+1])
     std::vector<uint32_t> preds;
     preds.reserve(count);
@@ -147,8 +156,8 @@ GraphIndex::GraphIndex(const Model& model, AnalysisCache&) {
       if (name.empty()) return kNoNameId;
       const NameId id = g.name_id(name);
       if (id != kNoNameId) return id;
-      auto [extra, added] = info.extra_ids_.try_emplace(name);
-      if (added) *extra = static_cast<NameId>(g.name_count() + info.extra_ids_.size() - 1);
+      auto [extra, added] = info.extra_ids_->try_emplace(name);
+      if (added) *extra = static_cast<NameId>(g.name_count() + info.extra_ids_->size() - 1);
       return *extra;
     };
     // Every use in graph order: node inputs, then the outer references of the node's
@@ -156,19 +165,19 @@ GraphIndex::GraphIndex(const Model& model, AnalysisCache&) {
     // that each value's uses are one range of a flat array without a buffer of all uses.
     // A node input's name is not passed (""): its id is local, g.value_name(id) gives it.
     auto for_each_use = [&](auto&& visit) {
-      for (const Node& n : g.nodes) {
+      for (const Node& n : g.nodes()) {
         const std::span<const NameId> ids = n.input_ids();
         for (uint32_t i = 0; i < ids.size(); ++i) {
           visit(ids[i], std::string_view(), ValueUse{&n, i, false});
         }
-        if (n.attributes.empty()) continue;
+        if (n.attributes().empty()) continue;
         for (const Graph* sub : n.subgraphs()) {
           for (std::string_view name : infos_[sub].outer_refs) {
             visit(id_of(name), name, ValueUse{&n, 0, true});
           }
         }
       }
-      for (const ValueInfo& out : g.outputs) {
+      for (const ValueInfo& out : g.outputs()) {
         visit(id_of(out.name), out.name, ValueUse{nullptr, 0, false});
       }
     };
@@ -188,9 +197,9 @@ GraphIndex::GraphIndex(const Model& model, AnalysisCache&) {
         }
         return;
       }
-      if (use.node != nullptr && d->kind == ValueDef::Kind::Node) {
-        preds.push_back(d->node->index);
-        pred_begin[use.node->index + 1] = preds.size();
+      if (use.node != nullptr && d->kind() == ValueDef::Kind::Node) {
+        preds.push_back(d->node()->index());
+        pred_begin[use.node->index() + 1] = preds.size();
       }
     });
     // Nodes without producers got no entry: carry the running end forward.
@@ -198,7 +207,7 @@ GraphIndex::GraphIndex(const Model& model, AnalysisCache&) {
       pred_begin[i + 1] = std::max(pred_begin[i + 1], pred_begin[i]);
     }
     // Pass 2: prefix sums, then fill (stable: graph order within a value).
-    use_begin.resize(size_t{g.name_count()} + info.extra_ids_.size() + 1, 0);
+    use_begin.resize(size_t{g.name_count()} + info.extra_ids_->size() + 1, 0);
     for (size_t i = 0; i + 1 < use_begin.size(); ++i) use_begin[i + 1] += use_begin[i];
     info.use_list_.resize(use_begin.back());
     {
@@ -229,10 +238,10 @@ GraphIndex::GraphIndex(const Model& model, AnalysisCache&) {
     // Liveness: walk back from the graph outputs through producers.
     info.live.assign(count, false);
     std::vector<uint32_t> work;
-    for (const ValueInfo& out : g.outputs) {
+    for (const ValueInfo& out : g.outputs()) {
       const ValueDef* d = info.local(out.name);
-      if (d == nullptr || d->kind != ValueDef::Kind::Node) continue;
-      const uint32_t p = d->node->index;
+      if (d == nullptr || d->kind() != ValueDef::Kind::Node) continue;
+      const uint32_t p = d->node()->index();
       if (!info.live[p]) {
         info.live[p] = true;
         work.push_back(p);

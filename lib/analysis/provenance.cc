@@ -12,15 +12,13 @@ namespace onnxlint {
 
 namespace {
 
-bool is_standard(std::string_view domain) { return domain.empty() || domain == "ai.onnx"; }
-
 const Graph* graph_attr(const Node& n, std::string_view name) {
   const Attribute* a = n.attribute(name);
   return a != nullptr ? a->g : nullptr;
 }
 
 bool has_subgraphs(const Node& n) {
-  for (const Attribute& a : n.attributes) {
+  for (const Attribute& a : n.attributes()) {
     if (a.g != nullptr || !a.graphs.empty()) return true;
   }
   return false;
@@ -141,21 +139,21 @@ Provenance::Impl::Impl(const Model& m, AnalysisCache& cache)
   // The value range of each root graph and its subgraphs, in one pass (not one per function).
   std::vector<uint32_t> root_end(slots.size(), 0);
   for (const GraphSlot& s : slots) root_end[s.root_slot] = std::max(root_end[s.root_slot], s.end);
-  for (const auto& f : model.functions) {
-    const GraphSlot* body = table.slot(f->body);
+  for (const auto& f : model.functions()) {
+    const GraphSlot* body = table.slot(f->body());
     if (body == nullptr) continue;
     FnState st;
-    st.fn = f.get();
+    st.fn = f;
     st.begin = body->base;
     st.end = std::max(st.begin, root_end[static_cast<size_t>(body - slots.data())]);
-    functions.try_emplace({f->domain, f->name}, std::move(st));
+    functions.try_emplace({f->domain(), f->name()}, std::move(st));
   }
 
   // Loop bodies may be re-run (carried classes) and function bodies run once per call
   // signature; nested loops must not multiply that without bound on a hostile file.
   budget = 4 * static_cast<uint64_t>(next_node) + 10000;
   set_main_inputs();
-  run_graph(model.graph);
+  run_graph(model.graph());
   finish_functions();
 }
 
@@ -427,10 +425,10 @@ ArenaRef Provenance::Impl::merge(ArenaRef x, ArenaRef y, bool& varies) {
 // The pass
 
 int64_t Provenance::Impl::opset_of(const Node& n) const {
-  std::string_view d = n.domain == "ai.onnx" ? std::string_view() : n.domain;
-  if (const Function* fn = slot(*n.graph).function) {
-    for (const OpsetImport& imp : fn->opset_imports) {
-      std::string_view id = imp.domain == "ai.onnx" ? std::string_view() : imp.domain;
+  std::string_view d = n.domain();
+  if (const Function* fn = slot(*n.graph()).function) {
+    for (const OpsetImport& imp : fn->opset_imports()) {
+      std::string_view id = is_default_domain(imp.domain) ? std::string_view() : imp.domain;
       if (id == d) return imp.version;
     }
   }
@@ -441,52 +439,52 @@ int64_t Provenance::Impl::opset_of(const Node& n) const {
 // Nodes of the default domain outside functions all see the model's opset: their semantics
 // depend on the op alone, so the pass looks each op up once (default_domain_sem).
 bool Provenance::Impl::by_op_alone(const Node& n, const GraphSlot& s) {
-  return s.function == nullptr && n.domain.empty();
+  return s.function == nullptr && n.domain().empty();
 }
 
 const OpSemantics& Provenance::Impl::lookup_semantics(const Node& n) const {
-  const OpSemantics* found = find_op_semantics(n.domain, n.op_type, opset_of(n));
+  const OpSemantics* found = find_op_semantics(n.domain(), n.op_type(), opset_of(n));
   return found != nullptr ? *found : unknown_op_semantics();
 }
 
 const OpSemantics& Provenance::Impl::node_semantics(const Node& n, const GraphSlot& s) {
   if (!by_op_alone(n, s)) return lookup_semantics(n);
-  if (const OpSemantics* const* known = default_domain_sem.find(n.op_type)) return **known;
+  if (const OpSemantics* const* known = default_domain_sem.find(n.op_type())) return **known;
   const OpSemantics& sem = lookup_semantics(n);
-  default_domain_sem.try_emplace(n.op_type, &sem);
+  default_domain_sem.try_emplace(n.op_type(), &sem);
   return sem;
 }
 
 const OpSemantics& Provenance::Impl::semantics_of(const Node& n) const {
-  const GraphSlot* gs = table.slot(*n.graph);
+  const GraphSlot* gs = table.slot(*n.graph());
   if (gs != nullptr && by_op_alone(n, *gs)) {
-    if (const OpSemantics* const* known = default_domain_sem.find(n.op_type)) return **known;
+    if (const OpSemantics* const* known = default_domain_sem.find(n.op_type())) return **known;
   }
   return lookup_semantics(n);
 }
 
 const Function* Provenance::Impl::function_for(const Node& n) const {
   if (functions.empty()) return nullptr;
-  auto it = functions.find({n.domain, n.op_type});
+  auto it = functions.find({n.domain(), n.op_type()});
   return it == functions.end() ? nullptr : it->second.fn;
 }
 
 void Provenance::Impl::set_main_inputs() {
-  const Graph& g = model.graph;
+  const Graph& g = model.graph();
   const GraphSlot& s = slot(g);
-  for (size_t k = 0; k < g.inputs.size(); ++k) {
-    const ValueInfo& in = g.inputs[k];
+  for (size_t k = 0; k < g.inputs().size(); ++k) {
+    const ValueInfo& in = g.inputs()[k];
     uint32_t id = s.base + static_cast<uint32_t>(k);
     const ValueDef* d = s.info->local(in.name_id);
-    if (d != nullptr && d->kind == ValueDef::Kind::Input && d->input == &in &&
-        d->tensor != nullptr) {
+    if (d != nullptr && d->kind() == ValueDef::Kind::Input && d->input() == &in &&
+        d->tensor() != nullptr) {
       // An initializer listed as an input: its default value and dims.
       std::vector<Sym> ds;
-      for (int64_t x : d->tensor->dims) ds.push_back(Sym::fixed(x));
+      for (int64_t x : d->tensor()->dims) ds.push_back(Sym::fixed(x));
       shape[id] = static_fact();
       dims[id] = push(ds);
       value[id] = static_fact();
-      svec[id] = const_svec(*d->tensor);
+      svec[id] = const_svec(*d->tensor());
       continue;
     }
     // Declared dims as facts; an unnamed dynamic dim is named after its position, so it can
@@ -536,9 +534,9 @@ void Provenance::Impl::set_main_inputs() {
 
 void Provenance::Impl::set_constants(const GraphSlot& s) {
   const Graph& g = *s.graph;
-  uint32_t id = s.base + static_cast<uint32_t>(g.inputs.size());
+  uint32_t id = s.base + static_cast<uint32_t>(g.inputs().size());
   std::vector<Sym> ds;
-  for (const TensorData& t : g.initializers) {
+  for (const TensorData& t : g.initializers()) {
     ds.clear();
     for (int64_t x : t.dims) ds.push_back(Sym::fixed(x));
     shape[id] = static_fact();
@@ -547,7 +545,7 @@ void Provenance::Impl::set_constants(const GraphSlot& s) {
     svec[id] = const_svec(t);
     ++id;
   }
-  for (const SparseTensorData& t : g.sparse_initializers) {
+  for (const SparseTensorData& t : g.sparse_initializers()) {
     ds.clear();
     for (int64_t x : t.dims) ds.push_back(Sym::fixed(x));
     shape[id] = static_fact();
@@ -601,7 +599,7 @@ void Provenance::Impl::run_graph(const Graph& g) {
   const GraphSlot& s = slot(g);
   set_constants(s);
   if (s.info->topo_order) {
-    for (uint32_t i : *s.info->topo_order) transfer(g.nodes[i], s);
+    for (uint32_t i : *s.info->topo_order) transfer(g.nodes()[i], s);
     return;
   }
   // A cycle: walk in file order; values read before they are computed stay unknown.
@@ -611,7 +609,7 @@ void Provenance::Impl::run_graph(const Graph& g) {
     dims[v] = ArenaRef{};
     svec[v] = ArenaRef{};
   }
-  for (const Node& n : g.nodes) transfer(n, s);
+  for (const Node& n : g.nodes()) transfer(n, s);
 }
 
 void Provenance::Impl::transfer(const Node& n, const GraphSlot& s) {
@@ -619,30 +617,30 @@ void Provenance::Impl::transfer(const Node& n, const GraphSlot& s) {
   uint32_t small[16];
   std::vector<uint32_t> big;
   uint32_t* buf = small;
-  if (n.inputs.size() > 16) {
-    big.resize(n.inputs.size());
+  if (n.inputs().size() > 16) {
+    big.resize(n.inputs().size());
     buf = big.data();
   }
-  for (size_t i = 0; i < n.inputs.size(); ++i) {
+  for (size_t i = 0; i < n.inputs().size(); ++i) {
     const ValueDef* d = s.info->input_def(n, i);
     buf[i] = d == nullptr ? kNoValue : id_of(*d);
   }
-  std::span<const uint32_t> ins(buf, n.inputs.size());
+  std::span<const uint32_t> ins(buf, n.inputs().size());
 
   if (!functions.empty()) {
-    auto it = functions.find({n.domain, n.op_type});
+    auto it = functions.find({n.domain(), n.op_type()});
     if (it != functions.end()) {
       call_function(n, s, it->second, ins);
       return;
     }
   }
   const OpSemantics& sem = node_semantics(n, s);
-  if (sem.shape == ShapeBehavior::ControlFlow && is_standard(n.domain)) {
-    if (n.op_type == "If" && graph_attr(n, "then_branch") && graph_attr(n, "else_branch")) {
+  if (sem.shape == ShapeBehavior::ControlFlow && n.in_default_domain()) {
+    if (n.op_type() == "If" && graph_attr(n, "then_branch") && graph_attr(n, "else_branch")) {
       do_if(n, s, ins);
-    } else if (n.op_type == "Loop" && graph_attr(n, "body")) {
+    } else if (n.op_type() == "Loop" && graph_attr(n, "body")) {
       do_loop(n, s, ins);
-    } else if (n.op_type == "Scan" && graph_attr(n, "body")) {
+    } else if (n.op_type() == "Scan" && graph_attr(n, "body")) {
       do_scan(n, s, ins);
     } else {
       do_other_subgraphs(n, s, sem, ins);
@@ -657,8 +655,8 @@ void Provenance::Impl::transfer(const Node& n, const GraphSlot& s) {
 void Provenance::Impl::generic(const Node& n, const GraphSlot& s, const OpSemantics& sem,
                                std::span<const uint32_t> ins) {
   infer(n, s, ins, opset_of(n));
-  const uint32_t here = s.node_base + n.index;
-  for (size_t k = 0; k < n.outputs.size(); ++k) {
+  const uint32_t here = s.node_base + n.index();
+  for (size_t k = 0; k < n.outputs().size(); ++k) {
     uint32_t id = out_id(s, n, k);
     if (id == kNoValue) continue;
 
@@ -675,7 +673,7 @@ void Provenance::Impl::generic(const Node& n, const GraphSlot& s, const OpSemant
     }
     // A name defined nowhere (reported by graph-undefined-value): nothing is known about it.
     for (size_t i = 0; i < ins.size(); ++i) {
-      if (ins[i] == kNoValue && !n.inputs[i].empty()) sh.raise(kUnknownLevel, here);
+      if (ins[i] == kNoValue && !n.inputs()[i].empty()) sh.raise(kUnknownLevel, here);
     }
     if (sem.shape == ShapeBehavior::Unknown) sh.raise(kUnknownLevel, here);
     Fact sf = sh.done();
@@ -703,7 +701,7 @@ void Provenance::Impl::generic(const Node& n, const GraphSlot& s, const OpSemant
         break;
     }
     for (size_t i = 0; i < ins.size(); ++i) {
-      if (ins[i] == kNoValue && !n.inputs[i].empty()) va.raise(kUnknownLevel, here);
+      if (ins[i] == kNoValue && !n.inputs()[i].empty()) va.raise(kUnknownLevel, here);
     }
     Fact vf = va.done();
     refine(*this, vf, svec[id]);
@@ -718,13 +716,13 @@ void Provenance::Impl::do_if(const Node& n, const GraphSlot& s, std::span<const 
   run_graph(else_g);
   const GraphSlot& ts = slot(then_g);
   const GraphSlot& es = slot(else_g);
-  const uint32_t here = s.node_base + n.index;
+  const uint32_t here = s.node_base + n.index();
   const uint32_t cond = ins.empty() ? kNoValue : ins[0];
-  for (size_t k = 0; k < n.outputs.size(); ++k) {
+  for (size_t k = 0; k < n.outputs().size(); ++k) {
     uint32_t id = out_id(s, n, k);
     if (id == kNoValue) continue;
-    uint32_t t = k < then_g.outputs.size() ? resolve(ts, then_g.outputs[k].name) : kNoValue;
-    uint32_t e = k < else_g.outputs.size() ? resolve(es, else_g.outputs[k].name) : kNoValue;
+    uint32_t t = k < then_g.outputs().size() ? resolve(ts, then_g.outputs()[k].name) : kNoValue;
+    uint32_t e = k < else_g.outputs().size() ? resolve(es, else_g.outputs()[k].name) : kNoValue;
     Acc sh(*this);
     if (t != kNoValue) sh.take(shape[t], t, false);
     if (e != kNoValue) sh.take(shape[e], e, false);
@@ -790,15 +788,15 @@ void Provenance::Impl::iterate_body(const Graph& body, std::span<const uint32_t>
 void Provenance::Impl::do_loop(const Node& n, const GraphSlot& s, std::span<const uint32_t> ins) {
   const Graph& body = *graph_attr(n, "body");
   const GraphSlot& bs = slot(body);
-  const uint32_t here = s.node_base + n.index;
-  const size_t nc = n.inputs.size() > 2 ? n.inputs.size() - 2 : 0;
+  const uint32_t here = s.node_base + n.index();
+  const size_t nc = n.inputs().size() > 2 ? n.inputs().size() - 2 : 0;
   const uint32_t M = !ins.empty() ? ins[0] : kNoValue;
   const uint32_t C = ins.size() > 1 ? ins[1] : kNoValue;
   auto formal = [&](size_t k) {
-    return k < body.inputs.size() ? bs.base + static_cast<uint32_t>(k) : kNoValue;
+    return k < body.inputs().size() ? bs.base + static_cast<uint32_t>(k) : kNoValue;
   };
   auto body_out = [&](size_t k) {
-    return k < body.outputs.size() ? resolve(bs, body.outputs[k].name) : kNoValue;
+    return k < body.outputs().size() ? resolve(bs, body.outputs()[k].name) : kNoValue;
   };
   // The iteration counter varies per iteration but is not runtime data: it carries the trip
   // count's class. The condition starts as the initial condition.
@@ -880,7 +878,7 @@ void Provenance::Impl::do_loop(const Node& n, const GraphSlot& s, std::span<cons
     if (m.size() == 1 && (m[0].is_fixed() || m[0].kind == Sym::kSymbolic)) length = m[0];
   }
 
-  for (size_t k = 0; k < n.outputs.size(); ++k) {
+  for (size_t k = 0; k < n.outputs().size(); ++k) {
     uint32_t id = out_id(s, n, k);
     if (id == kNoValue) continue;
     if (k < nc) {
@@ -949,10 +947,10 @@ void Provenance::Impl::do_scan(const Node& n, const GraphSlot& s, std::span<cons
   const Attribute* in_axes = n.attribute("scan_input_axes");
   const Attribute* out_axes = n.attribute("scan_output_axes");
   auto formal = [&](size_t k) {
-    return k < body.inputs.size() ? bs.base + static_cast<uint32_t>(k) : kNoValue;
+    return k < body.inputs().size() ? bs.base + static_cast<uint32_t>(k) : kNoValue;
   };
   auto body_out = [&](size_t k) {
-    return k < body.outputs.size() ? resolve(bs, body.outputs[k].name) : kNoValue;
+    return k < body.outputs().size() ? resolve(bs, body.outputs()[k].name) : kNoValue;
   };
   auto axis_of = [&](const Attribute* a, size_t j, int64_t rank) -> int64_t {
     int64_t ax = (a != nullptr && j < a->ints.size()) ? a->ints[j] : 0;
@@ -1026,7 +1024,7 @@ void Provenance::Impl::do_scan(const Node& n, const GraphSlot& s, std::span<cons
     ds.insert(ds.end(), inner.begin(), inner.end());
     return push(ds);
   };
-  for (size_t k = 0; k < n.outputs.size(); ++k) {
+  for (size_t k = 0; k < n.outputs().size(); ++k) {
     uint32_t id = out_id(s, n, k);
     if (id == kNoValue) continue;
     uint32_t o = body_out(k);
@@ -1046,7 +1044,7 @@ void Provenance::Impl::do_scan(const Node& n, const GraphSlot& s, std::span<cons
     Acc sh(*this);
     if (o != kNoValue) sh.take(shape[o], o, false);
     if (first_scan != kNoValue) sh.take(shape[first_scan], first_scan, false);
-    if (o == kNoValue) sh.raise(kUnknownLevel, s.node_base + n.index);
+    if (o == kNoValue) sh.raise(kUnknownLevel, s.node_base + n.index());
     Fact sf = sh.done();
     ArenaRef d;
     if (o != kNoValue && n_of(dims[o]) >= 0 && length.kind != Sym::kUnknown) {
@@ -1078,17 +1076,17 @@ void Provenance::Impl::do_other_subgraphs(const Node& n, const GraphSlot& s, con
   }
   const Fact fs = js.done(), fv = jv.done();
   std::vector<const Graph*> subs;
-  for (const Attribute& a : n.attributes) {
+  for (const Attribute& a : n.attributes()) {
     if (a.g != nullptr) subs.push_back(a.g);
     for (const Graph* g : a.graphs) subs.push_back(g);
   }
   // SequenceMap runs its body once per element: a body input is an element of the sequence
   // input (the dims its elements share, where followed) or the tensor input itself.
-  const bool seq_map = is_standard(n.domain) && n.op_type == "SequenceMap" && subs.size() == 1;
+  const bool seq_map = n.in_default_domain() && n.op_type() == "SequenceMap" && subs.size() == 1;
   auto is_sequence = [&](uint32_t a) { return seq_len.count(a) != 0 || seq_elem.count(a) != 0; };
   for (const Graph* sg : subs) {
     const GraphSlot& ss = slot(*sg);
-    for (size_t k = 0; k < sg->inputs.size(); ++k) {
+    for (size_t k = 0; k < sg->inputs().size(); ++k) {
       uint32_t f = ss.base + static_cast<uint32_t>(k);
       shape[f] = fs;
       value[f] = fv;
@@ -1104,7 +1102,7 @@ void Provenance::Impl::do_other_subgraphs(const Node& n, const GraphSlot& s, con
     run_graph(*sg);
   }
   generic(n, s, sem, ins);
-  for (size_t k = 0; k < n.outputs.size(); ++k) {
+  for (size_t k = 0; k < n.outputs().size(); ++k) {
     uint32_t id = out_id(s, n, k);
     if (id == kNoValue) continue;
     Acc sh(*this), va(*this);
@@ -1114,8 +1112,8 @@ void Provenance::Impl::do_other_subgraphs(const Node& n, const GraphSlot& s, con
     va.any = true;
     bool joined = false;
     for (const Graph* sg : subs) {
-      if (k >= sg->outputs.size()) continue;
-      uint32_t o = resolve(slot(*sg), sg->outputs[k].name);
+      if (k >= sg->outputs().size()) continue;
+      uint32_t o = resolve(slot(*sg), sg->outputs()[k].name);
       if (o == kNoValue) continue;
       sh.take(shape[o], o, false);
       va.take(value[o], o, true);
@@ -1125,9 +1123,9 @@ void Provenance::Impl::do_other_subgraphs(const Node& n, const GraphSlot& s, con
     shape[id] = sh.done();
     value[id] = va.done();
     dims[id] = svec[id] = ArenaRef{};
-    if (seq_map && k < subs[0]->outputs.size()) {
+    if (seq_map && k < subs[0]->outputs().size()) {
       // One output element per element of the first input, shaped as the body makes it.
-      const uint32_t o = resolve(slot(*subs[0]), subs[0]->outputs[k].name);
+      const uint32_t o = resolve(slot(*subs[0]), subs[0]->outputs()[k].name);
       set_seq_len(id, ins.empty() || ins[0] == kNoValue ? std::nullopt : seq_len_of(ins[0]));
       set_seq_elem(id, o == kNoValue ? ArenaRef{} : dims[o]);
     }
@@ -1136,8 +1134,8 @@ void Provenance::Impl::do_other_subgraphs(const Node& n, const GraphSlot& s, con
 
 void Provenance::Impl::default_call(const Node& n, const GraphSlot& s,
                                     std::span<const uint32_t> ins) {
-  const uint32_t here = s.node_base + n.index;
-  for (size_t k = 0; k < n.outputs.size(); ++k) {
+  const uint32_t here = s.node_base + n.index();
+  for (size_t k = 0; k < n.outputs().size(); ++k) {
     uint32_t id = out_id(s, n, k);
     if (id == kNoValue) continue;
     Acc sh(*this), va(*this);
@@ -1156,16 +1154,16 @@ void Provenance::Impl::default_call(const Node& n, const GraphSlot& s,
 
 void Provenance::Impl::call_function(const Node& n, const GraphSlot& s, FnState& st,
                                      std::span<const uint32_t> ins) {
-  const Graph& body = st.fn->body;
+  const Graph& body = st.fn->body();
   const GraphSlot& bs = slot(body);
   // Recursion, or a chain of calls deeper than the limit (the walk recurses per call).
-  if (st.busy || call_depth >= model.max_call_depth) {
+  if (st.busy || call_depth >= model.max_call_depth()) {
     default_call(n, s, ins);
     return;
   }
   // Instances are keyed by everything the body can observe of its inputs.
   std::vector<int64_t> key;
-  for (size_t k = 0; k < body.inputs.size(); ++k) {
+  for (size_t k = 0; k < body.inputs().size(); ++k) {
     uint32_t a = k < ins.size() ? ins[k] : kNoValue;
     if (a == kNoValue) {
       key.push_back(-1);
@@ -1187,7 +1185,7 @@ void Provenance::Impl::call_function(const Node& n, const GraphSlot& s, FnState&
       return;
     }
     st.busy = true;
-    for (size_t k = 0; k < body.inputs.size(); ++k) {
+    for (size_t k = 0; k < body.inputs().size(); ++k) {
       uint32_t f = bs.base + static_cast<uint32_t>(k);
       uint32_t a = k < ins.size() ? ins[k] : kNoValue;
       if (a == kNoValue) {
@@ -1224,8 +1222,8 @@ void Provenance::Impl::call_function(const Node& n, const GraphSlot& s, FnState&
     }
     Instance made;
     made.key = std::move(key);
-    for (size_t j = 0; j < body.outputs.size(); ++j) {
-      uint32_t o = resolve(bs, body.outputs[j].name);
+    for (size_t j = 0; j < body.outputs().size(); ++j) {
+      uint32_t o = resolve(bs, body.outputs()[j].name);
       made.out_ids.push_back(o);
       made.out_shape.push_back(o != kNoValue ? shape[o] : Fact{});
       made.out_value.push_back(o != kNoValue ? value[o] : Fact{});
@@ -1236,7 +1234,7 @@ void Provenance::Impl::call_function(const Node& n, const GraphSlot& s, FnState&
     inst = &st.instances.back();
     st.busy = false;
   }
-  for (size_t k = 0; k < n.outputs.size(); ++k) {
+  for (size_t k = 0; k < n.outputs().size(); ++k) {
     uint32_t id = out_id(s, n, k);
     if (id == kNoValue) continue;
     if (k >= inst->out_ids.size() || inst->out_ids[k] == kNoValue) {
@@ -1255,9 +1253,9 @@ void Provenance::Impl::finish_functions() {
   // Functions nothing calls: analysed once with inputs of unknown class.
   for (auto& [key, st] : functions) {
     if (!st.instances.empty() || !st.acc_shape.empty()) continue;
-    const Graph& body = st.fn->body;
+    const Graph& body = st.fn->body();
     const GraphSlot& bs = slot(body);
-    for (size_t k = 0; k < body.inputs.size(); ++k) {
+    for (size_t k = 0; k < body.inputs().size(); ++k) {
       uint32_t f = bs.base + static_cast<uint32_t>(k);
       shape[f] = value[f] = Fact{};
       dims[f] = svec[f] = ArenaRef{};
@@ -1324,7 +1322,7 @@ std::optional<std::vector<ReasonStep>> Provenance::Impl::walk_to_dims(uint32_t v
     if (cur.depth + 1 >= max_steps) continue;
     const OpSemantics& sem = semantics_of(*n);
     const bool any = sem.shape == ShapeBehavior::ControlFlow || sem.shape == ShapeBehavior::Unknown;
-    for (size_t k = 0; k < n->inputs.size(); ++k) {
+    for (size_t k = 0; k < n->inputs().size(); ++k) {
       const uint32_t in = table.input(*n, k);
       if (in == kNoValue) continue;
       // Which of the input's facts can set this one: shapes set shapes, values set values, a
@@ -1404,9 +1402,9 @@ std::string Provenance::Impl::describe_terminal(uint32_t v, bool via_value) cons
   if (gs == nullptr) return "?";
   const Graph& g = *gs->graph;
   uint32_t idx = v - gs->base;
-  if (idx < g.inputs.size()) {
-    const ValueInfo& in = g.inputs[idx];
-    if (g.kind == Graph::Kind::Main) {
+  if (idx < g.inputs().size()) {
+    const ValueInfo& in = g.inputs()[idx];
+    if (g.kind() == Graph::Kind::Main) {
       if (via_value || !in.type.has_shape) return fmt::format("input '{}'", in.name);
       std::string ds;
       for (const Dim& d : in.type.dims) {
@@ -1417,23 +1415,23 @@ std::string Provenance::Impl::describe_terminal(uint32_t v, bool via_value) cons
       }
       return fmt::format("input '{}' [{}]", in.name, ds);
     }
-    if (g.kind == Graph::Kind::Function && g.function != nullptr) {
-      return fmt::format("'{}' (input of function {})", in.name, g.function->name);
+    if (g.kind() == Graph::Kind::Function && g.function() != nullptr) {
+      return fmt::format("'{}' (input of function {})", in.name, g.function()->name());
     }
-    if (g.owner != nullptr) {
-      std::string owner = g.owner->display_name();
-      if (g.owner->op_type == "Loop") {
+    if (g.owner() != nullptr) {
+      std::string owner = g.owner()->display_name();
+      if (g.owner()->op_type() == "Loop") {
         if (idx == 0) return fmt::format("'{}' (iteration count of {})", in.name, owner);
         if (idx == 1) return fmt::format("'{}' (condition of {})", in.name, owner);
         return fmt::format("'{}' (carried by {})", in.name, owner);
       }
-      return fmt::format("'{}' (input of {}'s {})", in.name, owner, g.owner_attribute);
+      return fmt::format("'{}' (input of {}'s {})", in.name, owner, g.owner_attribute());
     }
     return fmt::format("'{}'", in.name);
   }
-  idx -= static_cast<uint32_t>(g.inputs.size());
-  if (idx < g.initializers.size()) {
-    return fmt::format("initializer '{}'", g.initializers[idx].name);
+  idx -= static_cast<uint32_t>(g.inputs().size());
+  if (idx < g.initializers().size()) {
+    return fmt::format("initializer '{}'", g.initializers()[idx].name);
   }
   return fmt::format("'{}'", name(v));
 }
@@ -1480,7 +1478,7 @@ ValueId Provenance::find(const Graph& g, std::string_view name) const {
 }
 
 ValueId Provenance::input(const Node& n, size_t k) const {
-  const GraphSlot* gs = impl_->table.slot(*n.graph);
+  const GraphSlot* gs = impl_->table.slot(*n.graph());
   if (gs == nullptr) return kNoValue;
   const ValueDef* d = gs->info->input_def(n, k);
   return d == nullptr ? kNoValue : impl_->id_of(*d);
@@ -1625,11 +1623,11 @@ const Function* Provenance::called_function(const Node& n) const { return impl_-
 int64_t Provenance::opset(const Node& n) const { return impl_->opset_of(n); }
 
 bool Provenance::is_shape_origin(const Node& n, ShapeClass c) const {
-  const GraphSlot* gs = impl_->table.slot(*n.graph);
+  const GraphSlot* gs = impl_->table.slot(*n.graph());
   if (gs == nullptr) return false;
   const GraphSlot& s = *gs;
-  const uint32_t here = s.node_base + n.index;
-  for (size_t k = 0; k < n.outputs.size(); ++k) {
+  const uint32_t here = s.node_base + n.index();
+  for (size_t k = 0; k < n.outputs().size(); ++k) {
     uint32_t id = impl_->out_id(s, n, k);
     if (id == kNoValue) continue;
     const Fact& f = impl_->shape[id];
@@ -1643,9 +1641,9 @@ std::vector<Provenance::DimUsage> Provenance::dim_usage() const {
   std::vector<size_t> counts(a.names.size(), 0);
   std::vector<uint32_t> seen;
   for (const GraphSlot& s : a.slots) {
-    for (const Node& n : s.graph->nodes) {
+    for (const Node& n : s.graph->nodes()) {
       seen.clear();
-      for (size_t k = 0; k < n.outputs.size(); ++k) {
+      for (size_t k = 0; k < n.outputs().size(); ++k) {
         uint32_t id = a.out_id(s, n, k);
         if (id == kNoValue || a.shape[id].level != kDims) continue;
         const auto& set = a.sets[a.shape[id].dims];
@@ -1667,8 +1665,8 @@ size_t Provenance::data_dependent_nodes() const {
   const Impl& a = *impl_;
   size_t count = 0;
   for (const GraphSlot& s : a.slots) {
-    for (const Node& n : s.graph->nodes) {
-      for (size_t k = 0; k < n.outputs.size(); ++k) {
+    for (const Node& n : s.graph->nodes()) {
+      for (size_t k = 0; k < n.outputs().size(); ++k) {
         uint32_t id = a.out_id(s, n, k);
         if (id != kNoValue && a.shape[id].level == kData) {
           ++count;
@@ -1683,7 +1681,7 @@ size_t Provenance::data_dependent_nodes() const {
 std::vector<const Node*> Provenance::data_dependent_origins() const {
   std::vector<const Node*> out;
   for (const GraphSlot& s : impl_->slots) {
-    for (const Node& n : s.graph->nodes) {
+    for (const Node& n : s.graph->nodes()) {
       if (is_shape_origin(n, ShapeClass::DataDependent)) out.push_back(&n);
     }
   }

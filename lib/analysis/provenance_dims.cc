@@ -457,7 +457,7 @@ struct Infer {
   /// them unchanged (integers in range; bool as 0/1); none for floating-point targets, where
   /// later arithmetic is not integer arithmetic, and for CastLike, whose type is not known here.
   ArenaRef cast_elems() {
-    if (n.op_type != "Cast" || !has(0)) return ArenaRef{};
+    if (n.op_type() != "Cast" || !has(0)) return ArenaRef{};
     auto e = elems(0);
     if (!e || a.n_of(a.svec[in(0)]) < 0) return ArenaRef{};
     const int64_t to = attr("to", 0);
@@ -509,7 +509,7 @@ struct Infer {
   void space_depth(bool to_space);
   void conv_transpose();
   void max_unpool();
-  uint32_t here() const { return s.node_base + n.index; }
+  uint32_t here() const { return s.node_base + n.index(); }
   /// True when the value of input i is the same for every run (constant class): the count of a
   /// NonZero over it is then a fixed number, even if not one the analysis knows.
   bool constant_value(size_t i) const { return has(i) && a.value[in(i)].level == kStatic; }
@@ -544,7 +544,7 @@ void Infer::run(K kind) {
       // where it keeps their values (see cast_elems).
       if (uint32_t id = a.out_id(s, n, 0); id != kNoValue && has(0)) {
         a.dims[id] = a.dims[in(0)];
-        a.svec[id] = n.op_type == "Identity" ? a.svec[in(0)] : cast_elems();
+        a.svec[id] = n.op_type() == "Identity" ? a.svec[in(0)] : cast_elems();
         a.set_seq_len(id, a.seq_len_of(in(0)));
         a.set_seq_elem(id, a.seq_elem_of(in(0)));
       }
@@ -658,7 +658,7 @@ void Infer::run(K kind) {
     case K::Compare:
     case K::Logic: {
       set_broadcast_dims();
-      elementwise(n.op_type);
+      elementwise(n.op_type());
       break;
     }
     case K::Where:
@@ -727,19 +727,19 @@ void Infer::run(K kind) {
       unary();
       // Training mode (opset 14+: running mean and var; older: mean, var, saved mean/var).
       if (auto d = dims(0); d && d->size() >= 2) {
-        for (size_t k = 1; k < n.outputs.size(); ++k) set_dims(k, {(*d)[1]});
+        for (size_t k = 1; k < n.outputs().size(); ++k) set_dims(k, {(*d)[1]});
       }
       break;
     case K::LayerNorm:
       unary();
-      if (auto d = dims(0); d && n.outputs.size() > 1) {
+      if (auto d = dims(0); d && n.outputs().size() > 1) {
         int64_t axis = attr("axis", -1);
         if (!norm_axis(axis, static_cast<int64_t>(d->size()))) return;
         std::vector<Sym> reduced = *d;
         for (size_t i = static_cast<size_t>(axis); i < reduced.size(); ++i) {
           reduced[i] = Sym::fixed(1);
         }
-        for (size_t k = 1; k < n.outputs.size(); ++k) set_dims(k, reduced);
+        for (size_t k = 1; k < n.outputs().size(); ++k) set_dims(k, reduced);
       }
       break;
     case K::Loss: {
@@ -749,7 +749,7 @@ void Infer::run(K kind) {
       } else {
         set_dims(0, {});
       }
-      if (n.outputs.size() > 1) {
+      if (n.outputs().size() > 1) {
         if (auto d = dims(0)) set_dims(1, *d);
       }
       break;
@@ -779,7 +779,7 @@ void Infer::run(K kind) {
       break;
     case K::DynamicQuantize:
       unary();
-      for (size_t k = 1; k < n.outputs.size(); ++k) set_dims(k, {});
+      for (size_t k = 1; k < n.outputs().size(); ++k) set_dims(k, {});
       break;
     case K::MaxUnpool:
       max_unpool();
@@ -1205,7 +1205,7 @@ void Infer::unary() {
   if (!has(0)) return;
   // Same dims as input 0: share its arena range (no copy). Dropout's mask too.
   const ArenaRef d = a.dims[in(0)];
-  for (size_t k = 0; k < (n.op_type == "Dropout" ? n.outputs.size() : 1); ++k) {
+  for (size_t k = 0; k < (n.op_type() == "Dropout" ? n.outputs().size() : 1); ++k) {
     if (uint32_t id = a.out_id(s, n, k); id != kNoValue) a.dims[id] = d;
   }
 }
@@ -1216,7 +1216,7 @@ void Infer::arith() {
   size_t len = 1;
   std::vector<std::vector<Sym>> es = broadcast_elems(len);
   if (es.empty()) return;
-  std::string_view op = n.op_type;
+  std::string_view op = n.op_type();
   std::vector<Sym> out(len);
   for (size_t j = 0; j < len; ++j) {
     Sym acc = es[0][es[0].size() == 1 ? 0 : j];
@@ -1241,7 +1241,7 @@ void Infer::arith() {
 }
 
 void Infer::matmul() {
-  size_t bi = n.op_type == "QLinearMatMul" ? 3 : 1;
+  size_t bi = n.op_type() == "QLinearMatMul" ? 3 : 1;
   auto x = dims(0), y = dims(bi);
   if (!x || !y || x->empty() || y->empty()) return;
   bool xv = x->size() == 1, yv = y->size() == 1;
@@ -1629,7 +1629,7 @@ void Infer::split() {
   const int64_t r = static_cast<int64_t>(d->size());
   int64_t axis = attr("axis", 0);
   if (!norm_axis(axis, r)) return;
-  const size_t m = n.outputs.size();
+  const size_t m = n.outputs().size();
   std::optional<std::vector<int64_t>> sizes;
   if (opset < 13) {
     if (const auto* at = ints_attr(n, "split")) sizes.emplace(at->begin(), at->end());
@@ -1686,7 +1686,7 @@ void Infer::size_op() {
 }
 
 void Infer::constant() {
-  for (const Attribute& at : n.attributes) {
+  for (const Attribute& at : n.attributes()) {
     if (at.name == "value" && at.t != nullptr) {
       std::vector<Sym> ds;
       for (int64_t x : at.t->dims) ds.push_back(Sym::fixed(x));
@@ -1743,7 +1743,7 @@ void Infer::conv(bool pool) {
   Sym channels = (*x)[1];
   if (const auto* ks = ints_attr(n, "kernel_shape")) kernel.assign(ks->begin(), ks->end());
   if (!pool) {
-    size_t wi = n.op_type == "QLinearConv" ? 3 : 1;
+    size_t wi = n.op_type() == "QLinearConv" ? 3 : 1;
     auto w = dims(wi);
     if (!w || w->size() != x->size()) return;
     channels = (*w)[0];
@@ -1803,7 +1803,7 @@ void Infer::conv(bool pool) {
     out.push_back(Sym::fixed(o));
   }
   set_dims(0, out);
-  if (pool && n.outputs.size() > 1) set_dims(1, out);
+  if (pool && n.outputs().size() > 1) set_dims(1, out);
 }
 
 void Infer::global_pool() {
@@ -1823,7 +1823,7 @@ void Infer::reduce(bool arg) {
   if (arg) {
     axes.push_back(attr("axis", 0));
   } else {
-    const int64_t input_since = n.op_type == "ReduceSum" ? 13 : 18;
+    const int64_t input_since = n.op_type() == "ReduceSum" ? 13 : 18;
     if (opset < input_since) {
       if (const auto* at = ints_attr(n, "axes")) axes.assign(at->begin(), at->end());
     } else if (has(1)) {
@@ -1867,10 +1867,10 @@ void Infer::rnn() {
   const Sym h = Sym::fixed(*hidden);
   if (batch_first) {
     set_dims(0, {batch, seq, nd, h});
-    for (size_t k = 1; k < n.outputs.size(); ++k) set_dims(k, {batch, nd, h});
+    for (size_t k = 1; k < n.outputs().size(); ++k) set_dims(k, {batch, nd, h});
   } else {
     set_dims(0, {seq, nd, batch, h});
-    for (size_t k = 1; k < n.outputs.size(); ++k) set_dims(k, {nd, batch, h});
+    for (size_t k = 1; k < n.outputs().size(); ++k) set_dims(k, {nd, batch, h});
   }
 }
 
@@ -1887,7 +1887,7 @@ void Infer::topk() {
   if (!norm_axis(axis, static_cast<int64_t>(d->size()))) return;
   std::vector<Sym> out = *d;
   out[axis] = k;
-  for (size_t j = 0; j < n.outputs.size(); ++j) set_dims(j, out);
+  for (size_t j = 0; j < n.outputs().size(); ++j) set_dims(j, out);
 }
 
 void Infer::one_hot() {
@@ -1941,7 +1941,7 @@ void Infer::pad() {
 }
 
 std::optional<std::vector<double>> Infer::floats_of(size_t i) {
-  if (i >= n.inputs.size() || n.inputs[i].empty()) return std::nullopt;
+  if (i >= n.inputs().size() || n.inputs()[i].empty()) return std::nullopt;
   const auto c = a.table.constant(in(i));
   if (!c || c->overridable || c->tensor == nullptr) return std::nullopt;
   return a.model.read_floats(*c->tensor, 64);
@@ -2017,7 +2017,7 @@ ArenaRef Provenance::Impl::const_svec(const TensorData& t) {
 
 void Provenance::Impl::infer(const Node& n, const GraphSlot& s, std::span<const uint32_t> ins,
                              int64_t opset) {
-  for (size_t k = 0; k < n.outputs.size(); ++k) {
+  for (size_t k = 0; k < n.outputs().size(); ++k) {
     uint32_t id = out_id(s, n, k);
     if (id != kNoValue) {
       dims[id] = svec[id] = ArenaRef{};
@@ -2025,28 +2025,28 @@ void Provenance::Impl::infer(const Node& n, const GraphSlot& s, std::span<const 
       if (!seq_elem.empty()) seq_elem.erase(id);
     }
   }
-  if (n.domain == "ai.onnx.preview.training") {
+  if (n.domain() == "ai.onnx.preview.training") {
     // Optimizer updates (inputs R, T, X1..n, G1..n, then one or two states per tensor; outputs
     // the new X and states): each output has the dims of the input it updates.
-    const size_t groups = n.op_type == "Adam"                                   ? 3
-                          : (n.op_type == "Adagrad" || n.op_type == "Momentum") ? 2
-                                                                                : 0;
-    if (groups == 0 || n.outputs.size() % groups != 0) return;
-    const size_t count = n.outputs.size() / groups;
+    const size_t groups = n.op_type() == "Adam"                                     ? 3
+                          : (n.op_type() == "Adagrad" || n.op_type() == "Momentum") ? 2
+                                                                                    : 0;
+    if (groups == 0 || n.outputs().size() % groups != 0) return;
+    const size_t count = n.outputs().size() / groups;
     if (ins.size() != 2 + (groups + 1) * count) return;
-    for (size_t j = 0; j < n.outputs.size(); ++j) {
+    for (size_t j = 0; j < n.outputs().size(); ++j) {
       const uint32_t from = ins[j < count ? 2 + j : 2 + count + j];
       if (uint32_t id = out_id(s, n, j); id != kNoValue && from != kNoValue) dims[id] = dims[from];
     }
     return;
   }
-  if (!(n.domain.empty() || n.domain == "ai.onnx")) return;
+  if (!n.in_default_domain()) return;
   // Inside a function body an attribute may refer to the caller's: not known here.
-  for (const Attribute& at : n.attributes) {
+  for (const Attribute& at : n.attributes()) {
     if (!at.ref_attr_name.empty()) return;
   }
   const auto& m = kinds();
-  auto it = m.find(n.op_type);
+  auto it = m.find(n.op_type());
   if (it == m.end()) return;
   Infer inf{*this, n, s, ins, opset};
   inf.run(it->second);

@@ -16,6 +16,8 @@
 #include <utility>
 #include <vector>
 
+#include "util/name_map.h"
+
 namespace onnxlint {
 
 inline constexpr uint32_t kNoNode = 0xffffffffu;
@@ -181,7 +183,7 @@ struct Provenance::Impl {
   std::string_view name(uint32_t v) const { return table.name_of(v); }
   const Node* producer_of(uint32_t v) const { return table.producer(v); }
   const Node* node_at(uint32_t id) const { return table.node_at(id); }  // by global node id
-  uint32_t node_id(const Node& n) const { return slot(*n.graph).node_base + n.index; }
+  uint32_t node_id(const Node& n) const { return slot(*n.graph()).node_base + n.index(); }
   /// The semantics of a node's op at its opset, remembered per op for the default domain.
   const OpSemantics& node_semantics(const Node& n, const GraphSlot& s);
   static bool by_op_alone(const Node& n, const GraphSlot& s);

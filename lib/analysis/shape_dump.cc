@@ -12,11 +12,11 @@ namespace {
 // A graph's structural key: "main", "main/3:body" (node index and attribute), "fn:dom::Name".
 // Unlike Graph::path it does not depend on node names, so other tools can rebuild it.
 std::string structural_key(const Graph& g) {
-  if (g.kind != Graph::Kind::Subgraph || g.parent == nullptr || g.owner == nullptr) {
-    return g.path;
+  if (g.kind() != Graph::Kind::Subgraph || g.parent() == nullptr || g.owner() == nullptr) {
+    return g.path();
   }
-  return structural_key(*g.parent) + "/" + std::to_string(g.owner->index) + ":" +
-         std::string(g.owner_attribute);
+  return structural_key(*g.parent()) + "/" + std::to_string(g.owner()->index()) + ":" +
+         std::string(g.owner_attribute());
 }
 
 nlohmann::json fact_json(const DimFact& d) {
@@ -57,12 +57,12 @@ std::string dump_shape_facts(const Model& model, const Provenance& p) {
       if (auto e = p.elements(v)) entry["elems"] = facts_json(e);
       values[std::string(name)] = std::move(entry);
     };
-    for (const ValueInfo& in : g->inputs) add(in.name);
-    for (const TensorData& t : g->initializers) add(t.name);
-    for (const Node& n : g->nodes) {
-      for (size_t k = 0; k < n.outputs.size(); ++k) add(n.outputs[k]);
+    for (const ValueInfo& in : g->inputs()) add(in.name);
+    for (const TensorData& t : g->initializers()) add(t.name);
+    for (const Node& n : g->nodes()) {
+      for (size_t k = 0; k < n.outputs().size(); ++k) add(n.outputs()[k]);
     }
-    graphs.push_back({{"key", structural_key(*g)}, {"path", g->path}, {"values", values}});
+    graphs.push_back({{"key", structural_key(*g)}, {"path", g->path()}, {"values", values}});
   }
   return nlohmann::json({{"file", model.path()}, {"graphs", graphs}}).dump();
 }

@@ -9,8 +9,6 @@ namespace {
 constexpr uint32_t kDeclOutput = 1, kDeclValueInfo = 2;
 constexpr uint32_t kDeclIndexMask = (1u << 30) - 1;
 
-bool is_default_domain(std::string_view d) { return d.empty() || d == "ai.onnx"; }
-
 // Ops whose output differs between runs even with constant inputs.
 bool is_nondeterministic(std::string_view op) {
   return op == "RandomNormal" || op == "RandomUniform" || op == "RandomNormalLike" ||
@@ -22,7 +20,7 @@ bool is_nondeterministic(std::string_view op) {
 ConstantInfo constant_of(const Node& n) {
   ConstantInfo c;
   c.node = &n;
-  for (const Attribute& a : n.attributes) {
+  for (const Attribute& a : n.attributes()) {
     if (!a.ref_attr_name.empty()) return ConstantInfo{};
     if (a.name == "value" && a.t != nullptr) {
       c.tensor = a.t;
@@ -34,7 +32,7 @@ ConstantInfo constant_of(const Node& n) {
 }
 
 bool is_constant_node(const Node& n) {
-  return n.op_type == "Constant" && is_default_domain(n.domain) && !n.outputs.empty();
+  return n.op_type() == "Constant" && is_default_domain(n.domain()) && !n.outputs().empty();
 }
 
 // A declared type states an element type only for tensors.
@@ -98,27 +96,27 @@ ValueTable::ValueTable(const Model& model, AnalysisCache& cache) : model_(model)
     s.info = &index.info(g);
     slot_index_.emplace(&g, static_cast<uint32_t>(i));
     s.base = next;
-    next += static_cast<uint32_t>(g.inputs.size() + g.initializers.size() +
-                                  g.sparse_initializers.size());
+    next += static_cast<uint32_t>(g.inputs().size() + g.initializers().size() +
+                                  g.sparse_initializers().size());
     s.outs_base = next;
-    s.out_off.resize(g.nodes.size());
+    s.out_off.resize(g.nodes().size());
     uint32_t off = 0;
-    for (size_t j = 0; j < g.nodes.size(); ++j) {
+    for (size_t j = 0; j < g.nodes().size(); ++j) {
       s.out_off[j] = off;
-      off += static_cast<uint32_t>(g.nodes[j].outputs.size());
+      off += static_cast<uint32_t>(g.nodes()[j].outputs().size());
     }
     next += off;
     s.end = next;
     s.node_base = next_node;
-    next_node += static_cast<uint32_t>(g.nodes.size());
+    next_node += static_cast<uint32_t>(g.nodes().size());
   }
   size_ = next;
   node_total_ = next_node;
   for (GraphSlot& s : slots_) {
     const Graph* root = s.graph;
-    while (root->parent != nullptr) root = root->parent;
+    while (root->parent() != nullptr) root = root->parent();
     s.root_slot = slot_index_.at(root);
-    s.function = root->kind == Graph::Kind::Function ? root->function : nullptr;
+    s.function = root->kind() == Graph::Kind::Function ? root->function() : nullptr;
   }
 
   // Declarations of initializers and node outputs (inputs carry their own): value_info first,
@@ -129,13 +127,13 @@ ValueTable::ValueTable(const Model& model, AnalysisCache& cache) : model_(model)
     auto declare = [&](std::span<const ValueInfo> list, uint32_t kind) {
       for (size_t i = 0; i < list.size() && i <= kDeclIndexMask; ++i) {
         const ValueDef* d = s.info->local(list[i].name_id);
-        if (d == nullptr || d->kind == ValueDef::Kind::Input) continue;
+        if (d == nullptr || d->kind() == ValueDef::Kind::Input) continue;
         const ValueId v = id_of(*d);
         if (v != kNoValue) decl_[v] = (kind << 30) | static_cast<uint32_t>(i);
       }
     };
-    declare(g.value_info, kDeclValueInfo);
-    declare(g.outputs, kDeclOutput);
+    declare(g.value_info(), kDeclValueInfo);
+    declare(g.outputs(), kDeclOutput);
   }
 }
 
@@ -159,8 +157,8 @@ const GraphSlot* ValueTable::slot_of_value(ValueId v) const {
 }
 
 uint32_t ValueTable::node_id(const Node& n) const {
-  const GraphSlot* s = slot(*n.graph);
-  return s != nullptr ? s->node_base + n.index : 0xffffffffu;
+  const GraphSlot* s = slot(*n.graph());
+  return s != nullptr ? s->node_base + n.index() : 0xffffffffu;
 }
 
 const Node* ValueTable::node_at(uint32_t id) const {
@@ -169,31 +167,33 @@ const Node* ValueTable::node_at(uint32_t id) const {
                              [](uint32_t x, const GraphSlot& s) { return x < s.node_base; });
   while (it != slots_.begin()) {
     --it;
-    if (id - it->node_base < it->graph->nodes.size()) return &it->graph->nodes[id - it->node_base];
+    if (id - it->node_base < it->graph->nodes().size())
+      return &it->graph->nodes()[id - it->node_base];
   }
   return nullptr;
 }
 
-ValueId ValueTable::id_of(const ValueDef& d) const { return id_in(slot(*d.graph), d); }
+ValueId ValueTable::id_of(const ValueDef& d) const { return id_in(slot(*d.graph()), d); }
 
 ValueId ValueTable::id_in(const GraphSlot* s, const ValueDef& d) const {
-  if (s == nullptr || s->graph != d.graph) s = slot(*d.graph);
+  if (s == nullptr || s->graph != d.graph()) s = slot(*d.graph());
   if (s == nullptr) return kNoValue;
-  const Graph& g = *d.graph;
-  switch (d.kind) {
+  const Graph& g = *d.graph();
+  switch (d.kind()) {
     case ValueDef::Kind::Input:
-      return s->base + static_cast<uint32_t>(d.input - g.inputs.data());
+      return s->base + static_cast<uint32_t>(d.input() - g.inputs().data());
     case ValueDef::Kind::Initializer:
-      return s->base + static_cast<uint32_t>(g.inputs.size() + (d.tensor - g.initializers.data()));
+      return s->base +
+             static_cast<uint32_t>(g.inputs().size() + (d.tensor() - g.initializers().data()));
     case ValueDef::Kind::SparseInitializer:
-      for (size_t i = 0; i < g.sparse_initializers.size(); ++i) {
-        if (&g.sparse_initializers[i].values == d.tensor) {
-          return s->base + static_cast<uint32_t>(g.inputs.size() + g.initializers.size() + i);
+      for (size_t i = 0; i < g.sparse_initializers().size(); ++i) {
+        if (&g.sparse_initializers()[i].values == d.tensor()) {
+          return s->base + static_cast<uint32_t>(g.inputs().size() + g.initializers().size() + i);
         }
       }
       return kNoValue;
     case ValueDef::Kind::Node:
-      return s->outs_base + s->out_off[d.node->index] + d.output_index;
+      return s->outs_base + s->out_off[d.node()->index()] + d.output_index();
   }
   return kNoValue;
 }
@@ -207,14 +207,14 @@ ValueId ValueTable::find(const Graph& g, std::string_view name) const {
 }
 
 ValueId ValueTable::input(const Node& n, size_t k) const {
-  const GraphSlot* s = slot(*n.graph);
+  const GraphSlot* s = slot(*n.graph());
   if (s == nullptr) return kNoValue;
   const ValueDef* d = s->info->input_def(n, k);
   return d == nullptr ? kNoValue : id_in(s, *d);
 }
 
 ValueId ValueTable::output(const Node& n, size_t k) const {
-  const GraphSlot* s = slot(*n.graph);
+  const GraphSlot* s = slot(*n.graph());
   return s != nullptr ? output(*s, n, k) : kNoValue;
 }
 
@@ -231,8 +231,8 @@ const Node* ValueTable::producer(ValueId v) const {
   // out_off is non-decreasing; nodes without outputs share an offset with the next node.
   while (it != s->out_off.begin()) {
     --it;
-    const Node& n = s->graph->nodes[static_cast<size_t>(it - s->out_off.begin())];
-    if (off - *it < n.outputs.size()) return &n;
+    const Node& n = s->graph->nodes()[static_cast<size_t>(it - s->out_off.begin())];
+    if (off - *it < n.outputs().size()) return &n;
   }
   return nullptr;
 }
@@ -242,13 +242,14 @@ std::string_view ValueTable::name_of(ValueId v) const {
   if (s == nullptr) return {};
   const Graph& g = *s->graph;
   uint32_t i = v - s->base;
-  if (i < g.inputs.size()) return g.inputs[i].name;
-  i -= static_cast<uint32_t>(g.inputs.size());
-  if (i < g.initializers.size()) return g.initializers[i].name;
-  i -= static_cast<uint32_t>(g.initializers.size());
-  if (i < g.sparse_initializers.size()) return g.sparse_initializers[i].values.name;
+  if (i < g.inputs().size()) return g.inputs()[i].name;
+  i -= static_cast<uint32_t>(g.inputs().size());
+  if (i < g.initializers().size()) return g.initializers()[i].name;
+  i -= static_cast<uint32_t>(g.initializers().size());
+  if (i < g.sparse_initializers().size()) return g.sparse_initializers()[i].values.name;
   const Node* n = producer(v);
-  return n != nullptr ? n->outputs[v - s->outs_base - s->out_off[n->index]] : std::string_view();
+  return n != nullptr ? n->outputs()[v - s->outs_base - s->out_off[n->index()]]
+                      : std::string_view();
 }
 
 std::optional<ConstantInfo> ValueTable::constant(ValueId v) const {
@@ -256,19 +257,19 @@ std::optional<ConstantInfo> ValueTable::constant(ValueId v) const {
   if (s == nullptr) return std::nullopt;
   const Graph& g = *s->graph;
   const uint32_t i = v - s->base;
-  if (i < g.inputs.size()) {
+  if (i < g.inputs().size()) {
     // An initializer listed as a graph input: a default the caller may override.
-    const ValueDef* d = s->info->local(g.inputs[i].name_id);
-    if (d == nullptr || d->kind != ValueDef::Kind::Input || d->input != &g.inputs[i] ||
-        d->tensor == nullptr) {
+    const ValueDef* d = s->info->local(g.inputs()[i].name_id);
+    if (d == nullptr || d->kind() != ValueDef::Kind::Input || d->input() != &g.inputs()[i] ||
+        d->tensor() == nullptr) {
       return std::nullopt;
     }
-    return ConstantInfo{d->tensor, nullptr, nullptr, true};
+    return ConstantInfo{d->tensor(), nullptr, nullptr, true};
   }
-  if (i < g.inputs.size() + g.initializers.size()) {
-    const TensorData& t = g.initializers[i - g.inputs.size()];
+  if (i < g.inputs().size() + g.initializers().size()) {
+    const TensorData& t = g.initializers()[i - g.inputs().size()];
     const ValueDef* d = s->info->local(t.name_id);
-    return ConstantInfo{&t, nullptr, nullptr, d != nullptr && d->kind == ValueDef::Kind::Input};
+    return ConstantInfo{&t, nullptr, nullptr, d != nullptr && d->kind() == ValueDef::Kind::Input};
   }
   const Node* n = producer(v);
   if (n == nullptr || !is_constant_node(*n)) return std::nullopt;
@@ -296,21 +297,21 @@ StatedType ValueTable::stated(ValueId v) const {
 }
 
 StatedType ValueTable::stated_input(const Node& n, size_t k) const {
-  const GraphSlot* s = slot(*n.graph);
+  const GraphSlot* s = slot(*n.graph());
   if (s == nullptr) return {};
   const ValueDef* d = s->info->input_def(n, k);
   if (d == nullptr) return {};
   const ValueId v = id_in(s, *d);
   if (v == kNoValue) return {};
-  if (d->graph != n.graph) s = slot(*d->graph);
-  return d->kind == ValueDef::Kind::Node ? stated_in(v, s, d->node, d->output_index)
-                                         : stated_in(v, s, nullptr, 0);
+  if (d->graph() != n.graph()) s = slot(*d->graph());
+  return d->kind() == ValueDef::Kind::Node ? stated_in(v, s, d->node(), d->output_index())
+                                           : stated_in(v, s, nullptr, 0);
 }
 
 StatedType ValueTable::stated_output(const Node& n, size_t k) const {
   const ValueId v = output(n, k);
   if (v == kNoValue) return {};
-  return stated_in(v, slot(*n.graph), &n, static_cast<uint32_t>(k));
+  return stated_in(v, slot(*n.graph()), &n, static_cast<uint32_t>(k));
 }
 
 StatedType ValueTable::stated_in(ValueId v, const GraphSlot* s, const Node* n,
@@ -319,8 +320,8 @@ StatedType ValueTable::stated_in(ValueId v, const GraphSlot* s, const Node* n,
   if (s == nullptr) return st;
   const Graph& g = *s->graph;
   const uint32_t i = v - s->base;
-  if (i < g.inputs.size()) {
-    st.declared = &g.inputs[i].type;
+  if (i < g.inputs().size()) {
+    st.declared = &g.inputs()[i].type;
     st.elem_type = declared_elem(*st.declared);
     if (auto c = constant(v)) {
       st.tensor = c->tensor;
@@ -330,29 +331,29 @@ StatedType ValueTable::stated_in(ValueId v, const GraphSlot* s, const Node* n,
   }
   if (const uint32_t d = decl_[v]; d != 0) {
     const uint32_t k = d & kDeclIndexMask;
-    st.declared = (d >> 30) == kDeclOutput ? &g.outputs[k].type : &g.value_info[k].type;
+    st.declared = (d >> 30) == kDeclOutput ? &g.outputs()[k].type : &g.value_info()[k].type;
     st.elem_type = declared_elem(*st.declared);
   }
-  if (i < g.inputs.size() + g.initializers.size()) {
-    st.tensor = &g.initializers[i - g.inputs.size()];
+  if (i < g.inputs().size() + g.initializers().size()) {
+    st.tensor = &g.initializers()[i - g.inputs().size()];
     if (st.tensor->data_type != 0) st.elem_type = st.tensor->data_type;
     return st;
   }
-  if (i < g.inputs.size() + g.initializers.size() + g.sparse_initializers.size()) {
+  if (i < g.inputs().size() + g.initializers().size() + g.sparse_initializers().size()) {
     const TensorData& values =
-        g.sparse_initializers[i - g.inputs.size() - g.initializers.size()].values;
+        g.sparse_initializers()[i - g.inputs().size() - g.initializers().size()].values;
     if (values.data_type != 0) st.elem_type = values.data_type;
     return st;
   }
   if (n == nullptr) {
     n = producer(v);
     if (n == nullptr) return st;
-    output_index = v - s->outs_base - s->out_off[n->index];
+    output_index = v - s->outs_base - s->out_off[n->index()];
   }
   st.producer = n;
   st.output_index = output_index;
-  if (!is_default_domain(n->domain) || output_index != 0) return st;
-  if (n->op_type == "Constant") {
+  if (!is_default_domain(n->domain()) || output_index != 0) return st;
+  if (n->op_type() == "Constant") {
     const ConstantInfo c = constant_of(*n);
     if (c.tensor != nullptr) {
       st.tensor = c.tensor;
@@ -371,7 +372,7 @@ StatedType ValueTable::stated_in(ValueId v, const GraphSlot* s, const Node* n,
       if (a.name == "value_string") set(kString, -1);
       if (a.name == "value_strings") set(kString, static_cast<int64_t>(a.strings.size()));
     }
-  } else if (n->op_type == "Cast") {
+  } else if (n->op_type() == "Cast") {
     const Attribute* to = n->attribute("to");
     if (to != nullptr && to->ref_attr_name.empty() && to->type == Attribute::Type::Int &&
         to->i > 0 && !data_type_name(static_cast<int32_t>(to->i)).empty()) {
@@ -402,33 +403,35 @@ void ValueTable::compute_fold_states() const {
   for (const GraphSlot& s : slots_) {
     const Graph& g = *s.graph;
     // Formal inputs of a function body: whatever the caller passes. Other inputs: runtime.
-    if (g.kind == Graph::Kind::Function) {
-      for (uint32_t k = 0; k < g.inputs.size(); ++k) set(s.base + k, FoldState::Unknown);
+    if (g.kind() == Graph::Kind::Function) {
+      for (uint32_t k = 0; k < g.inputs().size(); ++k) set(s.base + k, FoldState::Unknown);
     }
-    const uint32_t init_base = s.base + static_cast<uint32_t>(g.inputs.size());
-    for (uint32_t k = 0; k < g.initializers.size(); ++k) {
-      const ValueDef* d = s.info->local(g.initializers[k].name_id);
-      const bool overridden = d != nullptr && d->kind == ValueDef::Kind::Input;
+    const uint32_t init_base = s.base + static_cast<uint32_t>(g.inputs().size());
+    for (uint32_t k = 0; k < g.initializers().size(); ++k) {
+      const ValueDef* d = s.info->local(g.initializers()[k].name_id);
+      const bool overridden = d != nullptr && d->kind() == ValueDef::Kind::Input;
       set(init_base + k, overridden ? FoldState::Runtime : FoldState::Constant);
     }
     auto visit = [&](const Node& n) {
       FoldState st = FoldState::Runtime;
-      if (is_default_domain(n.domain) && model_.find_function(n.domain, n.op_type) == nullptr) {
-        if (n.op_type == "Constant") {
+      if (is_default_domain(n.domain()) &&
+          model_.find_function(n.domain(), n.op_type()) == nullptr) {
+        if (n.op_type() == "Constant") {
           st = FoldState::Constant;
-        } else if ((n.op_type == "Shape" || n.op_type == "Size") && !n.inputs.empty()) {
+        } else if ((n.op_type() == "Shape" || n.op_type() == "Size") && !n.inputs().empty()) {
           // Static shapes fold even when the values do not.
           const ValueId in = input(n, 0);
           if (in != kNoValue &&
               (prov.shape_class(in) == ShapeClass::Static || stated(in).is_static_shape())) {
             st = FoldState::Constant;
           } else {
-            st = n.inputs[0].empty() ? FoldState::Constant : state(in);
+            st = n.inputs()[0].empty() ? FoldState::Constant : state(in);
           }
-        } else if (!is_nondeterministic(n.op_type) && n.subgraphs().empty() && !n.inputs.empty()) {
+        } else if (!is_nondeterministic(n.op_type()) && n.subgraphs().empty() &&
+                   !n.inputs().empty()) {
           st = FoldState::Constant;
-          for (size_t k = 0; k < n.inputs.size(); ++k) {
-            if (n.inputs[k].empty()) continue;  // an omitted optional input
+          for (size_t k = 0; k < n.inputs().size(); ++k) {
+            if (n.inputs()[k].empty()) continue;  // an omitted optional input
             const FoldState in = state(input(n, k));
             if (in == FoldState::Runtime) {
               st = FoldState::Runtime;
@@ -438,12 +441,12 @@ void ValueTable::compute_fold_states() const {
           }
         }
       }
-      for (size_t k = 0; k < n.outputs.size(); ++k) set(output(n, k), st);
+      for (size_t k = 0; k < n.outputs().size(); ++k) set(output(n, k), st);
     };
     if (s.info->topo_order) {
-      for (uint32_t i : *s.info->topo_order) visit(g.nodes[i]);
+      for (uint32_t i : *s.info->topo_order) visit(g.nodes()[i]);
     } else {
-      for (const Node& n : g.nodes) visit(n);
+      for (const Node& n : g.nodes()) visit(n);
     }
   }
 }

@@ -268,24 +268,24 @@ FileReport Linter::lint_model(const Model& model) const {
   }
   for (const Graph* g : model.all_graphs()) {
     Location graph_loc = model_loc;
-    graph_loc.graph_path = g->path;
-    if (g->kind == Graph::Kind::Function && g->function != nullptr) {
+    graph_loc.graph_path = g->path();
+    if (g->kind() == Graph::Kind::Function && g->function() != nullptr) {
       for (size_t i = 0; i < active.size(); ++i) {
-        run(i, graph_loc, [&](Rule& r, RuleContext& c) { r.on_function(*g->function, c); });
+        run(i, graph_loc, [&](Rule& r, RuleContext& c) { r.on_function(*g->function(), c); });
       }
     }
     for (size_t i = 0; i < active.size(); ++i) {
       run(i, graph_loc, [&](Rule& r, RuleContext& c) { r.on_graph(*g, c); });
     }
     if (by_op.empty() && every_node.empty()) continue;
-    for (const Node& n : g->nodes) {
-      auto it = by_op.find(n.op_type);
+    for (const Node& n : g->nodes()) {
+      auto it = by_op.find(n.op_type());
       if (it == by_op.end() && every_node.empty()) continue;
       auto node_loc = [&] {
         Location l = graph_loc;
-        l.node_index = n.index;
+        l.node_index = n.index();
         l.node_name = n.display_name();
-        l.op_type = std::string(n.op_type);
+        l.op_type = std::string(n.op_type());
         return l;
       };
       for (size_t i : every_node) {

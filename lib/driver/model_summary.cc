@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <onnxlint/external_data.h>
-#include <onnxlint/name_map.h>
 #include <onnxlint/provenance.h>
 #include <openssl/evp.h>
 #include <sys/stat.h>
@@ -16,6 +15,7 @@
 #include <unordered_map>
 
 #include "driver/suppression.h"
+#include "util/name_map.h"
 
 namespace onnxlint {
 
@@ -229,22 +229,22 @@ std::string sha256_hex(std::span<const std::byte> bytes) {
 
 ModelSummary summarize(const Model& model, AnalysisCache& cache, bool hash) {
   ModelSummary s;
-  s.ir_version = model.ir_version;
-  for (const OpsetImport& imp : model.opset_imports) {
+  s.ir_version = model.ir_version();
+  for (const OpsetImport& imp : model.opset_imports()) {
     s.opset_imports.emplace_back(std::string(imp.domain), imp.version);
   }
   std::sort(s.opset_imports.begin(), s.opset_imports.end());
-  s.producer_name = std::string(model.producer_name);
-  s.producer_version = std::string(model.producer_version);
-  s.model_version = model.model_version;
-  s.doc_string_bytes = model.doc_string.size();
-  s.doc_string = std::string(model.doc_string.substr(0, kSummaryDocStringBytes));
-  s.graph_name = std::string(model.graph.name);
-  for (const StringPair& p : model.metadata_props) {
+  s.producer_name = std::string(model.producer_name());
+  s.producer_version = std::string(model.producer_version());
+  s.model_version = model.model_version();
+  s.doc_string_bytes = model.doc_string().size();
+  s.doc_string = std::string(model.doc_string().substr(0, kSummaryDocStringBytes));
+  s.graph_name = std::string(model.graph().name());
+  for (const StringPair& p : model.metadata_props()) {
     s.metadata_props.emplace_back(std::string(p.key), std::string(p.value));
   }
   s.graphs = model.all_graphs().size();
-  s.functions = model.functions.size();
+  s.functions = model.functions().size();
   s.file_bytes = model.file_size();
 
   // Counted by op type (one NameMap lookup per node), each with its few domains, before the
@@ -252,10 +252,11 @@ ModelSummary summarize(const Model& model, AnalysisCache& cache, bool hash) {
   NameMap<uint32_t> op_index;
   std::vector<std::vector<std::pair<std::string_view, uint64_t>>> op_domains;
   auto count_op = [&](const Node& n) {
-    auto [index, added] = op_index.try_emplace(n.op_type, static_cast<uint32_t>(op_domains.size()));
+    auto [index, added] =
+        op_index.try_emplace(n.op_type(), static_cast<uint32_t>(op_domains.size()));
     if (added) op_domains.emplace_back();
     auto& domains = op_domains[*index];
-    const std::string_view domain = n.domain == "ai.onnx" ? std::string_view() : n.domain;
+    const std::string_view domain = n.domain();
     for (auto& [d, count] : domains) {
       if (d == domain) {
         ++count;
@@ -265,10 +266,10 @@ ModelSummary summarize(const Model& model, AnalysisCache& cache, bool hash) {
     domains.emplace_back(domain, 1);
   };
   for (const Graph* g : model.all_graphs()) {
-    s.nodes += g->nodes.size();
-    s.initializers += g->initializers.size() + g->sparse_initializers.size();
-    for (const Node& n : g->nodes) count_op(n);
-    for (const TensorData& t : g->initializers) {
+    s.nodes += g->nodes().size();
+    s.initializers += g->initializers().size() + g->sparse_initializers().size();
+    for (const Node& n : g->nodes()) count_op(n);
+    for (const TensorData& t : g->initializers()) {
       if (t.storage == TensorData::Storage::External) {
         if (auto n = parse_decimal(t.external_value("length"))) {
           s.external_bytes += *n;
@@ -282,20 +283,20 @@ ModelSummary summarize(const Model& model, AnalysisCache& cache, bool hash) {
   }
   for (const auto& [op, index] : op_index) {
     for (const auto& [domain, n] : op_domains[index]) {
-      s.ops[domain.empty() ? std::string("ai.onnx") : std::string(domain)][std::string(op)] = n;
+      s.ops[std::string(domain_display_name(domain))][std::string(op)] = n;
     }
   }
 
-  const Graph& main = model.graph;
+  const Graph& main = model.graph();
   // IR < 4 lists initializers as inputs too: those are weights, not the signature. One bit per
   // name of the main graph says which names are initializers.
   std::vector<bool> is_weight(main.name_count());
   auto mark = [&](NameId id) {
     if (id != kNoNameId) is_weight[id] = true;
   };
-  for (const TensorData& t : main.initializers) mark(t.name_id);
-  for (const SparseTensorData& t : main.sparse_initializers) mark(t.values.name_id);
-  for (const ValueInfo& v : main.inputs) {
+  for (const TensorData& t : main.initializers()) mark(t.name_id);
+  for (const SparseTensorData& t : main.sparse_initializers()) mark(t.values.name_id);
+  for (const ValueInfo& v : main.inputs()) {
     if (v.name_id == kNoNameId || !is_weight[v.name_id]) s.inputs.push_back(signature(v));
   }
   // The analysis is what most rules already asked for; should it fail on this model (an
@@ -305,7 +306,7 @@ ModelSummary summarize(const Model& model, AnalysisCache& cache, bool hash) {
     analysis = &cache.get<Provenance>();
   } catch (const std::exception&) {
   }
-  for (const ValueInfo& v : main.outputs) {
+  for (const ValueInfo& v : main.outputs()) {
     ValueSignature out = signature(v);
     if (auto facts = analysis ? analysis->dims(analysis->find(main, v.name)) : std::nullopt) {
       out.analysis.emplace();

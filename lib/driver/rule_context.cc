@@ -76,16 +76,16 @@ Location RuleContext::at_model() const {
 
 Location RuleContext::at_graph(const Graph& g) const {
   Location l = at_model();
-  l.graph_path = g.path;
+  l.graph_path = g.path();
   return l;
 }
 
 Location RuleContext::at_node(const Node& n) const {
-  Location l = at_graph(*n.graph);
-  l.node_index = n.index;
+  Location l = at_graph(*n.graph());
+  l.node_index = n.index();
   l.node_name = n.display_name();
-  l.op_type = std::string(n.op_type);
-  l.domain = std::string(n.domain);
+  l.op_type = std::string(n.op_type());
+  l.domain = std::string(n.domain());
   return l;
 }
 

@@ -25,7 +25,7 @@ void parse_disable_value(std::string_view value, std::vector<std::string>& out) 
 
 std::vector<std::string> in_model_disables(const Model& model) {
   std::vector<std::string> out;
-  for (const StringPair& kv : model.metadata_props) {
+  for (const StringPair& kv : model.metadata_props()) {
     if (kv.key == "onnx-lint:disable") parse_disable_value(kv.value, out);
   }
   return out;

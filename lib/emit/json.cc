@@ -98,7 +98,7 @@ nlohmann::json signature_json(const std::vector<ValueSignature>& values, bool ou
 nlohmann::json model_json(const ModelSummary& m) {
   nlohmann::json opsets = nlohmann::json::object();
   for (const auto& [domain, version] : m.opset_imports)
-    opsets[domain.empty() ? "ai.onnx" : domain] = version;
+    opsets[std::string(domain_display_name(domain))] = version;
   nlohmann::json metadata = nlohmann::json::object();
   for (const auto& [key, value] : m.metadata_props) metadata[key] = value;  // last one wins
   nlohmann::json ops = nlohmann::json::object();

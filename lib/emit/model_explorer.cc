@@ -30,33 +30,34 @@ struct Shown {
 };
 
 std::string function_graph_id(const Function& fn) {
-  std::string id = fmt::format("[function]{}::{}", fn.domain, fn.name);
-  if (!fn.overload.empty()) id += fmt::format("::{}", fn.overload);
+  std::string id = fmt::format("[function]{}::{}", fn.domain(), fn.name());
+  if (!fn.overload().empty()) id += fmt::format("::{}", fn.overload());
   return id;
 }
 
 std::unordered_map<const Graph*, Shown> shown_graphs(const Model& model) {
   std::unordered_map<const Graph*, Shown> shown;
   for (const Graph* g : model.all_graphs()) {  // parents before their subgraphs
-    if (g->kind == Graph::Kind::Main) {
+    if (g->kind() == Graph::Kind::Main) {
       // main.py: an unnamed main graph is "<main>".
-      shown[g] = {g->name.empty() ? "<main>" : std::string(g->name), "", true, true};
+      shown[g] = {g->name().empty() ? "<main>" : std::string(g->name()), "", true, true};
       continue;
     }
-    if (g->kind == Graph::Kind::Function) {  // a function body: "[function]domain::name"
-      if (g->function != nullptr) shown[g] = {function_graph_id(*g->function), "", false, false};
+    if (g->kind() == Graph::Kind::Function) {  // a function body: "[function]domain::name"
+      if (g->function() != nullptr)
+        shown[g] = {function_graph_id(*g->function()), "", false, false};
       continue;
     }
-    auto parent = shown.find(g->parent);
-    if (parent == shown.end() || g->owner == nullptr || g->owner->name.empty()) continue;
+    auto parent = shown.find(g->parent());
+    if (parent == shown.end() || g->owner() == nullptr || g->owner()->name().empty()) continue;
     const Shown& p = parent->second;
-    const std::string owner = p.prefix + std::string(g->owner->name);
-    if (p.from_main && g->owner->op_type == "If" && g->owner->domain.empty()) {
+    const std::string owner = p.prefix + std::string(g->owner()->name());
+    if (p.from_main && g->owner()->op_type() == "If" && g->owner()->domain().empty()) {
       // EmbedIfPass: the branch's nodes join the If's graph as "<If>/<branch>/<node>".
-      shown[g] = {p.id, owner + "/" + std::string(g->owner_attribute) + "/", p.top, true};
+      shown[g] = {p.id, owner + "/" + std::string(g->owner_attribute()) + "/", p.top, true};
     } else if (p.top) {
       // Subgraphs of the main graph's nodes are graphs "<node>/<attribute>".
-      shown[g] = {owner + "/" + std::string(g->owner_attribute), "", false, true};
+      shown[g] = {owner + "/" + std::string(g->owner_attribute()), "", false, true};
     }
   }
   return shown;
@@ -65,11 +66,11 @@ std::unordered_map<const Graph*, Shown> shown_graphs(const Model& model) {
 // The node id of a finding in its graph ("" when the adapter shows no such node).
 std::string node_id(const Graph& g, const Shown& s, const Location& l) {
   if (l.node_index) {
-    if (*l.node_index >= g.nodes.size()) return "";
-    const Node& n = g.nodes[*l.node_index];
+    if (*l.node_index >= g.nodes().size()) return "";
+    const Node& n = g.nodes()[*l.node_index];
     // Unnamed nodes get names from the adapter's NameFixPass ("node", "node_1", ...), which
     // depend on the walk over the whole model: they are left out.
-    return n.name.empty() ? "" : s.prefix + std::string(n.name);
+    return n.name().empty() ? "" : s.prefix + std::string(n.name());
   }
   if (l.value_name.empty()) return "";
   auto is = [&](std::span<const ValueInfo> values) {
@@ -78,12 +79,12 @@ std::string node_id(const Graph& g, const Shown& s, const Location& l) {
     }
     return false;
   };
-  bool io = is(g.inputs) || is(g.outputs);
-  for (const TensorData& t : g.initializers) io = io || t.name == l.value_name;
+  bool io = is(g.inputs()) || is(g.outputs());
+  for (const TensorData& t : g.initializers()) io = io || t.name == l.value_name;
   if (io) return s.prefix.empty() ? "[value] " + l.value_name : "";
-  for (const Node& n : g.nodes) {  // an intermediate value: its producer
-    for (std::string_view out : n.outputs) {
-      if (out == l.value_name) return n.name.empty() ? "" : s.prefix + std::string(n.name);
+  for (const Node& n : g.nodes()) {  // an intermediate value: its producer
+    for (std::string_view out : n.outputs()) {
+      if (out == l.value_name) return n.name().empty() ? "" : s.prefix + std::string(n.name());
     }
   }
   return "";
@@ -113,7 +114,7 @@ void emit_model_explorer(const Report& report, const Linter& linter, std::ostrea
     const Model& model = *loaded.model;
     const auto shown = shown_graphs(model);
     std::map<std::string, const Graph*, std::less<>> by_path;
-    for (const Graph* g : model.all_graphs()) by_path.emplace(g->path, g);
+    for (const Graph* g : model.all_graphs()) by_path.emplace(g->path(), g);
     std::map<std::string, std::map<std::string, int>> values;  // graph id -> node id -> level
     for (const Diagnostic& d : file->diagnostics) {
       auto g = by_path.find(d.location.graph_path);

@@ -22,6 +22,8 @@
 #include <new>
 
 #include "loader/wire.h"
+#include "util/arena.h"
+#include "util/name_map.h"
 
 namespace onnxlint {
 
@@ -169,17 +171,28 @@ TypeInfo convert_type(const onnx::TypeProto& tp, const LoadLimits& limits, Arena
   return info;
 }
 
-class Walker {
+}  // namespace
+
+namespace detail {
+
+// The loader's walk over the wire bytes: the one writer of a Model's view (a friend of Model,
+// Graph, Node and Function).
+class ModelBuilder {
  public:
-  Walker(Model& model, const LoadLimits& limits)
+  ModelBuilder(Model& model, const LoadLimits& limits)
       : model_(model),
-        arena_(model.arena),
+        arena_(*model.arena_),
         bytes_(model.bytes()),
         limits_(limits),
         // Budgets proportional to the file (see LoadLimits): memory stays a bounded multiple.
         max_graphs_(std::min<uint64_t>(limits.max_graphs, 10'000 + bytes_.size() / 16)),
         max_path_bytes_(
-            std::min<uint64_t>(limits.max_graph_path_bytes, (16u << 20) + 64 * bytes_.size())) {}
+            std::min<uint64_t>(limits.max_graph_path_bytes, (16u << 20) + 64 * bytes_.size())) {
+    model_.max_call_depth_ = limits.max_call_depth;
+  }
+
+  // Once the walk is done: the model's indexes of functions and graphs.
+  void finish() { model_.finalize(); }
 
   void walk_model() {
     Reader r(bytes_, 0, bytes_.size());
@@ -191,38 +204,38 @@ class Walker {
       switch (f.number) {
         case 1:
           expect(f, wire::kVarint, "ModelProto.ir_version");
-          model_.ir_version = static_cast<int64_t>(f.varint);
-          model_.has_ir_version = true;
+          model_.ir_version_ = static_cast<int64_t>(f.varint);
+          model_.has_ir_version_ = true;
           break;
         case 2:
-          model_.producer_name = str(f, "ModelProto.producer_name");
+          model_.producer_name_ = str(f, "ModelProto.producer_name");
           break;
         case 3:
-          model_.producer_version = str(f, "ModelProto.producer_version");
+          model_.producer_version_ = str(f, "ModelProto.producer_version");
           break;
         case 4:
-          model_.domain = str(f, "ModelProto.domain");
+          model_.domain_ = str(f, "ModelProto.domain");
           break;
         case 5:
           expect(f, wire::kVarint, "ModelProto.model_version");
-          model_.model_version = static_cast<int64_t>(f.varint);
+          model_.model_version_ = static_cast<int64_t>(f.varint);
           break;
         case 6:
-          model_.doc_string = str(f, "ModelProto.doc_string");
+          model_.doc_string_ = str(f, "ModelProto.doc_string");
           break;
         case 7:
           expect(f, wire::kLen, "ModelProto.graph");
           graph_parts.push_back(f);
           break;
         case 8:
-          model_.opset_imports.push_back(opset_import(f));
+          model_.opset_imports_.push_back(opset_import(f));
           break;
         case 14:
-          model_.metadata_props.push_back(string_pair(f, "ModelProto.metadata_props"));
+          model_.metadata_props_.push_back(string_pair(f, "ModelProto.metadata_props"));
           break;
         case 20:
           expect(f, wire::kLen, "ModelProto.training_info");
-          if (model_.training_info_count++ == 0) model_.training_info_offset = f.tag_offset;
+          if (model_.training_info_count_++ == 0) model_.training_info_offset_ = f.tag_offset;
           break;
         case 25:
           walk_function(f);
@@ -232,11 +245,11 @@ class Walker {
       }
     }
     const bool saw_graph = !graph_parts.empty();
-    if (!saw_graph && !model_.has_ir_version && model_.opset_imports.empty()) {
+    if (!saw_graph && !model_.has_ir_version_ && model_.opset_imports_.empty()) {
       Reader::fail("no ModelProto fields found (not an ONNX model)", 0);
     }
     if (!saw_graph) Reader::fail("ModelProto has no graph", 0);
-    walk_graph(graph_parts, model_.graph, Graph::Kind::Main, "main", nullptr, nullptr, "", 0);
+    walk_graph(graph_parts, model_.graph_, Graph::Kind::Main, "main", nullptr, nullptr, "", 0);
   }
 
  private:
@@ -556,7 +569,7 @@ class Walker {
     a.strings = arena_.copy(scratch_strings_);
     a.tensors = arena_.copy(scratch_tensors_);
     if (graph_fields.empty() && g_parts.empty()) return;
-    const std::string prefix = subgraph_path(owner.path, node.display_name(), a.name);
+    const std::string prefix = subgraph_path(owner.path_, node.display_name(), a.name);
     auto subgraph = [&](std::span<const Field> parts, std::string path) {
       if (++graph_count_ > max_graphs_) {
         Reader::fail("more than " + std::to_string(max_graphs_) + " graphs", parts[0].tag_offset);
@@ -569,11 +582,11 @@ class Walker {
       }
       auto sub = std::make_unique<Graph>();
       // Set before the walk: subgraphs nested inside this one inherit it from their owner.
-      sub->function = owner.function;
+      sub->function_ = owner.function_;
       walk_graph(parts, *sub, Graph::Kind::Subgraph, std::move(path), &owner, &node, a.name,
                  depth + 1);
       const Graph* made = sub.get();
-      model_.owned_graphs.push_back(std::move(sub));
+      model_.owned_graphs_.push_back(std::move(sub));
       return made;
     };
     if (!g_parts.empty()) a.g = subgraph(g_parts, prefix);
@@ -632,7 +645,7 @@ class Walker {
 
   void flush_names() {
     if (pending_names_.empty()) return;
-    pending_graph_->name_ids.insert_all(
+    pending_graph_->names_->insert_all(
         pending_names_.size(), [&](size_t i) { return pending_names_[i].name; },
         [&](size_t i, NameId id, bool) { *pending_names_[i].id = id; });
     pending_names_.clear();
@@ -643,9 +656,9 @@ class Walker {
     if (++node_count_ > limits_.max_nodes) {
       Reader::fail("more than " + std::to_string(limits_.max_nodes) + " nodes", f.tag_offset);
     }
-    node.graph = &graph;
-    node.index = index;
-    node.offset = f.tag_offset;
+    node.graph_ = &graph;
+    node.index_ = index;
+    node.offset_ = f.tag_offset;
     // Attributes are walked after the other fields; remembering where the first one is
     // (rather than collecting them in a vector) saves an allocation per node.
     size_t attributes = 0;
@@ -667,13 +680,15 @@ class Walker {
           scratch_outputs_.push_back(str(g, "NodeProto.output"));
           break;
         case 3:
-          node.name = str(g, "NodeProto.name");
+          node.name_ = str(g, "NodeProto.name");
           break;
         case 4:
-          node.op_type = str(g, "NodeProto.op_type");
+          node.op_type_ = str(g, "NodeProto.op_type");
           break;
         case 7:
-          node.domain = str(g, "NodeProto.domain");
+          node.domain_ = str(g, "NodeProto.domain");
+          // Canonical: rules test domain().empty() for the default domain.
+          if (node.domain_ == "ai.onnx") node.domain_ = std::string_view();
           break;
         case 8:
           overload = str(g, "NodeProto.overload");
@@ -692,26 +707,23 @@ class Walker {
     // The names themselves stay in the graph's name table: the node keeps their ids only.
     const size_t n_in = scratch_inputs_.size(), n_out = scratch_outputs_.size();
     if (n_in + n_out > UINT32_MAX) Reader::fail("NodeProto: too many inputs/outputs", f.tag_offset);
-    void* memory =
-        arena_.allocate(sizeof(NodeIo) + (n_in + n_out) * sizeof(NameId), alignof(NodeIo));
-    auto* io =
-        new (memory) NodeIo{&graph, static_cast<uint32_t>(n_in), static_cast<uint32_t>(n_out)};
-    NameId* ids = io->ids();
+    std::span<NameId> ids = arena_.make_array<NameId>(n_in + n_out);
     for (size_t k = 0; k < n_in; ++k) intern(graph, scratch_inputs_[k], &ids[k]);
     for (size_t k = 0; k < n_out; ++k) intern(graph, scratch_outputs_[k], &ids[n_in + k]);
-    node.inputs = ValueNames(io, false);
-    node.outputs = ValueNames(io, true);
+    node.ids_ = ids.data();
+    node.input_count_ = static_cast<uint32_t>(n_in);
+    node.output_count_ = static_cast<uint32_t>(n_out);
     if (!overload.empty() || !scratch_pairs_.empty()) {
       std::span<NodeExtras> extras = arena_.make_array<NodeExtras>(1);
       extras[0].overload = overload;
       extras[0].metadata_props = arena_.copy(scratch_pairs_);
-      node.extras = extras.data();
+      node.extras_ = extras.data();
     }
     // Attributes last: subgraph paths need the node's name and op type (and they may hold
     // subgraphs, whose nodes reuse the scratch vectors).
     if (attributes == 0) return;
     std::span<Attribute> attrs = arena_.make_array<Attribute>(attributes);
-    node.attributes = attrs;
+    node.attributes_ = attrs;
     size_t k = 0;
     for (Reader a(bytes_, first_attribute, f.data + f.size); !a.done();) {
       Field g = a.next();
@@ -729,13 +741,13 @@ class Walker {
       Reader::fail("subgraphs nested deeper than " + std::to_string(limits_.max_graph_depth),
                    f.tag_offset);
     }
-    graph.kind = kind;
-    graph.path = std::move(path);
-    graph.parent = parent;
-    graph.owner = owner;
-    graph.owner_attribute = owner_attr;
-    graph.offset = f.tag_offset;
-    graph.depth = depth;
+    graph.kind_ = kind;
+    graph.path_ = std::move(path);
+    graph.parent_ = parent;
+    graph.owner_ = owner;
+    graph.owner_attribute_ = owner_attr;
+    graph.offset_ = f.tag_offset;
+    graph.depth_ = depth;
     // Count nodes first so `nodes` never reallocates: nodes hold pointers to each other's
     // graphs and subgraphs hold pointers to their owner node. The other lists are sized in
     // the same pass, so that large graphs do not pay for regrowth (time and peak memory).
@@ -763,13 +775,13 @@ class Walker {
     std::span<ValueInfo> ins = arena_.make_array<ValueInfo>(inputs);
     std::span<ValueInfo> outs = arena_.make_array<ValueInfo>(outputs);
     std::span<ValueInfo> vis = arena_.make_array<ValueInfo>(infos);
-    graph.nodes = nodes;
-    graph.initializers = inits;
-    graph.sparse_initializers = sparse_inits;
-    graph.inputs = ins;
-    graph.outputs = outs;
-    graph.value_info = vis;
-    graph.name_ids.reserve(node_fields + initializers + sparse + inputs + outputs);
+    graph.nodes_ = nodes;
+    graph.initializers_ = inits;
+    graph.sparse_initializers_ = sparse_inits;
+    graph.inputs_ = ins;
+    graph.outputs_ = outs;
+    graph.value_info_ = vis;
+    graph.names_->reserve(node_fields + initializers + sparse + inputs + outputs);
     size_t n = 0, i = 0, s = 0, in = 0, out = 0, vi = 0;
     for (const Field& part : parts) {
       Reader r(bytes_, part.data, part.data + part.size);
@@ -781,7 +793,7 @@ class Walker {
             ++n;
             break;
           case 2:
-            graph.name = str(g, "GraphProto.name");
+            graph.name_ = str(g, "GraphProto.name");
             break;
           case 5:
             tensor(g, inits[i]);
@@ -814,16 +826,17 @@ class Walker {
     flush_names();
     // Last: value_info may come before the nodes that mention its names.
     for (ValueInfo& v : vis) v.name_id = graph.name_id(v.name);
+    graph.value_names_ = std::span(graph.names_->begin(), graph.names_->end());
   }
 
   void walk_function(const Field& f) {
     expect(f, wire::kLen, "FunctionProto");
     auto fn = std::make_unique<Function>();
-    fn->offset = f.tag_offset;
-    Graph& body = fn->body;
-    body.kind = Graph::Kind::Function;
-    body.function = fn.get();
-    body.offset = f.tag_offset;
+    fn->offset_ = f.tag_offset;
+    Graph& body = fn->body_;
+    body.kind_ = Graph::Kind::Function;
+    body.function_ = fn.get();
+    body.offset_ = f.tag_offset;
     std::vector<Field> nodes;
     std::vector<ValueInfo> inputs, outputs;
     std::vector<Field> value_infos;
@@ -832,13 +845,13 @@ class Walker {
       Field g = r.next();
       switch (g.number) {
         case 1:
-          fn->name = str(g, "FunctionProto.name");
+          fn->name_ = str(g, "FunctionProto.name");
           break;
         case 10:
-          fn->domain = str(g, "FunctionProto.domain");
+          fn->domain_ = str(g, "FunctionProto.domain");
           break;
         case 13:
-          fn->overload = str(g, "FunctionProto.overload");
+          fn->overload_ = str(g, "FunctionProto.overload");
           break;
         case 4:
           inputs.push_back(ValueInfo{str(g, "FunctionProto.input"), {}, {}, g.tag_offset});
@@ -847,7 +860,7 @@ class Walker {
           outputs.push_back(ValueInfo{str(g, "FunctionProto.output"), {}, {}, g.tag_offset});
           break;
         case 6:
-          fn->attributes.push_back(str(g, "FunctionProto.attribute"));
+          fn->attributes_.push_back(str(g, "FunctionProto.attribute"));
           break;
         case 11: {
           // attribute_proto: an attribute with a default value; only its name matters here.
@@ -855,7 +868,7 @@ class Walker {
           Reader ar(bytes_, g.data, g.data + g.size);
           while (!ar.done()) {
             Field af = ar.next();
-            if (af.number == 1) fn->attributes.push_back(str(af, "AttributeProto.name"));
+            if (af.number == 1) fn->attributes_.push_back(str(af, "AttributeProto.name"));
           }
           break;
         }
@@ -864,7 +877,7 @@ class Walker {
           nodes.push_back(g);
           break;
         case 9:
-          fn->opset_imports.push_back(opset_import(g));
+          fn->opset_imports_.push_back(opset_import(g));
           break;
         case 12:
           expect(g, wire::kLen, "FunctionProto.value_info");
@@ -874,32 +887,33 @@ class Walker {
           break;
       }
     }
-    body.path = "fn:" + graph_path_component(fn->domain) + "::" + graph_path_component(fn->name);
-    if (!fn->overload.empty()) body.path += ":" + graph_path_component(fn->overload);
+    body.path_ = "fn:" + graph_path_component(fn->domain_) + "::" + graph_path_component(fn->name_);
+    if (!fn->overload_.empty()) body.path_ += ":" + graph_path_component(fn->overload_);
     if (++graph_count_ > max_graphs_) {
       Reader::fail("more than " + std::to_string(max_graphs_) + " graphs", f.tag_offset);
     }
-    path_bytes_ += body.path.size();
-    body.name = fn->name;
+    path_bytes_ += body.path_.size();
+    body.name_ = fn->name_;
     if (nodes.size() > limits_.max_nodes - std::min(node_count_, limits_.max_nodes)) {
       Reader::fail("more than " + std::to_string(limits_.max_nodes) + " nodes", f.tag_offset);
     }
     for (ValueInfo& v : inputs) intern(body, v.name, &v.name_id);
     for (ValueInfo& v : outputs) intern(body, v.name, &v.name_id);
     flush_names();  // before the copies below
-    body.inputs = arena_.copy(inputs);
-    body.outputs = arena_.copy(outputs);
+    body.inputs_ = arena_.copy(inputs);
+    body.outputs_ = arena_.copy(outputs);
     std::span<ValueInfo> vis = arena_.make_array<ValueInfo>(value_infos.size());
     for (size_t i = 0; i < value_infos.size(); ++i) value_info(value_infos[i], vis[i]);
-    body.value_info = vis;
+    body.value_info_ = vis;
     std::span<Node> body_nodes = arena_.make_array<Node>(nodes.size());
-    body.nodes = body_nodes;
+    body.nodes_ = body_nodes;
     for (size_t i = 0; i < nodes.size(); ++i) {
       walk_node(nodes[i], body_nodes[i], body, static_cast<uint32_t>(i), 0);
     }
     flush_names();
     for (ValueInfo& v : vis) v.name_id = body.name_id(v.name);
-    model_.functions.push_back(std::move(fn));
+    body.value_names_ = std::span(body.names_->begin(), body.names_->end());
+    model_.functions_.push_back(std::move(fn));
   }
 
   Model& model_;
@@ -926,6 +940,10 @@ class Walker {
   Graph* pending_graph_ = nullptr;
 };
 
+}  // namespace detail
+
+namespace {
+
 LoadResult build(std::unique_ptr<Model> model, const LoadLimits& limits) {
   LoadResult result;
   if (model->bytes().empty()) {
@@ -933,10 +951,9 @@ LoadResult build(std::unique_ptr<Model> model, const LoadLimits& limits) {
     return result;
   }
   try {
-    model->max_call_depth = limits.max_call_depth;
-    Walker walker(*model, limits);
-    walker.walk_model();
-    model->finalize();
+    detail::ModelBuilder builder(*model, limits);
+    builder.walk_model();
+    builder.finish();
     result.model = std::move(model);
   } catch (const wire::Failure& f) {
     result.error = LoadError{f.message, f.offset};

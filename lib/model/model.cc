@@ -8,6 +8,8 @@
 #include <random>
 
 #include "loader/wire.h"
+#include "util/arena.h"
+#include "util/name_map.h"
 
 namespace onnxlint {
 
@@ -127,7 +129,7 @@ std::string_view TensorData::external_value(std::string_view key) const {
 }
 
 const Attribute* Node::attribute(std::string_view attr_name) const {
-  for (const Attribute& a : attributes) {
+  for (const Attribute& a : attributes()) {
     if (a.name == attr_name) return &a;
   }
   return nullptr;
@@ -146,37 +148,45 @@ std::optional<std::string_view> Node::attr_string(std::string_view attr_name) co
 }
 
 std::string node_label(const Node& n) {
-  if (n.name.empty()) return n.display_name();
-  std::string out(n.op_type);
+  if (n.name().empty()) return n.display_name();
+  std::string out(n.op_type());
   out += " '";
-  out += n.name;
+  out += n.name();
   out += '\'';
   return out;
 }
 
 std::string Node::display_name() const {
-  if (!name.empty()) return std::string(name);
-  return std::string(op_type) + "#" + std::to_string(index);
+  if (!name().empty()) return std::string(name());
+  return std::string(op_type()) + "#" + std::to_string(index());
 }
 
 std::vector<const Graph*> Node::subgraphs() const {
   std::vector<const Graph*> out;
-  for (const Attribute& a : attributes) {
+  for (const Attribute& a : attributes()) {
     if (a.g != nullptr) out.push_back(a.g);
     for (const Graph* g : a.graphs) out.push_back(g);
   }
   return out;
 }
 
+Graph::Graph() : names_(std::make_unique<NameIndex>()) {}
+Graph::~Graph() = default;
+
+NameId Graph::name_id(std::string_view value_name) const {
+  static_assert(NameIndex::kNone == kNoNameId);
+  return names_->find(value_name);
+}
+
 Model::Model(std::string path, std::unique_ptr<Buffer> buffer)
-    : path_(std::move(path)), buffer_(std::move(buffer)) {}
+    : path_(std::move(path)), buffer_(std::move(buffer)), arena_(std::make_unique<Arena>()) {}
 
 Model::~Model() = default;
 
 std::optional<int64_t> Model::opset_for(std::string_view d) const {
-  if (d == "ai.onnx") d = "";
-  for (const OpsetImport& imp : opset_imports) {
-    std::string_view id = imp.domain == "ai.onnx" ? std::string_view() : imp.domain;
+  if (is_default_domain(d)) d = "";
+  for (const OpsetImport& imp : opset_imports_) {
+    std::string_view id = is_default_domain(imp.domain) ? std::string_view() : imp.domain;
     if (id == d) return imp.version;
   }
   return std::nullopt;
@@ -185,8 +195,10 @@ std::optional<int64_t> Model::opset_for(std::string_view d) const {
 const Function* Model::find_function(std::string_view d, std::string_view name) const {
   auto it = std::lower_bound(
       functions_by_key_.begin(), functions_by_key_.end(), std::pair(d, name),
-      [](const Function* f, const auto& key) { return std::pair(f->domain, f->name) < key; });
-  if (it == functions_by_key_.end() || (*it)->domain != d || (*it)->name != name) return nullptr;
+      [](const Function* f, const auto& key) { return std::pair(f->domain(), f->name()) < key; });
+  if (it == functions_by_key_.end() || (*it)->domain() != d || (*it)->name() != name) {
+    return nullptr;
+  }
   return *it;
 }
 
@@ -196,11 +208,12 @@ uint64_t random_hash_seed() {
 }
 
 void Model::finalize() {
-  functions_by_key_.clear();
-  for (const auto& f : functions) functions_by_key_.push_back(f.get());
+  functions_in_order_.clear();
+  for (const auto& f : functions_) functions_in_order_.push_back(f.get());
+  functions_by_key_ = functions_in_order_;
   std::stable_sort(functions_by_key_.begin(), functions_by_key_.end(),
                    [](const Function* a, const Function* b) {
-                     return std::pair(a->domain, a->name) < std::pair(b->domain, b->name);
+                     return std::pair(a->domain(), a->name()) < std::pair(b->domain(), b->name());
                    });
   all_graphs_.clear();
   // Iterative pre-order walk: deep nesting must not exhaust the stack.
@@ -212,14 +225,14 @@ void Model::finalize() {
       stack.pop_back();
       all_graphs_.push_back(g);
       std::vector<const Graph*> children;
-      for (const Node& n : g->nodes) {
+      for (const Node& n : g->nodes()) {
         for (const Graph* s : n.subgraphs()) children.push_back(s);
       }
       for (auto it = children.rbegin(); it != children.rend(); ++it) stack.push_back(*it);
     }
   };
-  walk(&graph);
-  for (const auto& f : functions) walk(&f->body);
+  walk(&graph_);
+  for (const auto& f : functions_) walk(&f->body());
 }
 
 std::span<const std::byte> Model::span_bytes(ByteSpan s) const {

@@ -11,7 +11,7 @@
 namespace onnxlint::rules {
 
 inline bool is_epcontext(const Node& n) {
-  return n.op_type == "EPContext" && n.domain == "com.microsoft";
+  return n.op_type() == "EPContext" && n.domain() == "com.microsoft";
 }
 
 /// The selected target id an EPContext's `source` execution provider corresponds to ("" when the

@@ -36,7 +36,7 @@ class EpContextAttributes final : public Rule {
                                                     "onnx_model_filename",
                                                     "partition_name",
                                                     "source"};
-    for (const Attribute& a : n.attributes) {
+    for (const Attribute& a : n.attributes()) {
       const bool is_int = std::find(std::begin(kInts), std::end(kInts), a.name) != std::end(kInts);
       const bool is_string =
           std::find(std::begin(kStrings), std::end(kStrings), a.name) != std::end(kStrings);

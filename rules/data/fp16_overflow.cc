@@ -28,7 +28,7 @@ constexpr int32_t kFloat = 1, kFloat16 = 10, kDouble = 11;
 // Round-to-nearest-even: every finite value below 65520 in magnitude becomes a finite half.
 constexpr double kHalfOverflow = 65520.0;
 
-bool is_standard(const Node& n) { return n.domain.empty() || n.domain == "ai.onnx"; }
+bool is_standard(const Node& n) { return n.in_default_domain(); }
 
 template <class T>
 T load(const std::byte* p) {
@@ -144,7 +144,7 @@ class Fp16Overflow final : public Rule {
       Location loc = site.node ? ctx.at_node_value(*site.node, t.name) : ctx.at_value(g, t.name);
       loc.attribute = std::string(site.attribute);
       const std::string what = site.node
-                                   ? fmt::format("{} '{}' (attribute '{}')", site.node->op_type,
+                                   ? fmt::format("{} '{}' (attribute '{}')", site.node->op_type(),
                                                  site.node->display_name(), site.attribute)
                                    : fmt::format("initializer '{}'", t.name);
       Diagnostic& d = ctx.report(
@@ -163,7 +163,7 @@ class Fp16Overflow final : public Rule {
 
   void on_node(const Node& n, RuleContext& ctx) override {
     if (!is_standard(n)) return;
-    if (n.op_type == "Cast" || n.op_type == "CastLike") {
+    if (n.op_type() == "Cast" || n.op_type() == "CastLike") {
       check_cast(n, ctx);
     } else if (reductions_) {
       check_reduction(n, ctx);
@@ -182,11 +182,11 @@ class Fp16Overflow final : public Rule {
 
   void check_cast(const Node& n, RuleContext& ctx) {
     const ValueTable& vt = ctx.get<ValueTable>();
-    if (n.inputs.empty()) return;
+    if (n.inputs().empty()) return;
     bool to_half = false;
-    if (n.op_type == "Cast") {
+    if (n.op_type() == "Cast") {
       to_half = n.attr_int("to") == kFloat16;
-    } else if (n.inputs.size() > 1) {
+    } else if (n.inputs().size() > 1) {
       to_half = vt.stated_input(n, 1).elem_type == kFloat16;
     }
     if (!to_half) return;
@@ -201,19 +201,19 @@ class Fp16Overflow final : public Rule {
     std::string chain = fmt::format("'{}'", vt.name_of(origin));
     for (size_t k = path.size() - 1; k-- > 0;) {
       const Node* p = vt.producer(path[k]);
-      if (p != nullptr) chain += fmt::format(" → {} '{}'", p->op_type, p->display_name());
+      if (p != nullptr) chain += fmt::format(" → {} '{}'", p->op_type(), p->display_name());
     }
-    chain += fmt::format(" → {} '{}'", n.op_type, n.display_name());
+    chain += fmt::format(" → {} '{}'", n.op_type(), n.display_name());
     const Node* const_node = vt.producer(origin);
     const std::string what =
         const_node != nullptr
-            ? fmt::format("{} '{}'", const_node->op_type, const_node->display_name())
+            ? fmt::format("{} '{}'", const_node->op_type(), const_node->display_name())
             : fmt::format("initializer '{}'", vt.name_of(origin));
     Diagnostic& d = ctx.report(
-        ctx.at_node_value(n, n.inputs[0]),
+        ctx.at_node_value(n, n.inputs()[0]),
         fmt::format("{} '{}' converts {} to float16, but it holds {} ({} of {} elements beyond "
                     "float16's ±65504), which becomes {}inf",
-                    n.op_type, n.display_name(), what, number(s.first), s.hits, s.scanned,
+                    n.op_type(), n.display_name(), what, number(s.first), s.hits, s.scanned,
                     s.first < 0 ? "-" : "+"));
     d.notes.push_back("path: " + chain);
     d.help =
@@ -275,7 +275,7 @@ class Fp16Overflow final : public Rule {
       a = c->attribute;
       if (t == nullptr && a == nullptr) return false;
     } else if (const Node* p = vt.producer(v);
-               p != nullptr && is_standard(*p) && p->op_type == "ConstantOfShape") {
+               p != nullptr && is_standard(*p) && p->op_type() == "ConstantOfShape") {
       const Attribute* value = p->attribute("value");
       if (value == nullptr || value->t == nullptr) {
         m.state = kNone;
@@ -308,7 +308,7 @@ class Fp16Overflow final : public Rule {
   // constant that enters there reaches the output as it is.
   static std::vector<size_t> passes(const Node& p) {
     if (!is_standard(p)) return {};
-    const std::string_view op = p.op_type;
+    const std::string_view op = p.op_type();
     if (op == "Identity" || op == "Reshape" || op == "Unsqueeze" || op == "Squeeze" ||
         op == "Flatten" || op == "Transpose" || op == "Expand" || op == "Tile" || op == "Gather" ||
         op == "GatherElements" || op == "GatherND" || op == "Slice" || op == "Split" ||
@@ -321,7 +321,7 @@ class Fp16Overflow final : public Rule {
     }
     if (op == "Where") return {1, 2};
     if (op == "Concat") {
-      std::vector<size_t> all(p.inputs.size());
+      std::vector<size_t> all(p.inputs().size());
       for (size_t k = 0; k < all.size(); ++k) all[k] = k;
       return all;
     }
@@ -330,7 +330,7 @@ class Fp16Overflow final : public Rule {
 
   void check_reduction(const Node& n, RuleContext& ctx) {
     const ValueTable& vt = ctx.get<ValueTable>();
-    if (n.inputs.empty() || vt.stated_input(n, 0).elem_type != kFloat16) return;
+    if (n.inputs().empty() || vt.stated_input(n, 0).elem_type != kFloat16) return;
     const Provenance& prov = ctx.get<Provenance>();
     const auto dims = prov.dims(vt.input(n, 0));
     if (!dims) return;
@@ -339,7 +339,7 @@ class Fp16Overflow final : public Rule {
     std::optional<std::vector<int64_t>> axes;
     if (const Attribute* a = n.attribute("axes")) {
       axes = std::vector<int64_t>(a->ints.begin(), a->ints.end());
-    } else if (n.inputs.size() > 1 && !n.inputs[1].empty()) {
+    } else if (n.inputs().size() > 1 && !n.inputs()[1].empty()) {
       axes = prov.known_ints(vt.input(n, 1));
       if (!axes) return;  // computed at run time
     }
@@ -364,18 +364,18 @@ class Fp16Overflow final : public Rule {
                   : count * f.value;
     }
     if (count < min_reduced_) return;
-    const bool squares = n.op_type != "ReduceSum";
+    const bool squares = n.op_type() != "ReduceSum";
     Diagnostic& d = ctx.report(
         Severity::Info, ctx.at_node(n),
         fmt::format("{} '{}' sums {} float16 {} into one value: the sum overflows float16's "
                     "±65504 once the mean {} exceeds {}",
-                    n.op_type, n.display_name(), count, squares ? "squares" : "elements",
+                    n.op_type(), n.display_name(), count, squares ? "squares" : "elements",
                     squares ? "square" : "magnitude",
                     number(65504.0 / static_cast<double>(count))));
     d.help =
         "compute the reduction in float32: keep the op in float32 when converting "
         "(onnxconverter-common float16.convert_float_to_float16(..., op_block_list=['" +
-        std::string(n.op_type) +
+        std::string(n.op_type()) +
         "']) or torch.autocast's float32 ops), or scale the input "
         "first (ReduceMean instead of ReduceSum)";
   }

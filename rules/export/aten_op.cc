@@ -39,11 +39,11 @@ class AtenOp final : public Rule {
   const RuleInfo& info() const override { return static_info(); }
 
   void on_node(const Node& n, RuleContext& ctx) override {
-    if (n.op_type != "ATen" && n.domain != kAtenDomain) return;
+    if (n.op_type() != "ATen" && n.domain() != kAtenDomain) return;
     std::string aten(n.attr_string("operator").value_or(""));
-    if (aten.empty() && n.op_type != "ATen") aten = std::string(n.op_type);
+    if (aten.empty() && n.op_type() != "ATen") aten = std::string(n.op_type());
     std::string label =
-        n.name.empty() ? n.display_name() : fmt::format("{} '{}'", n.op_type, n.name);
+        n.name().empty() ? n.display_name() : fmt::format("{} '{}'", n.op_type(), n.name());
     Diagnostic& d = ctx.report(
         ctx.at_node(n),
         fmt::format("{} is a PyTorch ATen fallback{}; only runtimes built with PyTorch's ATen "

@@ -105,8 +105,8 @@ class BakedShape final : public Rule {
     ctx_model_ = &m;
     index_ = &ctx.get<GraphIndex>();
     sets_.assign(1, {});
-    for (const ValueInfo& vi : m.graph.inputs) {
-      ValueId v = p_->find(m.graph, vi.name);
+    for (const ValueInfo& vi : m.graph().inputs()) {
+      ValueId v = p_->find(m.graph(), vi.name);
       if (v == kNoValue || p_->producer(v) != nullptr) continue;
       main_inputs_.insert(v);
       if (auto ds = p_->dims(v)) {
@@ -116,10 +116,10 @@ class BakedShape final : public Rule {
     // Free dims come only from the main graph's inputs: a static model has nothing to report.
     ctx_ = &ctx;
     min_length_ = std::max<int64_t>(2, ctx.option_int("min-length", 3));
-    if (!active_ || m.functions.empty()) return;
+    if (!active_ || m.functions().empty()) return;
     // Calls per function, so a body trusts its formals' sizes only when every call was seen.
     for (const Graph* g : m.all_graphs()) {
-      for (const Node& n : g->nodes) {
+      for (const Node& n : g->nodes()) {
         if (const Function* f = p_->called_function(n)) ++calls_[f].total;
       }
     }
@@ -132,12 +132,12 @@ class BakedShape final : public Rule {
     run_of_.clear();
     tags_.clear();
     if (gi.topo_order) {
-      for (uint32_t i : *gi.topo_order) visit(g.nodes[i], ctx);
+      for (uint32_t i : *gi.topo_order) visit(g.nodes()[i], ctx);
     } else {
       return;  // a cycle: graph-unsorted-nodes says so, and no order makes sizes meaningful
     }
     report_loops(ctx);
-    if (g.kind == Graph::Kind::Main) check_declared_outputs(g, ctx);
+    if (g.kind() == Graph::Kind::Main) check_declared_outputs(g, ctx);
   }
 
   void on_model_end(const Model&, RuleContext& ctx) override {
@@ -334,13 +334,13 @@ class BakedShape final : public Rule {
     }
     // A function body's formal: exact when every call passes the same sizes.
     const Graph* g = p_->graph_of(v);
-    if (g != nullptr && g->kind == Graph::Kind::Function && g->function != nullptr &&
+    if (g != nullptr && g->kind() == Graph::Kind::Function && g->function() != nullptr &&
         p_->producer(v) == nullptr) {
-      auto it = calls_.find(g->function);
+      auto it = calls_.find(g->function());
       if (it != calls_.end() && it->second.seen == it->second.total) {
         std::string_view name = p_->name_of(v);
-        for (size_t k = 0; k < g->inputs.size() && k < it->second.formals.size(); ++k) {
-          if (g->inputs[k].name == name && !it->second.conflict[k] && it->second.formals[k]) {
+        for (size_t k = 0; k < g->inputs().size() && k < it->second.formals.size(); ++k) {
+          if (g->inputs()[k].name == name && !it->second.conflict[k] && it->second.formals[k]) {
             return it->second.formals[k];
           }
         }
@@ -403,9 +403,9 @@ class BakedShape final : public Rule {
   }
   void load_io(const Node& n) {
     io_node_ = &n;
-    io_in_.resize(n.inputs.size());
+    io_in_.resize(n.inputs().size());
     for (size_t k = 0; k < io_in_.size(); ++k) io_in_[k] = p_->input(n, k);
-    io_out_.resize(n.outputs.size());
+    io_out_.resize(n.outputs().size());
     for (size_t k = 0; k < io_out_.size(); ++k) io_out_[k] = p_->output(n, k);
   }
   const Node* io_node_ = nullptr;
@@ -416,7 +416,7 @@ class BakedShape final : public Rule {
     ValueId v = output(n, k);
     if (v == kNoValue) return;
     // Most outputs have the dims of an input (Add(x, bias), Relu, ...): share its span.
-    for (size_t i = 0; i < n.inputs.size(); ++i) {
+    for (size_t i = 0; i < n.inputs().size(); ++i) {
       ValueId u = input(n, i);
       if (u == kNoValue || u >= ref_.size() || ref_[u] < 2) continue;
       const auto [off, len] = spans_[ref_[u] - 2];
@@ -441,7 +441,7 @@ class BakedShape final : public Rule {
     return std::nullopt;
   }
   std::optional<Dims> elems(const Node& n, size_t k) {
-    if (k >= n.inputs.size() || n.inputs[k].empty()) return std::nullopt;
+    if (k >= n.inputs().size() || n.inputs()[k].empty()) return std::nullopt;
     return elems_of(input(n, k));
   }
   std::optional<std::vector<int64_t>> ints(const Node& n, size_t k) {
@@ -469,7 +469,7 @@ class BakedShape final : public Rule {
   }
 
   void visit_elems(const Node& n) {
-    const std::string_view op = n.op_type;
+    const std::string_view op = n.op_type();
     if (op != "Shape" && op != "ConstantOfShape" && op != "Concat" &&
         !maybe_vector(input(n, op == "Where" ? 1 : 0))) {
       return;
@@ -508,7 +508,7 @@ class BakedShape final : public Rule {
     if (op == "Concat") {
       if (n.attr_int("axis").value_or(0) != 0 && n.attr_int("axis").value_or(0) != -1) return;
       Dims out;
-      for (size_t k = 0; k < n.inputs.size(); ++k) {
+      for (size_t k = 0; k < n.inputs().size(); ++k) {
         auto e = elems(n, k);
         if (!e) return;
         out.insert(out.end(), e->begin(), e->end());
@@ -519,7 +519,7 @@ class BakedShape final : public Rule {
       auto e = elems(n, 0);
       auto st = ints(n, 1), en = ints(n, 2);
       if (!e || !st || !en || st->size() != 1 || en->size() != 1) return;
-      if (n.inputs.size() > 4 && !n.inputs[4].empty()) {
+      if (n.inputs().size() > 4 && !n.inputs()[4].empty()) {
         auto step = ints(n, 4);
         if (!step || step->size() != 1 || (*step)[0] != 1) return;
       }
@@ -614,7 +614,7 @@ class BakedShape final : public Rule {
   }
 
   void fallback(const Node& n) {
-    for (size_t k = 0; k < n.outputs.size(); ++k) {
+    for (size_t k = 0; k < n.outputs().size(); ++k) {
       ValueId v = output(n, k);
       if (v != kNoValue) store(v, from_analysis(v));
     }
@@ -746,7 +746,7 @@ class BakedShape final : public Rule {
       for (uint32_t id : sets_[set]) parts.push_back(names_[id]);
       d.notes.push_back(fmt::format("{} are declared dynamic", dims_phrase(parts)));
     }
-    d.help = help_for(where->op_type);
+    d.help = help_for(where->op_type());
     reported_.emplace(key, Reported{&d, where});
     if (sets_[set].size() == 1) learned_.emplace(sets_[set][0], *val);
   }
@@ -755,8 +755,8 @@ class BakedShape final : public Rule {
 
   void visit(const Node& n, RuleContext& ctx) {
     propagate_tags(n);
-    if (n.domain.empty() || n.domain == "ai.onnx") visit_elems(n);
-    const bool std_domain = n.domain.empty() || n.domain == "ai.onnx";
+    if (n.in_default_domain()) visit_elems(n);
+    const bool std_domain = n.in_default_domain();
     if (!calls_.empty()) {
       if (const Function* f = p_->called_function(n)) {
         record_call(n, *f);
@@ -768,17 +768,17 @@ class BakedShape final : public Rule {
       fallback(n);
       return;
     }
-    for (const Attribute& a : n.attributes) {
+    for (const Attribute& a : n.attributes()) {
       if (!a.ref_attr_name.empty()) {  // a function attribute: not known here
         fallback(n);
         return;
       }
     }
-    const std::string_view op = n.op_type;
+    const std::string_view op = n.op_type();
     if (is_unary(op)) {
       if (auto d = in(n, 0)) {
         set(n, 0, *d);
-        if (op == "Dropout" && n.outputs.size() > 1) set(n, 1, *d);
+        if (op == "Dropout" && n.outputs().size() > 1) set(n, 1, *d);
       } else {
         fallback(n);
       }
@@ -859,7 +859,7 @@ class BakedShape final : public Rule {
 
   void propagate_tags(const Node& n) {
     Tag t;
-    for (size_t k = 0; k < n.inputs.size(); ++k) {
+    for (size_t k = 0; k < n.inputs().size(); ++k) {
       ValueId v = input(n, k);
       if (v == kNoValue) continue;
       auto it = tags_.find(v);
@@ -872,7 +872,7 @@ class BakedShape final : public Rule {
       Run& r = runs_[t.run - 1];
       if (r.combined == nullptr) r.combined = &n;
     }
-    for (size_t k = 0; k < n.outputs.size(); ++k) {
+    for (size_t k = 0; k < n.outputs().size(); ++k) {
       ValueId v = output(n, k);
       if (v != kNoValue) tags_[v] = t;
     }
@@ -915,7 +915,7 @@ class BakedShape final : public Rule {
       if (k < min_length_ && !(seen != learned_.end() && seen->second == k)) continue;
       const Node* first = r.pieces.front();
       for (const Node* x : r.pieces) {
-        if (x->index < first->index) first = x;
+        if (x->index() < first->index()) first = x;
       }
       const bool plain = r.dim.num == 1 && r.dim.den == 1;
       const std::string dim = quoted(r.dim);
@@ -926,7 +926,7 @@ class BakedShape final : public Rule {
               "but that axis has the dynamic size {}: a Python loop over it was unrolled by "
               "tracing for a size of {}; at any other size the model silently ignores the "
               "positions after {} (or fails when there are fewer)",
-              p_->name_of(r.data), k - 1, r.axis, r.pieces.size(), first->op_type,
+              p_->name_of(r.data), k - 1, r.axis, r.pieces.size(), first->op_type(),
               node_label(*r.combined), dim, k, k - 1));
       d.key = fmt::format("axis{}", r.axis);
       d.notes.push_back(fmt::format("the size of that axis is {}{}", plain ? "" : dim + ", from ",
@@ -983,8 +983,8 @@ class BakedShape final : public Rule {
   void broadcast_op(const Node& n, RuleContext& ctx) {
     std::vector<std::pair<Dims, ValueId>> operands;
     size_t rank = 0;
-    for (size_t k = 0; k < n.inputs.size(); ++k) {
-      if (n.inputs[k].empty()) continue;
+    for (size_t k = 0; k < n.inputs().size(); ++k) {
+      if (n.inputs()[k].empty()) continue;
       auto d = in(n, k);
       if (!d) return fallback(n);
       rank = std::max(rank, d->size());
@@ -1202,8 +1202,8 @@ class BakedShape final : public Rule {
 
   void concat(const Node& n, RuleContext& ctx) {
     std::vector<std::pair<Dims, ValueId>> ins;
-    for (size_t k = 0; k < n.inputs.size(); ++k) {
-      if (n.inputs[k].empty()) continue;
+    for (size_t k = 0; k < n.inputs().size(); ++k) {
+      if (n.inputs()[k].empty()) continue;
       auto d = in(n, k);
       if (!d || (!ins.empty() && d->size() != ins.front().first.size())) return fallback(n);
       ins.emplace_back(std::move(*d), input(n, k));
@@ -1300,8 +1300,9 @@ class BakedShape final : public Rule {
     } else {
       starts = ints(n, 1);
       ends = ints(n, 2);
-      if (n.inputs.size() > 3 && !n.inputs[3].empty() && !(axes = ints(n, 3))) return fallback(n);
-      if (n.inputs.size() > 4 && !n.inputs[4].empty() && !(steps = ints(n, 4))) {
+      if (n.inputs().size() > 3 && !n.inputs()[3].empty() && !(axes = ints(n, 3)))
+        return fallback(n);
+      if (n.inputs().size() > 4 && !n.inputs()[4].empty() && !(steps = ints(n, 4))) {
         return fallback(n);
       }
     }
@@ -1365,11 +1366,11 @@ class BakedShape final : public Rule {
     const int64_t opset = p_->opset(n);
     if (opset < 13) {
       sizes = attr_ints(n, "split");
-    } else if (n.inputs.size() > 1 && !n.inputs[1].empty()) {
+    } else if (n.inputs().size() > 1 && !n.inputs()[1].empty()) {
       sizes = ints(n, 1);
       if (!sizes) return fallback(n);
     }
-    const size_t m = n.outputs.size();
+    const size_t m = n.outputs().size();
     const Expr dim = (*d)[axis];
     if (sizes) {
       if (sizes->size() != m) return fallback(n);
@@ -1456,7 +1457,7 @@ class BakedShape final : public Rule {
   // Resize's constant scales (input 2 from opset 11, else 1), or nullopt.
   std::optional<std::vector<double>> scales_of(const Node& n) {
     const size_t k = p_->opset(n) >= 11 ? 2 : 1;
-    if (k >= n.inputs.size() || n.inputs[k].empty()) return std::nullopt;
+    if (k >= n.inputs().size() || n.inputs()[k].empty()) return std::nullopt;
     const ValueTable& values = ctx_->get<ValueTable>();
     const auto c = values.constant(values.input(n, k));
     if (!c || c->overridable || c->tensor == nullptr) return std::nullopt;
@@ -1491,7 +1492,7 @@ class BakedShape final : public Rule {
     (*base)[0] = (*d)[0];
     if (!is_conv) (*base)[1] = (*d)[1];
     set(n, 0, std::move(*base));
-    if (n.outputs.size() > 1) fallback_output(n, 1);
+    if (n.outputs().size() > 1) fallback_output(n, 1);
   }
   void fallback_output(const Node& n, size_t k) {
     ValueId v = output(n, k);
@@ -1503,12 +1504,12 @@ class BakedShape final : public Rule {
     if (!d) return fallback(n);
     const int64_t r = static_cast<int64_t>(d->size());
     const bool keep = n.attr_int("keepdims").value_or(1) != 0;
-    const int64_t since = n.op_type == "ReduceSum" ? 13 : 18;
+    const int64_t since = n.op_type() == "ReduceSum" ? 13 : 18;
     std::optional<std::vector<int64_t>> axes;
     if (p_->opset(n) < since) {
       axes = attr_ints(n, "axes");
       if (!axes) axes.emplace();
-    } else if (n.inputs.size() > 1 && !n.inputs[1].empty()) {
+    } else if (n.inputs().size() > 1 && !n.inputs()[1].empty()) {
       axes = ints(n, 1);
       if (!axes) return fallback(n);
     } else {
@@ -1538,11 +1539,11 @@ class BakedShape final : public Rule {
   void record_call(const Node& n, const Function& f) {
     Calls& c = calls_[&f];
     ++c.seen;
-    if (c.formals.size() < n.inputs.size()) {
-      c.formals.resize(n.inputs.size());
-      c.conflict.resize(n.inputs.size(), false);
+    if (c.formals.size() < n.inputs().size()) {
+      c.formals.resize(n.inputs().size());
+      c.conflict.resize(n.inputs().size(), false);
     }
-    for (size_t k = 0; k < n.inputs.size(); ++k) {
+    for (size_t k = 0; k < n.inputs().size(); ++k) {
       auto d = in(n, k);
       if (!d) {
         c.conflict[k] = true;
@@ -1564,7 +1565,7 @@ class BakedShape final : public Rule {
 
   // A graph output declared with a dim name of an input, but proven to have a fixed size.
   void check_declared_outputs(const Graph& g, RuleContext& ctx) {
-    for (const ValueInfo& vi : g.outputs) {
+    for (const ValueInfo& vi : g.outputs()) {
       if (!vi.type.has_shape) continue;
       ValueId v = p_->find(g, vi.name);
       auto d = get(v);

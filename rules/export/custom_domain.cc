@@ -29,14 +29,14 @@ class CustomDomain final : public Rule {
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const auto& ops = ctx.get<OpResolutionIndex>();
     std::map<std::pair<std::string_view, std::string_view>, std::pair<const Node*, size_t>> seen;
-    for (const Node& n : g.nodes) {
-      if (n.op_type == "PythonOp" || n.op_type == "ATen" || n.domain == "org.pytorch.aten") {
+    for (const Node& n : g.nodes()) {
+      if (n.op_type() == "PythonOp" || n.op_type() == "ATen" || n.domain() == "org.pytorch.aten") {
         continue;
       }
       const OpResolution& r = ops.of(n);
       if (is_standard_domain(r.domain) || r.function != nullptr) continue;
       if (target::is_onnxruntime_domain(r.domain)) continue;
-      auto [it, inserted] = seen.try_emplace(std::pair{r.domain, n.op_type}, &n, 0);
+      auto [it, inserted] = seen.try_emplace(std::pair{r.domain, n.op_type()}, &n, 0);
       ++it->second.second;
     }
     for (const auto& [key, first] : seen) {

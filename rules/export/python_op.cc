@@ -26,13 +26,14 @@ class PythonOp final : public Rule {
     // (newer exporters), and the Python module it came from in `module`.
     std::string fn(n.attr_string("name").value_or(""));
     std::string module(n.attr_string("module").value_or(""));
-    std::string label = n.name.empty() ? n.display_name() : fmt::format("PythonOp '{}'", n.name);
+    std::string label =
+        n.name().empty() ? n.display_name() : fmt::format("PythonOp '{}'", n.name());
     std::string what = fn.empty() ? "a Python autograd Function"
                                   : fmt::format("the Python autograd Function '{}'", fn);
     if (!module.empty()) what += fmt::format(" (module '{}')", module);
     Diagnostic& d = ctx.report(
         ctx.at_node(n), fmt::format("{} calls {}, which no ONNX runtime can execute", label, what));
-    if (!n.domain.empty()) d.notes.push_back(fmt::format("domain '{}'", n.domain));
+    if (!n.domain().empty()) d.notes.push_back(fmt::format("domain '{}'", n.domain()));
     d.help = fmt::format(
         "give {} a static symbolic(g, ...) method that emits ONNX ops (or register one with "
         "torch.onnx.register_custom_op_symbolic), i.e. implement a symbolic function or rewrite "

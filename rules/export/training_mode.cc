@@ -32,13 +32,13 @@ class TrainingMode final : public Rule {
   const RuleInfo& info() const override { return static_info(); }
 
   void on_model(const Model& m, RuleContext& ctx) override {
-    if (m.training_info_count == 0) return;
+    if (m.training_info_count() == 0) return;
     Location where = ctx.at_model();
-    where.byte_offset = m.training_info_offset;
+    where.byte_offset = m.training_info_offset();
     Diagnostic& d = ctx.report(
         where, fmt::format("the model carries training_info ({} entr{}): it was saved for "
                            "on-device training, not for inference",
-                           m.training_info_count, m.training_info_count == 1 ? "y" : "ies"));
+                           m.training_info_count(), m.training_info_count() == 1 ? "y" : "ies"));
     d.help =
         "export the inference graph (model.eval(), torch.onnx.export without "
         "training-artifact generation), or strip training_info before deployment";
@@ -46,7 +46,7 @@ class TrainingMode final : public Rule {
 
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const auto* ops = &ctx.get<OpResolutionIndex>();
-    for (const Node& n : g.nodes) {
+    for (const Node& n : g.nodes()) {
       const OpResolution& r = ops->of(n);
       if (r.domain == "ai.onnx.preview.training") {
         Diagnostic& d = ctx.report(
@@ -59,16 +59,16 @@ class TrainingMode final : public Rule {
         continue;
       }
       if (!r.domain.empty()) continue;
-      if (n.op_type == "Dropout") dropout(n, ctx);
-      if (n.op_type == "BatchNormalization") batch_norm(n, ctx);
+      if (n.op_type() == "Dropout") dropout(n, ctx);
+      if (n.op_type() == "BatchNormalization") batch_norm(n, ctx);
     }
   }
 
  private:
   static void dropout(const Node& n, RuleContext& ctx) {
     // Dropout-12 on: input 2 is training_mode (false when omitted).
-    if (n.inputs.size() < 3 || n.inputs[2].empty()) return;
-    std::string_view name = n.inputs[2];
+    if (n.inputs().size() < 3 || n.inputs()[2].empty()) return;
+    std::string_view name = n.inputs()[2];
     const ValueTable& values = ctx.get<ValueTable>();
     const auto c = values.constant(values.input(n, 2));
     std::optional<bool> value;
@@ -95,22 +95,22 @@ class TrainingMode final : public Rule {
   // The mean and var inputs are computed by nodes of the graph (not initializers, constants or
   // graph inputs).
   static bool computed_statistics(const Node& n, RuleContext& ctx) {
-    if (n.inputs.size() < 5) return false;
-    const GraphInfo& info = ctx.get<GraphIndex>().info(*n.graph);
+    if (n.inputs().size() < 5) return false;
+    const GraphInfo& info = ctx.get<GraphIndex>().info(*n.graph());
     for (size_t i : {size_t{3}, size_t{4}}) {
-      if (n.inputs[i].empty()) return false;
+      if (n.inputs()[i].empty()) return false;
       const ValueTable& values = ctx.get<ValueTable>();
       if (values.constant(values.input(n, i))) return false;
-      const ValueDef* def = info.local(n.inputs[i]);
-      if (def == nullptr || def->kind != ValueDef::Kind::Node) return false;
+      const ValueDef* def = info.local(n.inputs()[i]);
+      if (def == nullptr || def->kind() != ValueDef::Kind::Node) return false;
     }
     return true;
   }
 
   static void batch_norm(const Node& n, RuleContext& ctx) {
     std::vector<std::string> stats;
-    for (size_t i = 1; i < n.outputs.size(); ++i) {
-      if (!n.outputs[i].empty()) stats.push_back(fmt::format("'{}'", n.outputs[i]));
+    for (size_t i = 1; i < n.outputs().size(); ++i) {
+      if (!n.outputs()[i].empty()) stats.push_back(fmt::format("'{}'", n.outputs()[i]));
     }
     const bool attr = n.attr_int("training_mode").value_or(0) != 0;
     if (stats.empty() && !attr) return;
@@ -126,7 +126,7 @@ class TrainingMode final : public Rule {
           fmt::format("{} normalizes with statistics of the batch it is given: its mean and "
                       "variance inputs ('{}', '{}') are computed in the graph, not running "
                       "statistics",
-                      node_label(n), n.inputs[3], n.inputs[4]));
+                      node_label(n), n.inputs()[3], n.inputs()[4]));
       d.notes.push_back(
           "this is how torch exports BatchNorm built with track_running_stats=False, in eval "
           "mode too: each result depends on the other samples in the batch");

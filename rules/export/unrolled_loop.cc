@@ -38,8 +38,8 @@ std::optional<std::vector<int64_t>> static_dims(const Provenance& p, ValueId v) 
   const Graph* g = p.graph_of(v);
   if (g == nullptr) return std::nullopt;
   std::string_view name = p.name_of(v);
-  for (const auto* list : {&g->value_info, &g->inputs, &g->outputs}) {
-    for (const ValueInfo& vi : *list) {
+  for (const std::span<const ValueInfo> list : {g->value_info(), g->inputs(), g->outputs()}) {
+    for (const ValueInfo& vi : list) {
       if (vi.name != name || !vi.type.has_shape) continue;
       out.clear();
       for (const Dim& d : vi.type.dims) {
@@ -71,10 +71,10 @@ class UnrolledLoop final : public Rule {
     const int64_t min_length = std::max<int64_t>(2, ctx.option_int("min-length", 3));
     // (tensor, axis) -> accesses at constant single positions. Negative axes wait for a rank.
     std::map<std::pair<ValueId, int64_t>, std::vector<Access>> runs;
-    for (const Node& n : g.nodes) {
-      if (!(n.domain.empty() || n.domain == "ai.onnx")) continue;
-      if (n.op_type != "Gather" && n.op_type != "Slice") continue;
-      if (n.inputs.empty()) continue;
+    for (const Node& n : g.nodes()) {
+      if (!n.in_default_domain()) continue;
+      if (n.op_type() != "Gather" && n.op_type() != "Slice") continue;
+      if (n.inputs().empty()) continue;
       ValueId data = p.input(n, 0);
       if (data == kNoValue) continue;
       // Shape vectors are unpacked, not looped over. (from_shape alone is not enough: a tensor
@@ -126,10 +126,10 @@ class UnrolledLoop final : public Rule {
       }
       if (!ok || std::find(seen.begin(), seen.end(), false) != seen.end()) continue;
       std::sort(acc.begin(), acc.end(),
-                [](const Access& x, const Access& y) { return x.node->index < y.node->index; });
+                [](const Access& x, const Access& y) { return x.node->index() < y.node->index(); });
       const Node& first = *acc.front().node;
-      std::string ops = first.op_type == acc.back().node->op_type ? std::string(first.op_type)
-                                                                  : std::string("Gather/Slice");
+      std::string ops = first.op_type() == acc.back().node->op_type() ? std::string(first.op_type())
+                                                                      : std::string("Gather/Slice");
       Diagnostic& d = ctx.report(
           ctx.at_node_value(first, p.name_of(data)),
           fmt::format("'{}' is read at every position 0..{} of axis {} by {} {} nodes: a Python "
@@ -150,8 +150,8 @@ class UnrolledLoop final : public Rule {
   static bool position(const Node& n, const Provenance& p, int64_t& axis, int64_t& index,
                        std::optional<int64_t>& end) {
     const int64_t opset = p.opset(n);
-    if (n.op_type == "Gather") {
-      if (n.inputs.size() < 2) return false;
+    if (n.op_type() == "Gather") {
+      if (n.inputs().size() < 2) return false;
       ValueId idx = p.input(n, 1);
       auto v = idx == kNoValue ? std::nullopt : p.known_ints(idx);
       if (!v || v->size() != 1) return false;
@@ -171,7 +171,7 @@ class UnrolledLoop final : public Rule {
       if (const Attribute* a = n.attribute("axes")) axes.assign(a->ints.begin(), a->ints.end());
     } else {
       auto read = [&](size_t i, std::vector<int64_t>& out) {
-        if (i >= n.inputs.size() || n.inputs[i].empty()) return true;  // absent: default
+        if (i >= n.inputs().size() || n.inputs()[i].empty()) return true;  // absent: default
         ValueId v = p.input(n, i);
         auto ints = v == kNoValue ? std::nullopt : p.known_ints(v);
         if (!ints) return false;

@@ -42,7 +42,7 @@ class ConstantCondition final : public Rule {
       return v != kNoValue && p.value_class(v) == ValueClass::Constant;
     };
     if (is_standard_op(n, "If")) {
-      if (n.inputs.empty() || n.inputs[0].empty()) return;
+      if (n.inputs().empty() || n.inputs()[0].empty()) return;
       ValueId cond = p.input(n, 0);
       if (!constant(cond)) return;
       auto ints = p.known_ints(cond);
@@ -51,7 +51,7 @@ class ConstantCondition final : public Rule {
         branch = (*ints)[0] != 0 ? ": only then_branch can run" : ": only else_branch can run";
       }
       Diagnostic& d = ctx.report(
-          ctx.at_node(n), fmt::format("the condition '{}' of {} is a constant{}{}", n.inputs[0],
+          ctx.at_node(n), fmt::format("the condition '{}' of {} is a constant{}{}", n.inputs()[0],
                                       node_label(n), value_text(p, cond), branch));
       d.help =
           "fold the branch away (onnx-simplifier does), or make the condition a Python "

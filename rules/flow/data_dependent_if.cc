@@ -26,15 +26,15 @@ class DataDependentIf final : public Rule {
   const RuleInfo& info() const override { return static_info(); }
 
   void on_node(const Node& n, RuleContext& ctx) override {
-    if (!is_standard_op(n, "If") || n.inputs.empty() || n.inputs[0].empty()) return;
+    if (!is_standard_op(n, "If") || n.inputs().empty() || n.inputs()[0].empty()) return;
     const Provenance& p = ctx.get<Provenance>();
     ValueId cond = p.input(n, 0);
     if (cond == kNoValue || p.value_class(cond) != ValueClass::Data) return;
     Diagnostic& d = ctx.report(
         ctx.at_node(n), fmt::format("the condition '{}' of {} depends on runtime data, so the "
                                     "branch taken is only known at run time",
-                                    n.inputs[0], node_label(n)));
-    d.notes.push_back(fmt::format("'{}' comes from {}", n.inputs[0], p.explain_value(cond)));
+                                    n.inputs()[0], node_label(n)));
+    d.notes.push_back(fmt::format("'{}' comes from {}", n.inputs()[0], p.explain_value(cond)));
     d.help =
         "replace the Python `if` on tensor values with `torch.where(cond, a, b)` (both "
         "branches computed, shapes fixed), or move the decision out of the model";

@@ -15,24 +15,24 @@ struct LoopControl {
 
 inline LoopControl loop_control(const Node& n, const Provenance& p) {
   LoopControl c;
-  if (!n.inputs.empty() && !n.inputs[0].empty()) {
-    c.trip = p.find(*n.graph, n.inputs[0]);
-    c.trip_name = n.inputs[0];
+  if (!n.inputs().empty() && !n.inputs()[0].empty()) {
+    c.trip = p.find(*n.graph(), n.inputs()[0]);
+    c.trip_name = n.inputs()[0];
   }
-  if (n.inputs.size() > 1 && !n.inputs[1].empty()) {
-    c.cond = p.find(*n.graph, n.inputs[1]);
-    c.cond_name = n.inputs[1];
+  if (n.inputs().size() > 1 && !n.inputs()[1].empty()) {
+    c.cond = p.find(*n.graph(), n.inputs()[1]);
+    c.cond_name = n.inputs()[1];
   }
   const Attribute* body = n.attribute("body");
-  if (body != nullptr && body->g != nullptr && !body->g->outputs.empty()) {
-    c.body_cond_name = body->g->outputs[0].name;
+  if (body != nullptr && body->g != nullptr && !body->g->outputs().empty()) {
+    c.body_cond_name = body->g->outputs()[0].name;
     c.body_cond = p.find(*body->g, c.body_cond_name);
   }
   return c;
 }
 
 inline bool is_standard_op(const Node& n, std::string_view op) {
-  return (n.domain.empty() || n.domain == "ai.onnx") && n.op_type == op;
+  return n.in_default_domain() && n.op_type() == op;
 }
 
 }  // namespace onnxlint::rules::prov

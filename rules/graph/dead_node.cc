@@ -25,32 +25,32 @@ class DeadNode final : public Rule {
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const GraphInfo& info = ctx.get<GraphIndex>().info(g);
     std::vector<uint32_t> dead;
-    for (uint32_t i = 0; i < g.nodes.size(); ++i) {
+    for (uint32_t i = 0; i < g.nodes().size(); ++i) {
       if (!info.live[i]) dead.push_back(i);
     }
     if (dead.empty()) return;
     // Marks for count_upstream, allocated once per graph: a graph with many dead sinks must
     // not cost sinks × nodes.
-    std::vector<uint32_t> seen(g.nodes.size(), 0);
+    std::vector<uint32_t> seen(g.nodes().size(), 0);
     uint32_t walk = 0;
     for (uint32_t i : dead) {
-      const Node& n = g.nodes[i];
+      const Node& n = g.nodes()[i];
       bool read = false;
-      for (std::string_view out : n.outputs) {
+      for (std::string_view out : n.outputs()) {
         if (!out.empty() && !info.uses_of(out).empty()) read = true;
       }
       if (read) continue;
       size_t upstream = count_upstream(g, info, ctx.get<GraphIndex>(), i, seen, ++walk);
       std::string outputs;
-      for (std::string_view out : n.outputs) {
+      for (std::string_view out : n.outputs()) {
         if (out.empty()) continue;
         outputs += outputs.empty() ? "" : ", ";
         outputs += "'" + std::string(out) + "'";
       }
       Diagnostic& d = ctx.report(
           ctx.at_node(n), fmt::format("{} ({}) computes {} but nothing uses {}", n.display_name(),
-                                      n.op_type, outputs.empty() ? "no outputs" : outputs,
-                                      n.outputs.size() == 1 ? "it" : "them"));
+                                      n.op_type(), outputs.empty() ? "no outputs" : outputs,
+                                      n.outputs().size() == 1 ? "it" : "them"));
       if (upstream > 0) {
         d.notes.push_back(fmt::format("{} more node{} only feed{} it and {} dead too", upstream,
                                       upstream == 1 ? "" : "s", upstream == 1 ? "s" : "",
@@ -73,17 +73,17 @@ class DeadNode final : public Rule {
     size_t count = 0;
     auto visit = [&](std::string_view name) {
       const ValueDef* def = info.local(name);
-      if (!def || def->kind != ValueDef::Kind::Node) return;
-      uint32_t p = def->node->index;
+      if (!def || def->kind() != ValueDef::Kind::Node) return;
+      uint32_t p = def->node()->index();
       if (info.live[p] || seen[p] == walk) return;
       seen[p] = walk;
       ++count;
       work.push_back(p);
     };
     while (!work.empty()) {
-      const Node& n = g.nodes[work.back()];
+      const Node& n = g.nodes()[work.back()];
       work.pop_back();
-      for (std::string_view in : n.inputs) visit(in);
+      for (std::string_view in : n.inputs()) visit(in);
       for (const Graph* sub : n.subgraphs()) {
         for (std::string_view name : index.info(*sub).outer_refs) visit(name);
       }

@@ -1,6 +1,5 @@
 // graph-duplicate-node-name: two nodes share a non-empty name.
 #include <fmt/format.h>
-#include <onnxlint/name_map.h>
 #include <onnxlint/value_table.h>
 
 #include <algorithm>
@@ -9,6 +8,7 @@
 #include <vector>
 
 #include "rules/categories.h"
+#include "util/name_map.h"
 
 namespace onnxlint::rules {
 namespace {
@@ -42,7 +42,7 @@ class NodeNameSet {
         ++used_;
         return nullptr;
       }
-      if ((s & tag_mask_) == tag && node_of(s)->name == n.name) return node_of(s);
+      if ((s & tag_mask_) == tag && node_of(s)->name() == n.name()) return node_of(s);
     }
   }
 
@@ -58,7 +58,7 @@ class NodeNameSet {
     const size_t mask = size - 1;
     for (uint32_t s : old) {
       if (s == 0) continue;
-      size_t i = hash_name(node_of(s)->name) & mask;
+      size_t i = hash_name(node_of(s)->name()) & mask;
       while (slots_[i] != 0) i = (i + 1) & mask;
       slots_[i] = s;
     }
@@ -86,23 +86,23 @@ class DuplicateNodeName final : public Rule {
   // Names must be unique across the main graph and its subgraphs (runtimes such as TensorRT
   // name layers after nodes); each function body is its own namespace.
   void on_graph(const Graph& g, RuleContext& ctx) override {
-    auto& seen = g.function != nullptr ? by_function_[g.function] : model_names_;
+    auto& seen = g.function() != nullptr ? by_function_[g.function()] : model_names_;
     // Sized once for the first (largest, usually) graph of a namespace: growing a map of 10^5
     // names step by step touches twice the memory. Later graphs grow it as needed.
-    if (seen.empty()) seen.reserve(g.nodes.size(), ctx.get<ValueTable>());
+    if (seen.empty()) seen.reserve(g.nodes().size(), ctx.get<ValueTable>());
     // Hashed ahead with their slots prefetched: a set of 10^5 names is far larger than the
     // cache, and overlapping the misses is most of the cost.
     for_each_hashed_ahead(
-        g.nodes.size(), [&](size_t i) { return g.nodes[i].name; },
+        g.nodes().size(), [&](size_t i) { return g.nodes()[i].name(); },
         [&](uint64_t h) { seen.prefetch(h); },
         [&](size_t i, uint64_t h) {
-          const Node& n = g.nodes[i];
-          if (n.name.empty()) return;
+          const Node& n = g.nodes()[i];
+          if (n.name().empty()) return;
           const Node* first = seen.insert(n, h);
           if (first == nullptr) return;
           Diagnostic& d = ctx.report(
               ctx.at_node(n), fmt::format("node name '{}' is already used by node {} of graph '{}'",
-                                          n.name, first->index, first->graph->path));
+                                          n.name(), first->index(), first->graph()->path()));
           d.help = "give nodes unique names; runtimes and profilers identify layers by node name";
         });
   }

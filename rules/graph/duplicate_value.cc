@@ -8,7 +8,7 @@ namespace onnxlint::rules {
 namespace {
 
 std::string describe(const ValueDef& d) {
-  switch (d.kind) {
+  switch (d.kind()) {
     case ValueDef::Kind::Input:
       return "a graph input";
     case ValueDef::Kind::Initializer:
@@ -16,7 +16,7 @@ std::string describe(const ValueDef& d) {
     case ValueDef::Kind::SparseInitializer:
       return "a sparse initializer";
     case ValueDef::Kind::Node:
-      return fmt::format("output {} of {}", d.output_index, d.node->display_name());
+      return fmt::format("output {} of {}", d.output_index(), d.node()->display_name());
   }
   return "a definition";
 }
@@ -40,26 +40,26 @@ class DuplicateValue final : public Rule {
     const GraphInfo& info = ctx.get<GraphIndex>().info(g);
     for (const auto& [name, dup] : info.duplicate_defs) {
       const ValueDef* first = info.local(name);
-      Location loc = dup.kind == ValueDef::Kind::Node ? ctx.at_node_value(*dup.node, name)
-                                                      : ctx.at_value(g, name);
+      Location loc = dup.kind() == ValueDef::Kind::Node ? ctx.at_node_value(*dup.node(), name)
+                                                        : ctx.at_value(g, name);
       Diagnostic& d = ctx.report(loc, fmt::format("'{}' is defined again by {}; it is already {}",
                                                   name, describe(dup), describe(*first)));
-      d.key = fmt::format("{}", static_cast<int>(dup.kind));
+      d.key = fmt::format("{}", static_cast<int>(dup.kind()));
       d.help =
           "every value must have exactly one definition; rename one of them (a graph "
           "rewrite that copied nodes usually causes this)";
     }
     // Node outputs may not shadow names of enclosing scopes (ONNX checker: SSA across scopes).
     if (info.parent == nullptr) return;
-    for (const Node& n : g.nodes) {
-      for (std::string_view out : n.outputs) {
+    for (const Node& n : g.nodes()) {
+      for (std::string_view out : n.outputs()) {
         if (out.empty()) continue;
         const ValueDef* outer = info.parent->resolve(out);
         if (outer == nullptr) continue;
-        Diagnostic& d =
-            ctx.report(ctx.at_node_value(n, out),
-                       fmt::format("'{}' produced by {} shadows {} of the enclosing graph '{}'",
-                                   out, n.display_name(), describe(*outer), outer->graph->path));
+        Diagnostic& d = ctx.report(
+            ctx.at_node_value(n, out),
+            fmt::format("'{}' produced by {} shadows {} of the enclosing graph '{}'", out,
+                        n.display_name(), describe(*outer), outer->graph()->path()));
         d.key = "shadow";
         d.help = "rename the value inside the subgraph";
       }

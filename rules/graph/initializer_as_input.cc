@@ -24,14 +24,14 @@ class InitializerAsInput final : public Rule {
 
   // One finding per graph: the cause is a single export flag, not each weight.
   void on_graph(const Graph& g, RuleContext& ctx) override {
-    if (g.kind != Graph::Kind::Main) return;
+    if (g.kind() != Graph::Kind::Main) return;
     // Before IR 4 every initializer had to be an input; that is not a finding.
-    if (ctx.model().ir_version < 4) return;
+    if (ctx.model().ir_version() < 4) return;
     const GraphInfo& info = ctx.get<GraphIndex>().info(g);
     std::vector<std::string_view> names;
-    for (const ValueInfo& in : g.inputs) {
+    for (const ValueInfo& in : g.inputs()) {
       const ValueDef* def = info.local(in.name_id);
-      if (def && def->kind == ValueDef::Kind::Input && def->tensor != nullptr) {
+      if (def && def->kind() == ValueDef::Kind::Input && def->tensor() != nullptr) {
         names.push_back(in.name);
       }
     }
@@ -40,7 +40,7 @@ class InitializerAsInput final : public Rule {
         ctx.at_value(g, names.front()),
         fmt::format("{} of {} initializers {} also listed as graph inputs, so a runtime must "
                     "treat {} as overridable inputs",
-                    names.size(), g.initializers.size(), names.size() == 1 ? "is" : "are",
+                    names.size(), g.initializers().size(), names.size() == 1 ? "is" : "are",
                     names.size() == 1 ? "it" : "them"));
     std::string list;
     for (size_t i = 0; i < names.size() && i < 8; ++i) {

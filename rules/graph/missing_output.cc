@@ -22,8 +22,8 @@ class MissingOutput final : public Rule {
 
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const GraphInfo& info = ctx.get<GraphIndex>().info(g);
-    for (size_t i = 0; i < g.outputs.size(); ++i) {
-      std::string_view name = g.outputs[i].name;
+    for (size_t i = 0; i < g.outputs().size(); ++i) {
+      std::string_view name = g.outputs()[i].name;
       if (!name.empty() && info.resolve(name) != nullptr) continue;
       Diagnostic& d = ctx.report(
           ctx.at_value(g, name),

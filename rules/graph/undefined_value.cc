@@ -22,9 +22,9 @@ class UndefinedValue final : public Rule {
 
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const GraphInfo& info = ctx.get<GraphIndex>().info(g);
-    for (const Node& n : g.nodes) {
-      for (uint32_t i = 0; i < n.inputs.size(); ++i) {
-        std::string_view name = n.inputs[i];
+    for (const Node& n : g.nodes()) {
+      for (uint32_t i = 0; i < n.inputs().size(); ++i) {
+        std::string_view name = n.inputs()[i];
         if (name.empty() || info.input_def(n, i) != nullptr) continue;
         Location loc = ctx.at_node_value(n, name);
         Diagnostic& d = ctx.report(

@@ -23,25 +23,25 @@ class UnsortedNodes final : public Rule {
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const GraphInfo& info = ctx.get<GraphIndex>().info(g);
     if (!info.topo_order) {
-      Diagnostic& d =
-          ctx.report(ctx.at_graph(g), fmt::format("the nodes of graph '{}' form a cycle", g.path));
+      Diagnostic& d = ctx.report(ctx.at_graph(g),
+                                 fmt::format("the nodes of graph '{}' form a cycle", g.path()));
       d.key = "cycle";
       d.help = "ONNX graphs must be acyclic; loops are expressed with the Loop operator";
     }
     for (uint32_t i : info.out_of_order_nodes) {
-      const Node& n = g.nodes[i];
+      const Node& n = g.nodes()[i];
       // Name the first input produced later (or by the node itself).
       std::string reason;
       auto check = [&](std::string_view name) {
         if (!reason.empty() || name.empty()) return;
         const ValueDef* def = info.local(name);
-        if (def && def->kind == ValueDef::Kind::Node && def->node->index >= i) {
+        if (def && def->kind() == ValueDef::Kind::Node && def->node()->index() >= i) {
           reason =
-              fmt::format("it reads '{}', which {} produces {}", name, def->node->display_name(),
-                          def->node->index == i ? "itself" : "later");
+              fmt::format("it reads '{}', which {} produces {}", name, def->node()->display_name(),
+                          def->node()->index() == i ? "itself" : "later");
         }
       };
-      for (std::string_view in : n.inputs) check(in);
+      for (std::string_view in : n.inputs()) check(in);
       for (const Graph* sub : n.subgraphs()) {
         for (std::string_view name : ctx.get<GraphIndex>().info(*sub).outer_refs) check(name);
       }

@@ -28,7 +28,7 @@ class UnusedInitializer final : public Rule {
 
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const GraphInfo& info = ctx.get<GraphIndex>().info(g);
-    for (const TensorData& t : g.initializers) {
+    for (const TensorData& t : g.initializers()) {
       if (t.name.empty() || !info.uses_of(t.name_id).empty()) continue;
       uint64_t bytes = t.storage == TensorData::Storage::External ? t.expected_bytes().value_or(0)
                                                                   : t.payload.size;
@@ -39,7 +39,7 @@ class UnusedInitializer final : public Rule {
           "drop it (onnx-simplifier, or onnx.utils.extract_model) so the file does not "
           "carry dead weights";
     }
-    for (const SparseTensorData& s : g.sparse_initializers) {
+    for (const SparseTensorData& s : g.sparse_initializers()) {
       const TensorData& t = s.values;
       if (t.name.empty() || !info.uses_of(t.name_id).empty()) continue;
       Diagnostic& d = ctx.report(ctx.at_value(g, t.name),

@@ -23,12 +23,12 @@ class UnusedInput final : public Rule {
   // Only the main graph: subgraph and function inputs are positional (a Loop body must accept
   // the iteration number even if it ignores it).
   void on_graph(const Graph& g, RuleContext& ctx) override {
-    if (g.kind != Graph::Kind::Main) return;
+    if (g.kind() != Graph::Kind::Main) return;
     const GraphInfo& info = ctx.get<GraphIndex>().info(g);
-    for (const ValueInfo& in : g.inputs) {
+    for (const ValueInfo& in : g.inputs()) {
       if (in.name.empty() || !info.uses_of(in.name_id).empty()) continue;
       const ValueDef* def = info.local(in.name_id);
-      if (def && def->tensor != nullptr) continue;  // an initializer: graph-unused-initializer
+      if (def && def->tensor() != nullptr) continue;  // an initializer: graph-unused-initializer
       Diagnostic& d = ctx.report(ctx.at_value(g, in.name),
                                  fmt::format("graph input '{}' is never used", in.name));
       d.help =

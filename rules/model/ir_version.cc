@@ -34,29 +34,29 @@ class IrVersion final : public Rule {
   const RuleInfo& info() const override { return static_info(); }
 
   void on_model(const Model& m, RuleContext& ctx) override {
-    if (!m.has_ir_version || m.ir_version <= 0) {
+    if (!m.has_ir_version() || m.ir_version() <= 0) {
       Diagnostic& d = ctx.report(Severity::Error, ctx.at_model(),
-                                 m.has_ir_version ? "ir_version is 0" : "ir_version is missing");
+                                 m.has_ir_version() ? "ir_version is 0" : "ir_version is missing");
       d.help = "set model.ir_version (onnx.helper.make_model sets it; e.g. IR 8 for opset 17)";
       return;
     }
-    if (m.ir_version > max_known_ir_version()) {
+    if (m.ir_version() > max_known_ir_version()) {
       Diagnostic& d = ctx.report(
           Severity::Warning, ctx.at_model(),
           fmt::format("ir_version {} is newer than the tables know (IR {} of ONNX {}); newer "
                       "IR features are not checked",
-                      m.ir_version, max_known_ir_version(), onnx_data_version()));
+                      m.ir_version(), max_known_ir_version(), onnx_data_version()));
       d.help = "upgrade onnx-lint, or save the model with an older onnx package";
     }
     opsets_need(m, ctx);
   }
 
   void on_model_end(const Model& m, RuleContext& ctx) override {
-    if (!m.has_ir_version || m.ir_version <= 0) return;
+    if (!m.has_ir_version() || m.ir_version() <= 0) return;
     std::map<int32_t, TypeUse> uses;
     auto use = [&](int32_t type, auto&& where, auto&& what) {
       const int need = min_ir_version_for_element_type(type);
-      if (need == 0 || need <= m.ir_version) return;
+      if (need == 0 || need <= m.ir_version()) return;
       auto [it, inserted] = uses.try_emplace(type);
       if (inserted) {
         it->second.where = where();
@@ -71,22 +71,22 @@ class IrVersion final : public Rule {
             vi.type.elem_type, [&] { return ctx.at_value(*g, vi.name); },
             [&] { return fmt::format("{} '{}'", kind, vi.name); });
       };
-      for (const ValueInfo& vi : g->inputs) value(vi, "input");
-      for (const ValueInfo& vi : g->outputs) value(vi, "output");
-      for (const ValueInfo& vi : g->value_info) value(vi, "value");
-      for (const TensorData& t : g->initializers) {
+      for (const ValueInfo& vi : g->inputs()) value(vi, "input");
+      for (const ValueInfo& vi : g->outputs()) value(vi, "output");
+      for (const ValueInfo& vi : g->value_info()) value(vi, "value");
+      for (const TensorData& t : g->initializers()) {
         use(
             t.data_type, [&] { return ctx.at_value(*g, t.name); },
             [&] { return fmt::format("initializer '{}'", t.name); });
       }
-      for (const SparseTensorData& s : g->sparse_initializers) {
+      for (const SparseTensorData& s : g->sparse_initializers()) {
         use(
             s.values.data_type, [&] { return ctx.at_value(*g, s.values.name); },
             [&] { return fmt::format("sparse initializer '{}'", s.values.name); });
       }
-      for (const Node& n : g->nodes) {
-        const bool standard = normalize_domain(n.domain).empty();
-        for (const Attribute& a : n.attributes) {
+      for (const Node& n : g->nodes()) {
+        const bool standard = normalize_domain(n.domain()).empty();
+        for (const Attribute& a : n.attributes()) {
           auto what = [&] { return fmt::format("{} attribute '{}'", n.display_name(), a.name); };
           auto where = [&] { return ctx.at_node(n); };
           if (a.t != nullptr) use(a.t->data_type, where, what);
@@ -104,7 +104,7 @@ class IrVersion final : public Rule {
       Diagnostic& d = ctx.report(
           Severity::Error, u.where,
           fmt::format("{} uses element type {}, which needs IR ≥ {}; model has ir_version {}",
-                      u.what, element_type_name(type), need, m.ir_version));
+                      u.what, element_type_name(type), need, m.ir_version()));
       d.key = std::string(element_type_name(type));
       if (u.count > 1) {
         d.notes.push_back(fmt::format("{} more use{} of {} in the model", u.count - 1,
@@ -113,7 +113,7 @@ class IrVersion final : public Rule {
       d.help = fmt::format(
           "save the model with ir_version {} or newer (a newer onnx package / exporter sets it), "
           "or cast the tensors to a type IR {} supports",
-          need, m.ir_version);
+          need, m.ir_version());
     }
   }
 
@@ -124,12 +124,12 @@ class IrVersion final : public Rule {
     int worst = 0;
     std::vector<std::string> notes;
     std::string headline;
-    for (const OpsetImport& imp : m.opset_imports) {
+    for (const OpsetImport& imp : m.opset_imports()) {
       std::optional<int> need = min_ir_version_for_opset(imp.domain, imp.version);
-      if (!need || *need <= m.ir_version) continue;
+      if (!need || *need <= m.ir_version()) continue;
       std::string_view domain = normalize_domain(imp.domain);
       std::string text =
-          fmt::format("{} {} first shipped in ONNX {} (IR {})", domain.empty() ? "ai.onnx" : domain,
+          fmt::format("{} {} first shipped in ONNX {} (IR {})", domain_display_name(domain),
                       imp.version, first_release_for_opset(imp.domain, imp.version), *need);
       if (*need > worst) {
         worst = *need;
@@ -140,7 +140,7 @@ class IrVersion final : public Rule {
     if (worst == 0) return;
     Diagnostic& d = ctx.report(Severity::Warning, ctx.at_model(),
                                fmt::format("ir_version {} is older than the opsets it imports: {}",
-                                           m.ir_version, headline));
+                                           m.ir_version(), headline));
     for (const std::string& n : notes) {
       if (n != headline) d.notes.push_back(n);
     }

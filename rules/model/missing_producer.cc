@@ -13,22 +13,24 @@ class MissingProducer final : public Rule {
         .id = "model-missing-producer",
         .category = "model",
         .severity = Severity::Info,
-        .summary = "Model without producer_name or producer_version (the export cannot be "
-                   "reproduced)",
+        .summary =
+            "Model without producer_name or producer_version (the export cannot be "
+            "reproduced)",
     };
     return k;
   }
   const RuleInfo& info() const override { return static_info(); }
 
   void on_model(const Model& m, RuleContext& ctx) override {
-    if (!m.producer_name.empty() && !m.producer_version.empty()) return;
-    std::string missing = m.producer_name.empty() && m.producer_version.empty()
+    if (!m.producer_name().empty() && !m.producer_version().empty()) return;
+    std::string missing = m.producer_name().empty() && m.producer_version().empty()
                               ? "producer_name and producer_version are"
-                          : m.producer_name.empty() ? "producer_name is"
-                                                    : "producer_version is";
+                          : m.producer_name().empty() ? "producer_name is"
+                                                      : "producer_version is";
     Diagnostic& d = ctx.report(ctx.at_model(), fmt::format("{} empty", missing));
-    d.help = "export with a tool that records itself (torch.onnx.export does), or set "
-             "model.producer_name/producer_version when post-processing the model";
+    d.help =
+        "export with a tool that records itself (torch.onnx.export does), or set "
+        "model.producer_name/producer_version when post-processing the model";
   }
 };
 

@@ -15,8 +15,9 @@ class TooLarge final : public Rule {
         .id = "model-too-large",
         .category = "model",
         .severity = Severity::Error,
-        .summary = "Model file or embedded data beyond the 2 GiB protobuf limit that most "
-                   "runtimes enforce",
+        .summary =
+            "Model file or embedded data beyond the 2 GiB protobuf limit that most "
+            "runtimes enforce",
     };
     return k;
   }
@@ -26,7 +27,7 @@ class TooLarge final : public Rule {
     if (m.file_size() <= kProtobufLimit) return;
     uint64_t embedded = 0;
     for (const Graph* g : m.all_graphs()) {
-      for (const TensorData& t : g->initializers) {
+      for (const TensorData& t : g->initializers()) {
         if (t.storage != TensorData::Storage::External) embedded += t.payload.size;
       }
     }
@@ -36,9 +37,10 @@ class TooLarge final : public Rule {
                     "Runtime and TensorRT cannot parse it",
                     static_cast<double>(m.file_size()) / (1ull << 30)));
     d.notes.push_back(fmt::format("{} bytes of it are embedded initializer data", embedded));
-    d.help = "store the weights as external data: torch.onnx.export(...) writes them "
-             "automatically for >2 GiB models, or use onnx.save_model(model, path, "
-             "save_as_external_data=True)";
+    d.help =
+        "store the weights as external data: torch.onnx.export(...) writes them "
+        "automatically for >2 GiB models, or use onnx.save_model(model, path, "
+        "save_as_external_data=True)";
   }
 };
 

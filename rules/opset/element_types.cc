@@ -23,7 +23,7 @@ std::optional<int32_t> fixed_type(const OpSchema& s, const ParamSchema& p) {
 
 std::optional<int32_t> KnownElemTypes::of(const StatedType& st) {
   const Node* n = st.producer;
-  if (n != nullptr && n->op_type != "Constant" && n->op_type != "Cast") {
+  if (n != nullptr && n->op_type() != "Constant" && n->op_type() != "Cast") {
     const OpResolution& r = ops_.of(*n);
     if (r.status == OpStatus::Standard && r.domain.empty() && !r.schema->outputs.empty()) {
       const OpSchema& s = *r.schema;

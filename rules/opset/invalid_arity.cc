@@ -37,13 +37,13 @@ class InvalidArity final : public Rule {
 
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const auto& ops = ctx.get<OpResolutionIndex>();
-    for (const Node& n : g.nodes) {
+    for (const Node& n : g.nodes()) {
       const OpResolution& r = ops.of(n);
       if (r.status != OpStatus::Standard) continue;
       const OpSchema& s = *r.schema;
       std::vector<std::string> problems;
-      check(n.inputs, s.inputs, s.min_input, s.max_input, "input", s, n, problems);
-      check(n.outputs, s.outputs, s.min_output, s.max_output, "output", s, n, problems);
+      check(n.inputs(), s.inputs, s.min_input, s.max_input, "input", s, n, problems);
+      check(n.outputs(), s.outputs, s.min_output, s.max_output, "output", s, n, problems);
       if (problems.empty()) continue;
       Diagnostic& d = ctx.report(ctx.at_node(n), node_label(n) + " " + problems.front());
       for (size_t k = 1; k < problems.size(); ++k) d.notes.push_back(problems[k]);
@@ -51,7 +51,7 @@ class InvalidArity final : public Rule {
           "check the symbolic function that emits {} against the {}-{} signature (optional "
           "inputs are skipped with an empty name ''; outputs=N in g.op sets the output count), "
           "or export with the opset_version whose signature matches",
-          n.op_type, n.op_type, s.since_version);
+          n.op_type(), n.op_type(), s.since_version);
     }
   }
 
@@ -62,7 +62,7 @@ class InvalidArity final : public Rule {
     const int count = static_cast<int>(actual.size());
     if (count < lo || count > hi) {
       problems.push_back(fmt::format("has {} {}{}; {}-{} takes {}", count, what,
-                                     count == 1 ? "" : "s", n.op_type, s.since_version,
+                                     count == 1 ? "" : "s", n.op_type(), s.since_version,
                                      range_text(lo, hi)));
       return;
     }
@@ -71,7 +71,7 @@ class InvalidArity final : public Rule {
       if (p == nullptr || !actual[i].empty()) continue;
       if (p->option == ParamOption::Single) {
         problems.push_back(fmt::format("leaves required {} '{}' (#{}) of {}-{} empty", what,
-                                       p->name, i, n.op_type, s.since_version));
+                                       p->name, i, n.op_type(), s.since_version));
       }
     }
   }

@@ -11,15 +11,15 @@ namespace {
 std::string issue_text(const AttrIssue& i, const Node& n, const OpSchema& s) {
   switch (i.kind) {
     case AttrIssue::Kind::Unknown:
-      return fmt::format("attribute '{}' is not defined for {} at any opset", i.name, n.op_type);
+      return fmt::format("attribute '{}' is not defined for {} at any opset", i.name, n.op_type());
     case AttrIssue::Kind::Removed:
       return fmt::format(
           "attribute '{}' is not defined for {}-{} (the last version that had it "
           "ends at {})",
-          i.name, n.op_type, s.since_version, opset_text(s.domain, i.version));
+          i.name, n.op_type(), s.since_version, opset_text(s.domain, i.version));
     case AttrIssue::Kind::WrongType:
       return fmt::format("attribute '{}' is {}, {}-{} expects {}", i.name,
-                         attr_type_name(i.attribute->type), n.op_type, s.since_version,
+                         attr_type_name(i.attribute->type), n.op_type(), s.since_version,
                          attr_type_name(i.expected->type));
     case AttrIssue::Kind::MissingRequired:
       return fmt::format("required attribute '{}' ({}) is missing", i.name,
@@ -47,7 +47,7 @@ class InvalidAttribute final : public Rule {
 
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const auto& ops = ctx.get<OpResolutionIndex>();
-    for (const Node& n : g.nodes) {
+    for (const Node& n : g.nodes()) {
       const OpResolution& r = ops.of(n);
       if (r.status != OpStatus::Standard) continue;
       std::vector<const AttrIssue*> found;
@@ -73,7 +73,7 @@ class InvalidAttribute final : public Rule {
         known += known.empty() ? "" : ", ";
         known += a.name;
       }
-      d.notes.push_back(fmt::format("{}-{} defines {}", n.op_type, s.since_version,
+      d.notes.push_back(fmt::format("{}-{} defines {}", n.op_type(), s.since_version,
                                     known.empty() ? "no attributes" : "attributes " + known));
       d.help = wrong_name
                    ? "fix the attribute in the symbolic function that emits this node "

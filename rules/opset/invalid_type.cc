@@ -60,7 +60,7 @@ class InvalidType final : public Rule {
     const auto& ops = ctx.get<OpResolutionIndex>();
     const ValueTable* values = nullptr;
     std::optional<KnownElemTypes> types;
-    for (const Node& n : g.nodes) {
+    for (const Node& n : g.nodes()) {
       const OpResolution& r = ops.of(n);
       if (r.status != OpStatus::Standard) continue;
       if (!types) {
@@ -97,8 +97,9 @@ class InvalidType final : public Rule {
           // A concrete type ("tensor(int64)"); other kinds (seq, map) are not tracked.
           if (p->type.starts_with("tensor(") && p->type != ts) {
             problems.push_back(fmt::format("{} '{}' is {}, but {} '{}' of {}-{} must be {}", what,
-                                           args[i], element_type_name(*t), what, p->name, n.op_type,
-                                           s.since_version, p->type.substr(7, p->type.size() - 8)));
+                                           args[i], element_type_name(*t), what, p->name,
+                                           n.op_type(), s.since_version,
+                                           p->type.substr(7, p->type.size() - 8)));
           }
           continue;
         }
@@ -107,8 +108,8 @@ class InvalidType final : public Rule {
           problems.push_back(
               fmt::format("{} '{}' is {}, which {}-{} does not allow for {} "
                           "(allowed: {})",
-                          what, args[i], element_type_name(*t), n.op_type, s.since_version, p->type,
-                          allowed_text(*c)));
+                          what, args[i], element_type_name(*t), n.op_type(), s.since_version,
+                          p->type, allowed_text(*c)));
           continue;
         }
         // Heterogeneous variadics (Loop, Scan, ...) bind the parameter per argument.
@@ -117,20 +118,20 @@ class InvalidType final : public Rule {
         if (!inserted && it->second.type != *t) {
           problems.push_back(fmt::format("{} '{}' is {} but '{}' is {}; both bind {} of {}-{}",
                                          what, args[i], element_type_name(*t), it->second.value,
-                                         element_type_name(it->second.type), p->type, n.op_type,
+                                         element_type_name(it->second.type), p->type, n.op_type(),
                                          s.since_version));
         }
       }
     };
-    visit(n.inputs, true, s.inputs, "input");
-    visit(n.outputs, false, s.outputs, "output");
+    visit(n.inputs(), true, s.inputs, "input");
+    visit(n.outputs(), false, s.outputs, "output");
     if (problems.empty()) return;
     Diagnostic& d = ctx.report(ctx.at_node(n), node_label(n) + ": " + problems.front());
     for (size_t k = 1; k < problems.size(); ++k) d.notes.push_back(problems[k]);
     d.help = fmt::format(
         "insert a Cast to a type {}-{} accepts (in PyTorch: .to(torch.float32) before the op), "
         "or export with an opset_version whose {} accepts this type",
-        n.op_type, s.since_version, n.op_type);
+        n.op_type(), s.since_version, n.op_type());
   }
 };
 

@@ -27,7 +27,7 @@ class MissingImport final : public Rule {
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const auto& ops = ctx.get<OpResolutionIndex>();
     std::map<std::string_view, std::pair<const Node*, size_t>> missing;
-    for (const Node& n : g.nodes) {
+    for (const Node& n : g.nodes()) {
       const OpResolution& r = ops.of(n);
       if (r.status != OpStatus::MissingImport) continue;
       auto [it, inserted] = missing.try_emplace(r.domain, &n, 0);
@@ -39,8 +39,8 @@ class MissingImport final : public Rule {
       std::string shown = domain.empty() ? "ai.onnx (the default domain)" : std::string(domain);
       std::string where = "the model has";
       if (r.scope_function != nullptr) {
-        where = fmt::format("neither function '{}::{}' nor the model has", r.scope_function->domain,
-                            r.scope_function->name);
+        where = fmt::format("neither function '{}::{}' nor the model has",
+                            r.scope_function->domain(), r.scope_function->name());
       }
       Diagnostic& d =
           ctx.report(ctx.at_node(n), fmt::format("{} uses domain {} but {} no opset_import for it",

@@ -21,16 +21,16 @@ class NewerThanKnown final : public Rule {
   const RuleInfo& info() const override { return static_info(); }
 
   void on_model(const Model& m, RuleContext& ctx) override {
-    check(m.opset_imports, "model", ctx.at_model(), ctx);
+    check(m.opset_imports(), "model", ctx.at_model(), ctx);
   }
 
   void on_function(const Function& f, RuleContext& ctx) override {
-    check(f.opset_imports, fmt::format("function '{}::{}'", f.domain, f.name), ctx.at_graph(f.body),
-          ctx);
+    check(f.opset_imports(), fmt::format("function '{}::{}'", f.domain(), f.name()),
+          ctx.at_graph(f.body()), ctx);
   }
 
  private:
-  static void check(const std::vector<OpsetImport>& imports, const std::string& who,
+  static void check(std::span<const OpsetImport> imports, const std::string& who,
                     const Location& where, RuleContext& ctx) {
     for (const OpsetImport& imp : imports) {
       const DomainInfo* info = find_domain(imp.domain);

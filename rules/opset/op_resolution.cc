@@ -1,18 +1,19 @@
 #include "rules/opset/op_resolution.h"
 
 #include <fmt/format.h>
-#include <onnxlint/name_map.h>
 
 #include <algorithm>
 #include <optional>
 #include <utility>
+
+#include "util/name_map.h"
 
 namespace onnxlint::rules {
 namespace {
 
 using Imports = std::vector<std::pair<std::string_view, int64_t>>;
 
-Imports normalized(const std::vector<OpsetImport>& imports) {
+Imports normalized(std::span<const OpsetImport> imports) {
   Imports out;
   out.reserve(imports.size());
   for (const OpsetImport& imp : imports)
@@ -29,28 +30,28 @@ std::optional<int64_t> find_import(const Imports& imports, std::string_view doma
 
 // The function whose body (at any depth) holds graph `g`, if any.
 const Function* enclosing_function(const Graph* g) {
-  while (g->parent != nullptr) g = g->parent;
-  return g->kind == Graph::Kind::Function ? g->function : nullptr;
+  while (g->parent() != nullptr) g = g->parent();
+  return g->kind() == Graph::Kind::Function ? g->function() : nullptr;
 }
 
 class Resolver {
  public:
   Resolver(const Model& model, std::vector<AttrIssue>& issues) : model_(model), issues_(issues) {
-    model_imports_ = normalized(model.opset_imports);
+    model_imports_ = normalized(model.opset_imports());
     // IR 1 and 2 had no opset_import: the default domain was implicitly at opset 1.
-    if (model.opset_imports.empty() && model.has_ir_version && model.ir_version > 0 &&
-        model.ir_version < 3) {
+    if (model.opset_imports().empty() && model.has_ir_version() && model.ir_version() > 0 &&
+        model.ir_version() < 3) {
       model_imports_.emplace_back("", 1);
     }
-    for (const auto& f : model.functions) {
-      functions_.emplace(std::pair{normalize_domain(f->domain), f->name}, f.get());
-      function_imports_.emplace(f.get(), normalized(f->opset_imports));
+    for (const auto& f : model.functions()) {
+      functions_.emplace(std::pair{normalize_domain(f->domain()), f->name()}, f);
+      function_imports_.emplace(f, normalized(f->opset_imports()));
     }
   }
 
   OpResolution resolve(const Node& n, const Function* scope) {
     OpResolution r;
-    r.domain = normalize_domain(n.domain);
+    r.domain = normalize_domain(n.domain());
     r.scope_function = scope;
     std::optional<int64_t> imported;
     if (scope != nullptr) {
@@ -60,7 +61,7 @@ class Resolver {
     if (!imported) imported = find_import(model_imports_, r.domain);
     r.opset = imported.value_or(0);
 
-    auto fn = functions_.find(std::pair{r.domain, n.op_type});
+    auto fn = functions_.find(std::pair{r.domain, n.op_type()});
     if (fn != functions_.end()) r.function = fn->second;
     if (!imported) {
       r.status = OpStatus::MissingImport;
@@ -79,7 +80,7 @@ class Resolver {
       r.status = OpStatus::BeyondTable;
       return r;
     }
-    std::span<const OpSchema> versions = op_versions(r.domain, n.op_type);
+    std::span<const OpSchema> versions = op_versions(r.domain, n.op_type());
     if (versions.empty()) {
       r.status = OpStatus::Unknown;
       return r;
@@ -119,7 +120,7 @@ class Resolver {
   void check_attributes(const Node& n, OpResolution& r, std::span<const OpSchema> versions) {
     const OpSchema& base = *r.schema;
     const bool standard = r.status == OpStatus::Standard;
-    for (const Attribute& a : n.attributes) {
+    for (const Attribute& a : n.attributes()) {
       const bool ref = !a.ref_attr_name.empty();
       int needed = 0;
       std::string_view source;
@@ -150,7 +151,8 @@ class Resolver {
           continue;
         }
         needed = later->since_version;
-        if (const ValueAvailability* e = find_value_availability(r.domain, n.op_type, a.name, "*");
+        if (const ValueAvailability* e =
+                find_value_availability(r.domain, n.op_type(), a.name, "*");
             e != nullptr && e->since_opset == needed) {
           source = e->source;
         }
@@ -168,7 +170,7 @@ class Resolver {
       if (!ref) {
         std::string text = attribute_value_text(a);
         if (!text.empty()) {
-          const ValueAvailability* e = find_value_availability(r.domain, n.op_type, a.name, text);
+          const ValueAvailability* e = find_value_availability(r.domain, n.op_type(), a.name, text);
           if (e != nullptr && e->value != "*" && e->since_opset > r.opset &&
               e->since_opset > needed) {
             needed = e->since_opset;
@@ -253,11 +255,11 @@ OpResolutionIndex::OpResolutionIndex(const Model& model, AnalysisCache&) {
   for (const Graph* g : model.all_graphs()) {
     const Function* scope = enclosing_function(g);
     std::vector<uint32_t>& ids = by_graph_[g];
-    ids.reserve(g->nodes.size());
-    for (const Node& n : g->nodes) {
-      const bool plain = scope == nullptr && n.domain.empty() && n.attributes.empty();
+    ids.reserve(g->nodes().size());
+    for (const Node& n : g->nodes()) {
+      const bool plain = scope == nullptr && n.domain().empty() && n.attributes().empty();
       if (plain) {
-        if (const uint32_t* known = plain_nodes.find(n.op_type)) {
+        if (const uint32_t* known = plain_nodes.find(n.op_type())) {
           ids.push_back(*known);
           continue;
         }
@@ -266,11 +268,11 @@ OpResolutionIndex::OpResolutionIndex(const Model& model, AnalysisCache&) {
       auto [it, added] = index_of.try_emplace(r, static_cast<uint32_t>(distinct_.size()));
       if (added) distinct_.push_back(r);
       ids.push_back(it->second);
-      if (plain) plain_nodes.try_emplace(n.op_type, it->second);
+      if (plain) plain_nodes.try_emplace(n.op_type(), it->second);
     }
   }
-  main_graph_ = &model.graph;
-  main_ids_ = &by_graph_[&model.graph];
+  main_graph_ = &model.graph();
+  main_ids_ = &by_graph_[&model.graph()];
 }
 
 std::string opset_text(std::string_view domain, int64_t version) {
@@ -288,7 +290,7 @@ std::string min_opset_text(std::string_view domain, int64_t version) {
 std::string imports_text(const OpResolution& r) {
   std::string who = "model";
   if (r.import_from_function && r.scope_function != nullptr) {
-    who = fmt::format("function '{}::{}'", r.scope_function->domain, r.scope_function->name);
+    who = fmt::format("function '{}::{}'", r.scope_function->domain(), r.scope_function->name());
   }
   if (r.domain.empty()) return fmt::format("{} imports {}", who, r.opset);
   return fmt::format("{} imports {} {}", who, r.domain, r.opset);

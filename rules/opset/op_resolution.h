@@ -70,8 +70,9 @@ class OpResolutionIndex {
   OpResolutionIndex(const Model& model, AnalysisCache& cache);
 
   const OpResolution& of(const Node& n) const {
-    const std::vector<uint32_t>& ids = n.graph == main_graph_ ? *main_ids_ : by_graph_.at(n.graph);
-    return distinct_[ids.at(n.index)];
+    const std::vector<uint32_t>& ids =
+        n.graph() == main_graph_ ? *main_ids_ : by_graph_.at(n.graph());
+    return distinct_[ids.at(n.index())];
   }
   std::span<const AttrIssue> issues(const OpResolution& r) const {
     return std::span<const AttrIssue>(issues_).subspan(r.issues_begin,

@@ -50,12 +50,12 @@ class RemovedOp final : public Rule {
 
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const auto& ops = ctx.get<OpResolutionIndex>();
-    for (const Node& n : g.nodes) {
+    for (const Node& n : g.nodes()) {
       const OpResolution& r = ops.of(n);
       if (r.status != OpStatus::Removed) continue;
       const Replacement* rep = nullptr;
       for (const Replacement& x : kReplacements) {
-        if (x.domain == r.domain && x.op == n.op_type) rep = &x;
+        if (x.domain == r.domain && x.op == n.op_type()) rep = &x;
       }
       // GroupNormalization-18 was withdrawn and replaced at 21; the others are gone for good.
       const bool replaced_later = r.schema->until_version < find_domain(r.domain)->max_opset;
@@ -68,19 +68,19 @@ class RemovedOp final : public Rule {
                             opset_text(r.domain, r.schema->since_version), imports_text(r));
       if (rep != nullptr) msg += fmt::format(": use {} instead", rep->use);
       Diagnostic& d = ctx.report(ctx.at_node(n), std::move(msg));
-      std::span<const OpSchema> versions = op_versions(r.domain, n.op_type);
+      std::span<const OpSchema> versions = op_versions(r.domain, n.op_type());
       const OpSchema* last_live = nullptr;
       for (const OpSchema& s : versions) {
         if (!s.deprecated && s.since_version < r.schema->since_version) last_live = &s;
       }
       if (last_live != nullptr) {
-        d.notes.push_back(fmt::format("{}-{} is the last version, valid up to {}", n.op_type,
+        d.notes.push_back(fmt::format("{}-{} is the last version, valid up to {}", n.op_type(),
                                       last_live->since_version,
                                       opset_text(r.domain, last_live->until_version)));
       }
       d.help = rep != nullptr ? std::string(rep->help)
                               : fmt::format("rewrite {} with the operators that replace it at {}",
-                                            n.op_type, opset_text(r.domain, r.opset));
+                                            n.op_type(), opset_text(r.domain, r.opset));
     }
   }
 };

@@ -22,7 +22,7 @@ class TooLow final : public Rule {
 
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const auto& ops = ctx.get<OpResolutionIndex>();
-    for (const Node& n : g.nodes) {
+    for (const Node& n : g.nodes()) {
       const OpResolution& r = ops.of(n);
       if (r.needed_opset == 0) continue;
       if (r.status != OpStatus::TooLow && r.status != OpStatus::Standard) continue;
@@ -59,14 +59,14 @@ class TooLow final : public Rule {
         ctx.at_node(n),
         fmt::format("{} needs {}; {}", what, min_opset_text(r.domain, needed), imports_text(r)));
     if (r.status == OpStatus::TooLow) {
-      std::span<const OpSchema> versions = op_versions(r.domain, n.op_type);
+      std::span<const OpSchema> versions = op_versions(r.domain, n.op_type());
       if (!versions.empty() && versions.front().deprecated &&
           versions.front().since_version < r.schema->since_version) {
         d.notes.push_back(fmt::format("{}-{} was withdrawn (deprecated); {}-{} replaces it",
-                                      n.op_type, versions.front().since_version, n.op_type,
+                                      n.op_type(), versions.front().since_version, n.op_type(),
                                       r.schema->since_version));
       } else if (top != nullptr) {
-        d.notes.push_back(fmt::format("{} itself exists since {}", n.op_type,
+        d.notes.push_back(fmt::format("{} itself exists since {}", n.op_type(),
                                       opset_text(r.domain, r.schema->since_version)));
       }
     }

@@ -9,7 +9,7 @@
 namespace onnxlint::rules {
 namespace {
 
-std::string domain_name(std::string_view d) { return d.empty() ? "ai.onnx" : std::string(d); }
+std::string domain_name(std::string_view d) { return std::string(domain_display_name(d)); }
 
 class UnknownOp final : public Rule {
  public:
@@ -26,16 +26,16 @@ class UnknownOp final : public Rule {
 
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const auto& ops = ctx.get<OpResolutionIndex>();
-    for (const Node& n : g.nodes) {
+    for (const Node& n : g.nodes()) {
       const OpResolution& r = ops.of(n);
       if (r.status != OpStatus::Unknown) continue;
       // Looked up once per (domain, op): a model may repeat one unknown op a million times.
-      auto [it, added] = lookups_.try_emplace({r.domain, n.op_type});
+      auto [it, added] = lookups_.try_emplace({r.domain, n.op_type()});
       Lookup& found = it->second;
       if (added) {
-        found.elsewhere = domains_defining(n.op_type);
+        found.elsewhere = domains_defining(n.op_type());
         std::erase(found.elsewhere, r.domain);
-        if (found.elsewhere.empty()) found.close = closest_op_names(r.domain, n.op_type);
+        if (found.elsewhere.empty()) found.close = closest_op_names(r.domain, n.op_type());
       }
       const std::vector<std::string_view>& elsewhere = found.elsewhere;
       if (!elsewhere.empty()) {
@@ -46,7 +46,7 @@ class UnknownOp final : public Rule {
         d.help = fmt::format(
             "set the node's domain to '{}' and import it (in a symbolic function: "
             "g.op('{}::{}', ...))",
-            elsewhere.front(), where, n.op_type);
+            elsewhere.front(), where, n.op_type());
         continue;
       }
       const std::vector<std::string_view>& close = found.close;

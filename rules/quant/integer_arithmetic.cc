@@ -64,8 +64,7 @@ constexpr std::array<std::string_view, 17> kMovesCodes = {
     "SpaceToDepth",   "Split",    "Squeeze",      "Tile",    "Transpose"};
 
 bool in(std::span<const std::string_view> ops, const Node& n) {
-  return (n.domain.empty() || n.domain == "ai.onnx") &&
-         std::find(ops.begin(), ops.end(), n.op_type) != ops.end();
+  return n.in_default_domain() && std::find(ops.begin(), ops.end(), n.op_type()) != ops.end();
 }
 
 class IntegerArithmetic final : public Rule {
@@ -85,23 +84,23 @@ class IntegerArithmetic final : public Rule {
   const RuleInfo& info() const override { return static_info(); }
 
   void on_node(const Node& n, RuleContext& ctx) override {
-    if (!n.domain.empty() && n.domain != "ai.onnx") return;
+    if (!n.in_default_domain()) return;
     if (vt_ == nullptr) vt_ = &ctx.get<ValueTable>();  // once per model, not per node
     const ValueTable& vt = *vt_;
-    for (size_t k = 0; k < n.inputs.size(); ++k) {
+    for (size_t k = 0; k < n.inputs().size(); ++k) {
       std::vector<const Node*> path;
       const Node* q = quantize_behind(vt, vt.input(n, k), path);
       if (q == nullptr) continue;
       std::string through;
       for (const Node* p : path) {
-        through += fmt::format("{}{} '{}'", through.empty() ? ", through " : " → ", p->op_type,
+        through += fmt::format("{}{} '{}'", through.empty() ? ", through " : " → ", p->op_type(),
                                p->display_name());
       }
       Diagnostic& d = ctx.report(
           ctx.at_node(n),
           fmt::format("{} '{}' computes with the integer codes of {} (input {}{}) as if they "
                       "were values: the scale and zero point are never applied",
-                      n.op_type, n.display_name(), qdq_label(*q), k, through));
+                      n.op_type(), n.display_name(), qdq_label(*q), k, through));
       d.help =
           "put a DequantizeLinear (with the QuantizeLinear's scale and zero point) before this "
           "op, as quantization tools do: QuantizeLinear → DequantizeLinear → op; with "
@@ -121,8 +120,8 @@ class IntegerArithmetic final : public Rule {
     for (int step = 0; step <= kMaxSteps && v != kNoValue; ++step) {
       const Node* p = vt.producer(v);
       if (p == nullptr) return nullptr;
-      if (p->op_type == "QuantizeLinear" && is_qdq(*p)) return p;
-      if (!in(kMovesCodes, *p) || p->inputs.empty()) return nullptr;
+      if (p->op_type() == "QuantizeLinear" && is_qdq(*p)) return p;
+      if (!in(kMovesCodes, *p) || p->inputs().empty()) return nullptr;
       path.push_back(p);
       v = vt.input(*p, 0);
     }

@@ -22,17 +22,17 @@ class PerChannelOpset final : public Rule {
   const RuleInfo& info() const override { return static_info(); }
 
   void on_node(const Node& n, RuleContext& ctx) override {
-    if (!is_qdq(n) || n.inputs.size() < 2) return;
+    if (!is_qdq(n) || n.inputs().size() < 2) return;
     const Provenance& p = ctx.get<Provenance>();
     const int64_t opset = p.opset(n);
     if (opset <= 0 || opset >= 13) return;
     const auto scale = known_dims(p, ctx.get<ValueTable>(), p.input(n, 1));
     if (!scale || scale->size() != 1 || (*scale)[0] <= 1) return;
     Diagnostic& d = ctx.report(
-        ctx.at_node_value(n, n.inputs[1]),
+        ctx.at_node_value(n, n.inputs()[1]),
         fmt::format("{} has {} per-axis scales in '{}', but {}-10 (opset {}) takes a scalar "
                     "scale only: per-axis quantization needs opset 13",
-                    qdq_label(n), (*scale)[0], n.inputs[1], n.op_type, opset));
+                    qdq_label(n), (*scale)[0], n.inputs()[1], n.op_type(), opset));
     d.help =
         "export and quantize at opset 13 or later (torch.onnx.export(..., opset_version=13); "
         "onnxruntime.quantization quantize_static(..., per_channel=True) needs the model at "

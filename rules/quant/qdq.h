@@ -13,8 +13,8 @@
 namespace onnxlint::rules {
 
 inline bool is_qdq(const Node& n) {
-  return (n.domain.empty() || n.domain == "ai.onnx") &&
-         (n.op_type == "QuantizeLinear" || n.op_type == "DequantizeLinear");
+  return n.in_default_domain() &&
+         (n.op_type() == "QuantizeLinear" || n.op_type() == "DequantizeLinear");
 }
 
 /// The dims of a value: the analysis's, else the stated ones; nullopt when not even the rank is
@@ -35,7 +35,7 @@ inline std::optional<std::vector<int64_t>> known_dims(const Provenance& p, const
 
 /// "QuantizeLinear 'name'".
 inline std::string qdq_label(const Node& n) {
-  return std::string(n.op_type) + " '" + n.display_name() + "'";
+  return std::string(n.op_type()) + " '" + n.display_name() + "'";
 }
 
 }  // namespace onnxlint::rules

@@ -27,22 +27,21 @@ class QdqMismatch final : public Rule {
   const RuleInfo& info() const override { return static_info(); }
 
   void on_node(const Node& dq, RuleContext& ctx) override {
-    if (!is_qdq(dq) || dq.inputs.size() < 2) return;
+    if (!is_qdq(dq) || dq.inputs().size() < 2) return;
     const ValueTable& vt = ctx.get<ValueTable>();
     const Node* q = vt.producer(vt.input(dq, 0));
     // torch.onnx.export puts a Cast to the same type between the two (uint8 → uint8).
-    if (q != nullptr && q->op_type == "Cast" && (q->domain.empty() || q->domain == "ai.onnx") &&
-        !q->inputs.empty()) {
+    if (q != nullptr && q->op_type() == "Cast" && q->in_default_domain() && !q->inputs().empty()) {
       const Node* before = vt.producer(vt.input(*q, 0));
-      if (before != nullptr && is_qdq(*before) && before->op_type == "QuantizeLinear") {
+      if (before != nullptr && is_qdq(*before) && before->op_type() == "QuantizeLinear") {
         // The QuantizeLinear's output type is its zero point's (uint8 without one).
-        const int32_t type = before->inputs.size() > 2 && !before->inputs[2].empty()
+        const int32_t type = before->inputs().size() > 2 && !before->inputs()[2].empty()
                                  ? vt.stated_input(*before, 2).elem_type
                                  : 2;
         if (q->attr_int("to") == type) q = before;
       }
     }
-    if (q == nullptr || !is_qdq(*q) || q->op_type != "QuantizeLinear" || q->inputs.size() < 2) {
+    if (q == nullptr || !is_qdq(*q) || q->op_type() != "QuantizeLinear" || q->inputs().size() < 2) {
       return;
     }
     std::string diff;
@@ -86,7 +85,7 @@ class QdqMismatch final : public Rule {
   // The zero point (absent: 0); nullopt when not a readable constant.
   static std::optional<std::vector<int64_t>> ints(const ValueTable& vt, RuleContext& ctx,
                                                   const Node& n, size_t k) {
-    if (k >= n.inputs.size() || n.inputs[k].empty()) return std::vector<int64_t>{0};
+    if (k >= n.inputs().size() || n.inputs()[k].empty()) return std::vector<int64_t>{0};
     const TensorData* t = tensor(vt, n, k);
     auto v = t ? ctx.model().read_ints(*t, 4096) : std::nullopt;
     if (v && v->size() > 1 && std::all_of(v->begin(), v->end(), [](int64_t z) { return z == 0; }))

@@ -33,19 +33,19 @@ class ScaleLength final : public Rule {
   const RuleInfo& info() const override { return static_info(); }
 
   void on_node(const Node& n, RuleContext& ctx) override {
-    if (!is_qdq(n) || n.inputs.size() < 2) return;
+    if (!is_qdq(n) || n.inputs().size() < 2) return;
     // Blocked quantization (opset 21 `block_size`): the scale has x's rank; not checked.
     if (n.attr_int("block_size").value_or(0) > 0) return;
     const Provenance& p = ctx.get<Provenance>();
     const ValueTable& vt = ctx.get<ValueTable>();
     const auto scale = known_dims(p, vt, p.input(n, 1));
-    const auto zero = n.inputs.size() > 2 ? known_dims(p, vt, p.input(n, 2)) : std::nullopt;
+    const auto zero = n.inputs().size() > 2 ? known_dims(p, vt, p.input(n, 2)) : std::nullopt;
     if (scale && scale->size() >= 2) {
       Diagnostic& d = ctx.report(
-          ctx.at_node_value(n, n.inputs[1]),
+          ctx.at_node_value(n, n.inputs()[1]),
           fmt::format("{} has a scale '{}' of shape {}, but a scale is a scalar (per tensor) "
                       "or 1-D (per axis) unless `block_size` is set",
-                      qdq_label(n), n.inputs[1], shape_text(*scale)));
+                      qdq_label(n), n.inputs()[1], shape_text(*scale)));
       d.key = "scale-rank";
       d.help = help();
       return;
@@ -79,10 +79,10 @@ class ScaleLength final : public Rule {
     const int64_t axis = axis_attr < 0 ? axis_attr + rank : axis_attr;
     if (axis < 0 || axis >= rank) {
       Diagnostic& d = ctx.report(
-          ctx.at_node_value(n, n.inputs[1]),
+          ctx.at_node_value(n, n.inputs()[1]),
           fmt::format("{} quantizes '{}' (rank {}) per axis along axis {}, which it does not "
                       "have ({} scales)",
-                      qdq_label(n), n.inputs[0], rank, axis_attr, scale[0]));
+                      qdq_label(n), n.inputs()[0], rank, axis_attr, scale[0]));
       d.key = "axis";
       d.help = help();
       return;
@@ -90,10 +90,10 @@ class ScaleLength final : public Rule {
     const int64_t size = (*x)[static_cast<size_t>(axis)];
     if (size < 0 || size == scale[0]) return;
     Diagnostic& d = ctx.report(
-        ctx.at_node_value(n, n.inputs[1]),
+        ctx.at_node_value(n, n.inputs()[1]),
         fmt::format("{} has {} per-axis scales in '{}' but '{}' {} has {} elements along axis "
                     "{}",
-                    qdq_label(n), scale[0], n.inputs[1], n.inputs[0], shape_text(*x), size,
+                    qdq_label(n), scale[0], n.inputs()[1], n.inputs()[0], shape_text(*x), size,
                     axis_attr));
     d.key = "axis";
     d.help = help();
@@ -102,10 +102,11 @@ class ScaleLength final : public Rule {
   void mismatch(const Node& n, RuleContext& ctx, const std::vector<int64_t>& scale,
                 const std::vector<int64_t>& zero) {
     Diagnostic& d = ctx.report(
-        ctx.at_node_value(n, n.inputs[2]),
+        ctx.at_node_value(n, n.inputs()[2]),
         fmt::format("{} has a zero point '{}' of shape {} but a scale '{}' of shape {}: they "
                     "must have the same shape",
-                    qdq_label(n), n.inputs[2], shape_text(zero), n.inputs[1], shape_text(scale)));
+                    qdq_label(n), n.inputs()[2], shape_text(zero), n.inputs()[1],
+                    shape_text(scale)));
     d.key = "zero-point";
     d.help = help();
   }

@@ -31,8 +31,8 @@ class DataDependent final : public Rule {
 
   void on_model(const Model& model, RuleContext& ctx) override {
     const Provenance& p = ctx.get<Provenance>();
-    const Graph& g = model.graph;
-    for (const ValueInfo& out : g.outputs) {
+    const Graph& g = model.graph();
+    for (const ValueInfo& out : g.outputs()) {
       const ValueId v = p.find(g, out.name);
       if (v == kNoValue || p.shape_class(v) != ShapeClass::DataDependent) continue;
       if (const Node* origin = p.shape_origin(v)) {
@@ -43,7 +43,7 @@ class DataDependent final : public Rule {
 
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const Provenance& p = ctx.get<Provenance>();
-    for (const Node& n : g.nodes) {
+    for (const Node& n : g.nodes()) {
       if (!p.is_shape_origin(n, ShapeClass::DataDependent)) continue;
       report(n, p, ctx);
     }
@@ -56,7 +56,7 @@ class DataDependent final : public Rule {
   void report(const Node& n, const Provenance& p, RuleContext& ctx) {
     // The first output whose data-dependent shape arises here, and the value that caused it.
     ValueId out = kNoValue, cause = kNoValue;
-    for (size_t k = 0; k < n.outputs.size() && out == kNoValue; ++k) {
+    for (size_t k = 0; k < n.outputs().size() && out == kNoValue; ++k) {
       ValueId v = p.output(n, k);
       if (v == kNoValue || p.shape_class(v) != ShapeClass::DataDependent ||
           p.shape_origin(v) != &n) {
@@ -70,9 +70,9 @@ class DataDependent final : public Rule {
     const int64_t opset = p.opset(n);
     std::string arg;
     if (cause != kNoValue) {
-      for (size_t i = 0; i < n.inputs.size(); ++i) {
+      for (size_t i = 0; i < n.inputs().size(); ++i) {
         if (p.input(n, i) == cause) {
-          arg = fmt::format("'{}' ('{}')", formal_input_name(n, i, opset), n.inputs[i]);
+          arg = fmt::format("'{}' ('{}')", formal_input_name(n, i, opset), n.inputs()[i]);
           break;
         }
       }
@@ -80,24 +80,24 @@ class DataDependent final : public Rule {
     }
 
     std::string message;
-    const bool standard = n.domain.empty() || n.domain == "ai.onnx";
-    if (standard && n.op_type == "Loop") {
+    const bool standard = n.in_default_domain();
+    if (standard && n.op_type() == "Loop") {
       // Output k < N carried values (N = inputs - 2): one that changes shape per pass (a
       // growing tensor or sequence); the rest are scan outputs, one slice per iteration.
-      const size_t carried = n.inputs.size() > 2 ? n.inputs.size() - 2 : 0;
+      const size_t carried = n.inputs().size() > 2 ? n.inputs().size() - 2 : 0;
       size_t k = 0;
-      while (k < n.outputs.size() && p.output(n, k) != out) ++k;
+      while (k < n.outputs().size() && p.output(n, k) != out) ++k;
       message =
           k < carried
               ? fmt::format(
                     "{} changes the shape of its loop-carried '{}' on every pass (it grows or "
                     "shrinks), and its trip count depends on runtime data",
-                    node_label(n), n.outputs[k])
+                    node_label(n), n.outputs()[k])
               : fmt::format(
                     "{} stacks one slice per iteration into its scan outputs, and its trip "
                     "count depends on runtime data",
                     node_label(n));
-    } else if (standard && n.op_type == "If") {
+    } else if (standard && n.op_type() == "If") {
       message = fmt::format(
           "the branches of {} return outputs of different shapes, picked by a runtime condition",
           node_label(n));
@@ -115,7 +115,7 @@ class DataDependent final : public Rule {
     Diagnostic& d = ctx.report(ctx.at_node(n), std::move(message));
     if (cause != kNoValue) {
       const Graph* cg = p.graph_of(cause);
-      if (p.producer(cause) == nullptr && cg != nullptr && cg->kind == Graph::Kind::Main) {
+      if (p.producer(cause) == nullptr && cg != nullptr && cg->kind() == Graph::Kind::Main) {
         d.notes.push_back(
             fmt::format("'{}' is a graph input: its values are only known at run "
                         "time",
@@ -144,7 +144,7 @@ class DataDependent final : public Rule {
       d.notes.push_back(
           fmt::format("every shape computed from '{}' is data-dependent too", p.name_of(out)));
     }
-    d.help = data_dependent_help(n.op_type);
+    d.help = data_dependent_help(n.op_type());
   }
 };
 

@@ -21,8 +21,8 @@ using namespace prov;  // NOLINT(google-build-using-namespace)
 // A main-graph input that a caller must feed (not an initializer listed as an input).
 bool is_fed_input(const GraphInfo& info, const ValueInfo& in) {
   const ValueDef* d = info.local(in.name_id);
-  return d == nullptr || d->kind != ValueDef::Kind::Input || d->tensor == nullptr ||
-         d->input != &in;
+  return d == nullptr || d->kind() != ValueDef::Kind::Input || d->tensor() == nullptr ||
+         d->input() != &in;
 }
 
 // The name the provenance analysis gives a dynamic dim (see Provenance: unnamed dims are named
@@ -43,7 +43,7 @@ std::string dim_label(const ValueInfo& in, size_t axis) {
 // "main/Reshape_3", "main/encoder/Reshape" (torch names start with '/'), as Location::anchor.
 std::string node_anchor(const Node& n) {
   std::string name = n.display_name();
-  return n.graph->path + (name.starts_with('/') ? "" : "/") + name;
+  return n.graph()->path() + (name.starts_with('/') ? "" : "/") + name;
 }
 
 // "the shapes of 12 of 40 nodes depend on 'batch'".
@@ -159,7 +159,7 @@ class DynamicInput final : public Rule {
   const RuleInfo& info() const override { return static_info(); }
 
   void on_model(const Model& model, RuleContext& ctx) override {
-    const Graph& g = model.graph;
+    const Graph& g = model.graph();
     const GraphInfo& info = ctx.get<GraphIndex>().info(g);
     const Provenance& p = ctx.get<Provenance>();
     std::map<std::string, size_t, std::less<>> usage;
@@ -180,7 +180,7 @@ class DynamicInput final : public Rule {
     std::map<std::string, std::string> label_of;  // provenance name -> shown name
     std::vector<std::string> text;
 
-    for (const ValueInfo& in : g.inputs) {
+    for (const ValueInfo& in : g.inputs()) {
       if (!is_fed_input(info, in)) continue;
       nlohmann::json ji;
       ji["name"] = std::string(in.name);
@@ -293,7 +293,7 @@ class DynamicInput final : public Rule {
     // bound of every data-set dim (what a static-shape target or a TensorRT profile needs).
     nlohmann::json outputs = nlohmann::json::array();
     size_t shown = 0;
-    for (const ValueInfo& out : g.outputs) {
+    for (const ValueInfo& out : g.outputs()) {
       const ValueId v = p.find(g, out.name);
       const ComputedShape c = computed_shape(p, v);
       const ShapeClass cls = v == kNoValue ? ShapeClass::Unknown : p.shape_class(v);
@@ -314,7 +314,7 @@ class DynamicInput final : public Rule {
     std::vector<std::string> origin_text;
     for (const Node* n : p.data_dependent_origins()) {
       std::string where = node_anchor(*n);
-      origins.push_back({{"node", where}, {"op_type", std::string(n->op_type)}});
+      origins.push_back({{"node", where}, {"op_type", std::string(n->op_type())}});
       if (origin_text.size() < 5) origin_text.push_back(where);
     }
     if (data_nodes > 0) {

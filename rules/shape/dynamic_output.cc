@@ -27,9 +27,9 @@ class DynamicOutput final : public Rule {
   const RuleInfo& info() const override { return static_info(); }
 
   void on_model(const Model& model, RuleContext& ctx) override {
-    const Graph& g = model.graph;
+    const Graph& g = model.graph();
     const Provenance& p = ctx.get<Provenance>();
-    for (const ValueInfo& out : g.outputs) {
+    for (const ValueInfo& out : g.outputs()) {
       ValueId v = p.find(g, out.name);
       const ShapeClass cls = v == kNoValue ? ShapeClass::Unknown : p.shape_class(v);
       std::vector<std::string> dyn;
@@ -94,7 +94,7 @@ class DynamicOutput final : public Rule {
           d.notes.push_back(fmt::format(
               "its shape depends on runtime values{}: {}",
               origin != nullptr ? " (from " + node_label(*origin) + ")" : "", p.explain_shape(v)));
-          d.help = data_dependent_help(origin != nullptr ? origin->op_type : "");
+          d.help = data_dependent_help(origin != nullptr ? origin->op_type() : "");
           break;
         }
         case ShapeClass::Unknown: {

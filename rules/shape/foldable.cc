@@ -28,13 +28,13 @@ class Foldable final : public Rule {
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const Provenance& p = ctx.get<Provenance>();
     const GraphInfo& info = ctx.get<GraphIndex>().info(g);
-    for (const Node& n : g.nodes) {
-      if (!(n.domain.empty() || n.domain == "ai.onnx")) continue;
-      if (n.op_type != "Shape" && n.op_type != "Size") continue;
+    for (const Node& n : g.nodes()) {
+      if (!n.in_default_domain()) continue;
+      if (n.op_type() != "Shape" && n.op_type() != "Size") continue;
       // A node whose result reaches no output is graph-dead-node's finding: removing it is the
       // fix, folding it is moot.
-      if (!info.live[n.index]) continue;
-      if (n.inputs.empty() || n.outputs.empty()) continue;
+      if (!info.live[n.index()]) continue;
+      if (n.inputs().empty() || n.outputs().empty()) continue;
       ValueId in = p.input(n, 0);
       ValueId out = p.output(n, 0);
       if (in == kNoValue || out == kNoValue) continue;
@@ -48,7 +48,7 @@ class Foldable final : public Rule {
           ctx.at_node(n),
           fmt::format("{} reads the static shape of '{}', so its result is the constant [{}] "
                       "and the shape computation it feeds can be folded",
-                      node_label(n), n.inputs[0], text));
+                      node_label(n), n.inputs()[0], text));
       d.help =
           "export with `do_constant_folding=True` (the default) or run onnx-simplifier "
           "(`onnxsim`) to fold shape computations on static shapes";

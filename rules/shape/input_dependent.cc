@@ -27,12 +27,12 @@ class InputDependent final : public Rule {
 
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const Provenance& p = ctx.get<Provenance>();
-    for (const Node& n : g.nodes) {
+    for (const Node& n : g.nodes()) {
       const OpSemantics& sem = p.semantics(n);
       if (sem.value_inputs == 0) continue;
       // Data-dependent outputs are shape-data-dependent's business.
       bool data = false;
-      for (size_t k = 0; k < n.outputs.size(); ++k) {
+      for (size_t k = 0; k < n.outputs().size(); ++k) {
         ValueId v = p.output(n, k);
         if (v != kNoValue && sem.affects_output(k) &&
             p.shape_class(v) == ShapeClass::DataDependent) {
@@ -43,7 +43,7 @@ class InputDependent final : public Rule {
       const int64_t opset = p.opset(n);
       std::vector<size_t> args;
       std::vector<std::string_view> dims;
-      for (size_t i = 0; i < n.inputs.size(); ++i) {
+      for (size_t i = 0; i < n.inputs().size(); ++i) {
         if (!sem.reads_value(i)) continue;
         ValueId v = p.input(n, i);
         if (v == kNoValue || p.value_class(v) != ValueClass::ShapeDerived) continue;
@@ -66,7 +66,7 @@ class InputDependent final : public Rule {
                       names, node_label(n), args.size() == 1 ? "is" : "are", dims_phrase(dims)));
       for (size_t i : args) {
         ValueId v = p.input(n, i);
-        d.notes.push_back(fmt::format("'{}' comes from {}", n.inputs[i], p.explain_value(v)));
+        d.notes.push_back(fmt::format("'{}' comes from {}", n.inputs()[i], p.explain_value(v)));
       }
       d.help =
           "export with fixed input shapes (no `dynamic_axes`) and onnx-simplifier folds "

@@ -17,7 +17,7 @@ namespace onnxlint::rules::prov {
 
 /// The schema's name for input `i` of `n` ("shape", "K", ...), or "input i".
 inline std::string formal_input_name(const Node& n, size_t i, int64_t opset) {
-  if (const OpSchema* s = resolve_schema(n.domain, n.op_type, opset)) {
+  if (const OpSchema* s = resolve_schema(n.domain(), n.op_type(), opset)) {
     if (i < s->inputs.size()) return std::string(s->inputs[i].name);
     if (!s->inputs.empty() && s->inputs.back().option == ParamOption::Variadic) {
       return std::string(s->inputs.back().name);

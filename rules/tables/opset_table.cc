@@ -1,8 +1,6 @@
 // Lookups over the generated operator tables (opset_table_data.cc) and the element-type table.
 #include "onnxlint/opset_table.h"
 
-#include <onnxlint/name_map.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
@@ -12,6 +10,8 @@
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "util/name_map.h"
 
 namespace onnxlint {
 namespace {

@@ -19,7 +19,7 @@ std::span<const TargetInfo> generated_targets();
 namespace {
 
 std::string domain_name(std::string_view domain) {
-  return domain.empty() ? std::string("ai.onnx") : std::string(domain);
+  return std::string(domain_display_name(domain));
 }
 
 // "Conv" for ai.onnx, "com.microsoft:FusedConv" otherwise (the spelling of the ORT docs).

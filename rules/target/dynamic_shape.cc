@@ -53,13 +53,14 @@ class DynamicShape final : public Rule {
       if (t->requires_static_shapes || t->prefers_static_shapes) targets.push_back(t);
     }
     if (targets.empty()) return;
-    const Graph& g = model.graph;
+    const Graph& g = model.graph();
     const GraphInfo& info = ctx.get<GraphIndex>().info(g);
     const Provenance& prov = ctx.get<Provenance>();
-    for (const ValueInfo& in : g.inputs) {
+    for (const ValueInfo& in : g.inputs()) {
       // An input with an initializer is an overridable weight with the initializer's shape.
       const ValueDef* def = info.local(in.name_id);
-      if (def != nullptr && def->kind == ValueDef::Kind::Input && def->tensor != nullptr) continue;
+      if (def != nullptr && def->kind() == ValueDef::Kind::Input && def->tensor() != nullptr)
+        continue;
       const TypeInfo& type = in.type;
       if (type.kind != TypeInfo::Kind::Tensor && type.kind != TypeInfo::Kind::None) continue;
       if (type.is_static_shape()) continue;
@@ -138,7 +139,7 @@ class DynamicShape final : public Rule {
     const std::vector<const Node*>& origins = prov.data_dependent_origins();
     if (origins.empty()) return;
     std::map<std::string, size_t> ops;  // "NonZero" -> count, for the message
-    for (const Node* n : origins) ++ops[std::string(n->op_type)];
+    for (const Node* n : origins) ++ops[std::string(n->op_type())];
     std::string op_list;
     for (const auto& [op, count] : ops) {
       op_list += fmt::format("{}{}{}", op_list.empty() ? "" : ", ", op,
@@ -146,7 +147,7 @@ class DynamicShape final : public Rule {
     }
     const Node& first = *origins.front();
     std::string first_shape;
-    for (size_t k = 0; k < first.outputs.size(); ++k) {
+    for (size_t k = 0; k < first.outputs().size(); ++k) {
       const ValueId v = prov.output(first, k);
       if (v != kNoValue && prov.shape_class(v) == ShapeClass::DataDependent) {
         first_shape = "shape: " + prov.explain_shape(v);
@@ -158,7 +159,7 @@ class DynamicShape final : public Rule {
       const std::string what =
           origins.size() == 1
               ? fmt::format("{} ({}) gives its output a shape that depends on tensor values",
-                            first.display_name(), first.op_type)
+                            first.display_name(), first.op_type())
               : fmt::format("{} nodes ({}) give their outputs shapes that depend on tensor values",
                             origins.size(), op_list);
       Diagnostic& d = ctx.report(
@@ -183,9 +184,9 @@ class DynamicShape final : public Rule {
                                                 const std::vector<std::string>& dims) {
     std::vector<std::string> out;
     for (const Graph* g : model.all_graphs()) {
-      for (const Node& n : g->nodes) {
+      for (const Node& n : g->nodes()) {
         bool hit = false;
-        for (size_t k = 0; k < n.outputs.size() && !hit; ++k) {
+        for (size_t k = 0; k < n.outputs().size() && !hit; ++k) {
           const ValueId v = prov.output(n, k);
           if (v == kNoValue || prov.shape_class(v) != ShapeClass::InputDim) continue;
           for (std::string_view name : prov.shape_dims(v)) {

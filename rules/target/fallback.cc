@@ -12,25 +12,25 @@ namespace onnxlint::rules::target {
 size_t count_supported_partitions(const Graph& g, const GraphIndex& index,
                                   const std::vector<NodeState>& state) {
   const GraphInfo& info = index.info(g);
-  const size_t n = g.nodes.size();
+  const size_t n = g.nodes().size();
   // Producer -> consumer edges between live nodes, deduplicated and sorted, as one flat array
   // (a set per node would cost two tree allocations per edge on large graphs).
   std::vector<std::pair<uint32_t, uint32_t>> edges;
   edges.reserve(n * 2);
   auto link = [&](const ValueDef* d, uint32_t consumer) {
-    if (d == nullptr || d->kind != ValueDef::Kind::Node || d->node == nullptr) return;
-    const uint32_t p = d->node->index;
+    if (d == nullptr || d->kind() != ValueDef::Kind::Node || d->node() == nullptr) return;
+    const uint32_t p = d->node()->index();
     if (p == consumer || state[p] == NodeState::Removed) return;
     edges.emplace_back(p, consumer);
   };
   for (uint32_t i = 0; i < n; ++i) {
     if (state[i] == NodeState::Removed) continue;
-    const Node& node = g.nodes[i];
-    for (size_t k = 0; k < node.inputs.size(); ++k) {
-      if (!node.inputs[k].empty()) link(info.local(node.input_ids()[k]), i);
+    const Node& node = g.nodes()[i];
+    for (size_t k = 0; k < node.inputs().size(); ++k) {
+      if (!node.inputs()[k].empty()) link(info.local(node.input_ids()[k]), i);
     }
     // Values a node's subgraphs (at any depth) read from this graph are its inputs too.
-    if (node.attributes.empty()) continue;
+    if (node.attributes().empty()) continue;
     for (const Graph* sub : node.subgraphs()) {
       for (std::string_view ref : index.info(*sub).outer_refs) link(info.local(ref), i);
     }

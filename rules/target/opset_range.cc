@@ -10,7 +10,7 @@ namespace {
 
 std::string domain_display(std::string_view domain) {
   domain = normalize_domain(domain);
-  return domain.empty() ? std::string("ai.onnx") : std::string(domain);
+  return std::string(domain_display_name(domain));
 }
 
 std::string bounds_text(int lo, int hi) {
@@ -41,12 +41,12 @@ class OpsetRange final : public Rule {
 
   void on_model(const Model& model, RuleContext& ctx) override {
     for (const TargetInfo* t : target::selected_targets(ctx)) {
-      check_imports(*t, model.opset_imports, ctx.at_model(), "the model", ctx);
-      if (t->max_ir_version > 0 && model.ir_version > t->max_ir_version) {
+      check_imports(*t, model.opset_imports(), ctx.at_model(), "the model", ctx);
+      if (t->max_ir_version > 0 && model.ir_version() > t->max_ir_version) {
         Diagnostic& d = ctx.report(
             ctx.at_model(),
             fmt::format("the model's IR version {} is newer than {} accepts (at most {})",
-                        model.ir_version, t->display_name, t->max_ir_version));
+                        model.ir_version(), t->display_name, t->max_ir_version));
         d.target = std::string(t->id);
         d.key = "ir";
         if (auto src = fact_source(*t, "max_ir_version"); !src.empty()) {
@@ -63,13 +63,13 @@ class OpsetRange final : public Rule {
   // A function's own opset_import is checked where the function is defined.
   void on_function(const Function& f, RuleContext& ctx) override {
     for (const TargetInfo* t : target::selected_targets(ctx)) {
-      check_imports(*t, f.opset_imports, ctx.at_graph(f.body), fmt::format("function {}", f.name),
-                    ctx);
+      check_imports(*t, f.opset_imports(), ctx.at_graph(f.body()),
+                    fmt::format("function {}", f.name()), ctx);
     }
   }
 
  private:
-  static void check_imports(const TargetInfo& t, const std::vector<OpsetImport>& imports,
+  static void check_imports(const TargetInfo& t, std::span<const OpsetImport> imports,
                             const Location& where, const std::string& who, RuleContext& ctx) {
     for (const OpsetImport& imp : imports) {
       const int lo = target_min_opset(t, imp.domain), hi = target_max_opset(t, imp.domain);

@@ -133,7 +133,7 @@ std::optional<Arg> find_arg(const Node& n, const OpSchema* schema, std::string_v
     label = fmt::format("{} '{}'", want_output ? "output" : "input", name);
   }
   if (!idx) return std::nullopt;
-  const auto& list = want_output ? n.outputs : n.inputs;
+  const auto& list = want_output ? n.outputs() : n.inputs();
   if (*idx >= list.size() || list[*idx].empty()) return std::nullopt;
   return Arg{list[*idx], label, want_output};
 }
@@ -144,14 +144,14 @@ std::vector<Arg> find_args(const Node& n, const OpSchema* schema,
   std::vector<Arg> out;
   for (std::string_view name : names) {
     if (name == "*") {
-      for (size_t i = 0; i < n.inputs.size(); ++i) {
-        if (!n.inputs[i].empty())
-          out.push_back({n.inputs[i], fmt::format("input '{}'", n.inputs[i]), false});
+      for (size_t i = 0; i < n.inputs().size(); ++i) {
+        if (!n.inputs()[i].empty())
+          out.push_back({n.inputs()[i], fmt::format("input '{}'", n.inputs()[i]), false});
       }
       if (outputs_too) {
-        for (size_t i = 0; i < n.outputs.size(); ++i) {
-          if (!n.outputs[i].empty())
-            out.push_back({n.outputs[i], fmt::format("output '{}'", n.outputs[i]), true});
+        for (size_t i = 0; i < n.outputs().size(); ++i) {
+          if (!n.outputs()[i].empty())
+            out.push_back({n.outputs()[i], fmt::format("output '{}'", n.outputs()[i]), true});
         }
       }
       continue;
@@ -262,7 +262,7 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
       if (!w || w->items.size() != 1 || !same_value(w->items[0], r.when_value)) return;
     }
   }
-  const Graph& g = *n.graph;
+  const Graph& g = *n.graph();
   const ValueTable& values = ctx.get<ValueTable>();
   auto stated = [&](std::string_view name) { return values.stated(values.find(g, name)); };
   auto fold = [&](std::string_view name) { return values.fold_state(values.find(g, name)); };
@@ -308,7 +308,7 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
       }
       break;
     case Check::MaxOutputs: {
-      const auto count = std::count_if(n.outputs.begin(), n.outputs.end(),
+      const auto count = std::count_if(n.outputs().begin(), n.outputs().end(),
                                        [](std::string_view o) { return !o.empty(); });
       if (count > int0()) {
         found.push_back(
@@ -318,7 +318,7 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
       break;
     }
     case Check::MinInputs: {
-      const auto count = std::count_if(n.inputs.begin(), n.inputs.end(),
+      const auto count = std::count_if(n.inputs().begin(), n.inputs().end(),
                                        [](std::string_view i) { return !i.empty(); });
       if (count < int0()) {
         found.push_back({fmt::format("has {} input{}, but {} needs at least {}", count,
@@ -497,8 +497,8 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
     case Check::SameShapes: {
       std::optional<std::vector<Dim>> first;
       std::string_view first_name;
-      for (size_t k = 0; k < n.inputs.size(); ++k) {
-        const std::string_view in = n.inputs[k];
+      for (size_t k = 0; k < n.inputs().size(); ++k) {
+        const std::string_view in = n.inputs()[k];
         const StatedType st = values.stated(values.input(n, k));
         if (in.empty() || !st.is_static_shape()) continue;
         if (!first) {
@@ -572,7 +572,7 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
     }
     case Check::AxisIsLast: {
       auto v = attr_value(n, schema, r.args.at(0));
-      if (!v || v->items.size() != 1 || n.inputs.empty()) break;
+      if (!v || v->items.size() != 1 || n.inputs().empty()) break;
       const auto axis = as_number(v->items[0]);
       if (!axis || *axis == -1) break;
       const StatedType in = values.stated(values.input(n, 0));
@@ -593,9 +593,9 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
       }
       const Graph& tg = *then_a->g;
       const Graph& eg = *else_a->g;
-      for (size_t i = 0; i < tg.outputs.size() && i < eg.outputs.size(); ++i) {
-        const TypeInfo& x = tg.outputs[i].type;
-        const TypeInfo& y = eg.outputs[i].type;
+      for (size_t i = 0; i < tg.outputs().size() && i < eg.outputs().size(); ++i) {
+        const TypeInfo& x = tg.outputs()[i].type;
+        const TypeInfo& y = eg.outputs()[i].type;
         if (!x.has_shape || !y.has_shape || x.dims.size() == y.dims.size()) continue;
         found.push_back({fmt::format("returns output {} with rank {} from then_branch and {} "
                                      "from else_branch, which {} does not support",
@@ -641,11 +641,11 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
   if (!found.empty()) {
     const Finding& f = found.front();
     Diagnostic d;
-    d.message =
-        fmt::format("{} ({}) {}", n.display_name(), target::op_label(n.domain, n.op_type), f.what);
+    d.message = fmt::format("{} ({}) {}", n.display_name(),
+                            target::op_label(n.domain(), n.op_type()), f.what);
     d.target = std::string(t.id);
     d.key = fmt::format("{}:{}", target::to_string(r.check), f.arg);
-    d.notes.push_back(fmt::format("{} documents for {}: \"{}\"", who, n.op_type, r.note));
+    d.notes.push_back(fmt::format("{} documents for {}: \"{}\"", who, n.op_type(), r.note));
     if (found.size() > 1) {
       std::string others;
       for (size_t i = 1; i < found.size(); ++i) {
@@ -669,15 +669,15 @@ void check_limits(const TargetInfo& t, const Node& n, RuleContext& ctx,
                   std::vector<target::BrokenRestriction>& out) {
   if (t.max_rank <= 0 && t.max_dim <= 0) return;
   const ValueTable& values = ctx.get<ValueTable>();
-  for (size_t i = 0; i < n.inputs.size(); ++i) {
+  for (size_t i = 0; i < n.inputs().size(); ++i) {
     const StatedType st = values.stated(values.input(n, i));
-    if (n.inputs[i].empty() || !st.has_shape()) continue;
+    if (n.inputs()[i].empty() || !st.has_shape()) continue;
     const std::vector<Dim> dims = st.dims();
     if (t.max_rank > 0 && static_cast<int>(dims.size()) > t.max_rank) {
       Diagnostic d;
       d.message =
           fmt::format("{} ({}) reads '{}' of rank {}, but {} supports tensors up to rank {}",
-                      n.display_name(), target::op_label(n.domain, n.op_type), n.inputs[i],
+                      n.display_name(), target::op_label(n.domain(), n.op_type()), n.inputs()[i],
                       dims.size(), t.display_name, t.max_rank);
       d.target = std::string(t.id);
       d.key = fmt::format("max-rank:{}", i);
@@ -691,8 +691,8 @@ void check_limits(const TargetInfo& t, const Node& n, RuleContext& ctx,
           Diagnostic d;
           d.message =
               fmt::format("{} ({}) reads '{}' with a dimension of {}, but {} supports at most {}",
-                          n.display_name(), target::op_label(n.domain, n.op_type), n.inputs[i],
-                          dim.value, t.display_name, t.max_dim);
+                          n.display_name(), target::op_label(n.domain(), n.op_type()),
+                          n.inputs()[i], dim.value, t.display_name, t.max_dim);
           d.target = std::string(t.id);
           d.key = fmt::format("max-dim:{}", i);
           add_fact_note(t, "max_dim", d);
@@ -768,9 +768,9 @@ std::vector<BrokenRestriction> broken_restrictions(const TargetInfo& t, const No
   std::vector<BrokenRestriction> out;
   if (!nc.runs_node() || !nc.op.supported() || nc.op.entry == nullptr) return out;
   const auto& index = by_op();
-  auto it = index.find(n.op_type);
+  auto it = index.find(n.op_type());
   if (it != index.end()) {
-    const std::string_view domain = normalize_domain(n.domain);
+    const std::string_view domain = normalize_domain(n.domain());
     const OpSchema* schema = nullptr;
     bool schema_known = false;
     for (const Restriction* r : it->second) {

@@ -41,10 +41,10 @@ class RuntimeSpecificOp final : public Rule {
   void on_graph(const Graph& g, RuleContext& ctx) override {
     if (!active_) return;
     std::map<std::pair<std::string_view, std::string_view>, std::pair<const Node*, size_t>> seen;
-    for (const Node& n : g.nodes) {
-      if (!target::is_onnxruntime_domain(n.domain)) continue;
-      if (ctx.model().find_function(n.domain, n.op_type) != nullptr) continue;
-      auto [it, inserted] = seen.try_emplace(std::pair{n.domain, n.op_type}, &n, 0);
+    for (const Node& n : g.nodes()) {
+      if (!target::is_onnxruntime_domain(n.domain())) continue;
+      if (ctx.model().find_function(n.domain(), n.op_type()) != nullptr) continue;
+      auto [it, inserted] = seen.try_emplace(std::pair{n.domain(), n.op_type()}, &n, 0);
       ++it->second.second;
     }
     for (const auto& [key, first] : seen) {

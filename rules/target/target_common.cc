@@ -22,8 +22,8 @@ Severity node_failure_severity(const TargetInfo& t) {
 
 void NodeFindings::add(const TargetInfo& t, const Node& n, const std::string& reason, Diagnostic d,
                        Location where, std::optional<Severity> severity) {
-  auto [it, fresh] = index_.try_emplace({&t, std::string(n.domain), std::string(n.op_type), reason},
-                                        groups_.size());
+  auto [it, fresh] = index_.try_emplace(
+      {&t, std::string(n.domain()), std::string(n.op_type()), reason}, groups_.size());
   if (fresh) {
     Group& g = groups_.emplace_back();
     g.target = &t;
@@ -53,14 +53,14 @@ void NodeFindings::report(RuleContext& ctx, const Several& several) {
 
 const Function* enclosing_function(const Graph& g) {
   const Graph* cur = &g;
-  while (cur->parent != nullptr) cur = cur->parent;
-  return cur->kind == Graph::Kind::Function ? cur->function : nullptr;
+  while (cur->parent() != nullptr) cur = cur->parent();
+  return cur->kind() == Graph::Kind::Function ? cur->function() : nullptr;
 }
 
 int visible_opset(const Model& model, const Graph& g, std::string_view domain) {
   domain = normalize_domain(domain);
   if (const Function* f = enclosing_function(g)) {
-    for (const OpsetImport& imp : f->opset_imports) {
+    for (const OpsetImport& imp : f->opset_imports()) {
       if (normalize_domain(imp.domain) == domain) return static_cast<int>(imp.version);
     }
   }
@@ -69,14 +69,14 @@ int visible_opset(const Model& model, const Graph& g, std::string_view domain) {
 }
 
 bool calls_local_function(const Model& model, const Node& n) {
-  return model.find_function(n.domain, n.op_type) != nullptr;
+  return model.find_function(n.domain(), n.op_type()) != nullptr;
 }
 
 const OpSchema* node_schema(const Model& model, const Node& n) {
-  if (!is_standard_domain(n.domain)) return nullptr;
-  const int opset = visible_opset(model, *n.graph, n.domain);
+  if (!is_standard_domain(n.domain())) return nullptr;
+  const int opset = visible_opset(model, *n.graph(), n.domain());
   if (opset <= 0) return nullptr;
-  return resolve_schema(n.domain, n.op_type, opset);
+  return resolve_schema(n.domain(), n.op_type(), opset);
 }
 
 namespace {
@@ -84,13 +84,13 @@ namespace {
 // Constant nodes become initializers when the model is loaded; ORT's ConstantFolding folds the
 // rest but keeps quantization nodes so that QDQ fusion can see them.
 bool is_foldable(const ValueTable& values, const Node& n) {
-  if (!(n.domain.empty() || n.domain == "ai.onnx") || n.op_type == "QuantizeLinear" ||
-      n.op_type == "DequantizeLinear") {
+  if (!n.in_default_domain() || n.op_type() == "QuantizeLinear" ||
+      n.op_type() == "DequantizeLinear") {
     return false;
   }
   bool any = false;
-  for (size_t k = 0; k < n.outputs.size(); ++k) {
-    if (n.outputs[k].empty()) continue;
+  for (size_t k = 0; k < n.outputs().size(); ++k) {
+    if (n.outputs()[k].empty()) continue;
     if (values.fold_state(values.output(n, k)) != ValueTable::FoldState::Constant) return false;
     any = true;
   }
@@ -109,21 +109,22 @@ NodeCheck check_node(const Model& model, const TargetInfo& target, const Node& n
   if (values != nullptr && target.constant_folding && is_foldable(*values, n)) {
     r.folded = true;
   }
-  const std::string_view domain = normalize_domain(n.domain);
-  r.opset = visible_opset(model, *n.graph, domain);
+  const std::string_view domain = normalize_domain(n.domain());
+  r.opset = visible_opset(model, *n.graph(), domain);
   if (r.opset > 0 && is_standard_domain(domain)) {
-    if (const OpSchema* s = resolve_schema(domain, n.op_type, r.opset)) r.since = s->since_version;
+    if (const OpSchema* s = resolve_schema(domain, n.op_type(), r.opset))
+      r.since = s->since_version;
   }
   const int lo = target_min_opset(target, domain);
   const int hi = target_max_opset(target, domain);
   r.opset_out_of_range = r.opset > 0 && ((lo > 0 && r.opset < lo) || (hi > 0 && r.opset > hi));
   // An opset outside the target's bounds is one model-level finding (target-opset-range); the
   // op itself is still checked for presence (and, for ORT tables, its since-version).
-  r.op = check_op(target, domain, n.op_type, r.since, r.opset_out_of_range ? 0 : r.opset);
+  r.op = check_op(target, domain, n.op_type(), r.since, r.opset_out_of_range ? 0 : r.opset);
   if (target.inlines_functions && !r.op.supported() &&
       (r.op.verdict == OpVerdict::Unsupported || r.op.verdict == OpVerdict::VersionOutOfRange) &&
       r.opset > 0 && is_standard_domain(domain)) {
-    const OpSchema* s = resolve_schema(domain, n.op_type, r.opset);
+    const OpSchema* s = resolve_schema(domain, n.op_type(), r.opset);
     r.expanded = s != nullptr && (s->has_function || s->has_context_dependent_function);
   }
   return r;
@@ -201,11 +202,11 @@ std::vector<TypeOffence> unsupported_types(const Model& model, const TargetInfo&
     o.kernel = kernel;
     (is_input ? o.inputs : o.outputs).push_back(value);
   };
-  for (size_t i = 0; i < n.inputs.size(); ++i) {
-    check(n.inputs[i], values.stated_input(n, i).elem_type, formal_for(schema->inputs, i), true);
+  for (size_t i = 0; i < n.inputs().size(); ++i) {
+    check(n.inputs()[i], values.stated_input(n, i).elem_type, formal_for(schema->inputs, i), true);
   }
-  for (size_t i = 0; i < n.outputs.size(); ++i) {
-    check(n.outputs[i], values.stated_output(n, i).elem_type, formal_for(schema->outputs, i),
+  for (size_t i = 0; i < n.outputs().size(); ++i) {
+    check(n.outputs()[i], values.stated_output(n, i).elem_type, formal_for(schema->outputs, i),
           false);
   }
   out.reserve(offences.size());

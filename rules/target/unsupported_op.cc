@@ -22,7 +22,7 @@ using target::NodeCheck;
 
 std::string domain_display(std::string_view domain) {
   domain = normalize_domain(domain);
-  return domain.empty() ? std::string("ai.onnx") : std::string(domain);
+  return std::string(domain_display_name(domain));
 }
 
 bool covers(const TargetInfo& t, std::string_view domain) {
@@ -33,16 +33,16 @@ bool covers(const TargetInfo& t, std::string_view domain) {
 
 // The second half of the message: why the target cannot take the node.
 std::string why(const TargetInfo& t, const Node& n, const NodeCheck& nc) {
-  const std::string op = target::op_label(n.domain, n.op_type);
+  const std::string op = target::op_label(n.domain(), n.op_type());
   switch (nc.op.verdict) {
     case OpVerdict::ListedUnsupported:
       return fmt::format("its operator documentation lists {} as not supported", op);
     case OpVerdict::Unsupported:
       if (nc.op.custom_domain) {
-        return fmt::format("it has no built-in operators in domain '{}'", n.domain);
+        return fmt::format("it has no built-in operators in domain '{}'", n.domain());
       }
-      if (!covers(t, n.domain)) {
-        return fmt::format("it supports no {} operators", domain_display(n.domain));
+      if (!covers(t, n.domain())) {
+        return fmt::format("it supports no {} operators", domain_display(n.domain()));
       }
       return fmt::format("{} is not in its operator list", op);
     case OpVerdict::VersionOutOfRange: {
@@ -52,10 +52,10 @@ std::string why(const TargetInfo& t, const Node& n, const NodeCheck& nc) {
         return fmt::format(
             "it has {} kernels only for since-version {}, and at {} opset {} the "
             "node is {}-{}",
-            op, ranges, domain_display(n.domain), nc.opset, n.op_type, nc.since);
+            op, ranges, domain_display(n.domain()), nc.opset, n.op_type(), nc.since);
       }
       return fmt::format("it supports {} only at opset {}, and the model imports {} {}", op, ranges,
-                         domain_display(n.domain), nc.opset);
+                         domain_display(n.domain()), nc.opset);
     }
     case OpVerdict::Supported:
     case OpVerdict::Unknown:
@@ -77,7 +77,7 @@ std::string help_for(const TargetInfo& t, const Node& n, const NodeCheck& nc) {
       return fmt::format(
           "export with an opset at which {} resolves to a version {} has kernels "
           "for ({}): torch.onnx.export(..., opset_version=N)",
-          n.op_type, t.display_name, version_ranges_text(nc.op.entry->versions));
+          n.op_type(), t.display_name, version_ranges_text(nc.op.entry->versions));
     }
     return fmt::format("export with an opset in {}: torch.onnx.export(..., opset_version=N)",
                        version_ranges_text(nc.op.entry->versions));
@@ -163,7 +163,7 @@ class UnsupportedOp final : public Rule {
         } else if (restricted) {
           ++e.restriction_nodes;
         } else {
-          ++e.unsupported_ops[target::op_label(n.domain, n.op_type)];
+          ++e.unsupported_ops[target::op_label(n.domain(), n.op_type())];
         }
       }
       // A node that fails only because of the model's opset is reported once, for the model,
@@ -180,7 +180,7 @@ class UnsupportedOp final : public Rule {
                     : why(t, n, nc);
       Diagnostic d;
       d.message = fmt::format("{} ({}) cannot run on {}: {}", n.display_name(),
-                              target::op_label(n.domain, n.op_type), t.display_name, reason);
+                              target::op_label(n.domain(), n.op_type()), t.display_name, reason);
       d.target = std::string(t.id);
       if (t.cpu_fallback && !nc.op.custom_domain) {
         d.notes.push_back(
@@ -189,11 +189,11 @@ class UnsupportedOp final : public Rule {
                         "target summary)",
                         t.display_name));
       }
-      if (target::is_onnxruntime_domain(n.domain) && !target::is_onnxruntime_target(t) &&
+      if (target::is_onnxruntime_domain(n.domain()) && !target::is_onnxruntime_target(t) &&
           !epcontext) {
         d.notes.push_back(
             "this model was saved after ONNX Runtime's optimizer or quantizer (domain '" +
-            std::string(n.domain) +
+            std::string(n.domain()) +
             "' holds ONNX Runtime's own ops): export the original "
             "model instead");
       }
@@ -220,26 +220,27 @@ class UnsupportedOp final : public Rule {
     for (size_t i = 0; i < targets_.size(); ++i) {
       const TargetInfo& t = *targets_[i];
       target::FallbackEstimate& e = estimates_[i];
-      for (const OpsetImport& imp : model.opset_imports) {
+      for (const OpsetImport& imp : model.opset_imports()) {
         const int lo = target_min_opset(t, imp.domain), hi = target_max_opset(t, imp.domain);
         if ((lo > 0 && imp.version < lo) || (hi > 0 && imp.version > hi)) {
           e.opset_out_of_range = true;
         }
       }
-      e.ir_out_of_range = t.max_ir_version > 0 && model.ir_version > t.max_ir_version;
-      const Graph& main = model.graph;
-      std::vector<target::NodeState> state(main.nodes.size());
+      e.ir_out_of_range = t.max_ir_version > 0 && model.ir_version() > t.max_ir_version;
+      const Graph& main = model.graph();
+      std::vector<target::NodeState> state(main.nodes().size());
       std::unordered_map<const Graph*, bool> graph_memo;
-      for (const Node& n : main.nodes) {
+      for (const Node& n : main.nodes()) {
         auto it = status_[i].find(&n);
         if (it != status_[i].end() && it->second == target::NodeState::Removed) {
-          state[n.index] = target::NodeState::Removed;
+          state[n.index()] = target::NodeState::Removed;
         } else {
-          state[n.index] = deep_supported(model, i, n, graph_memo) ? target::NodeState::Supported
-                                                                   : target::NodeState::Unsupported;
+          state[n.index()] = deep_supported(model, i, n, graph_memo)
+                                 ? target::NodeState::Supported
+                                 : target::NodeState::Unsupported;
         }
       }
-      e.main_nodes = main.nodes.size();
+      e.main_nodes = main.nodes().size();
       e.partitions = target::count_supported_partitions(main, index, state);
       section.data.push_back(e.to_json());
       section.text.push_back(e.text());
@@ -260,9 +261,9 @@ class UnsupportedOp final : public Rule {
 
   static bool has_dynamic_input(const Node& n, RuleContext& ctx) {
     const Provenance& prov = ctx.get<Provenance>();
-    for (std::string_view in : n.inputs) {
+    for (std::string_view in : n.inputs()) {
       if (in.empty()) continue;
-      const ValueId v = prov.find(*n.graph, in);
+      const ValueId v = prov.find(*n.graph(), in);
       if (v == kNoValue) continue;
       const ShapeClass c = prov.shape_class(v);
       if (c == ShapeClass::InputDim || c == ShapeClass::DataDependent) return true;
@@ -276,9 +277,9 @@ class UnsupportedOp final : public Rule {
   // call): its support is unknown, so the node counts as not supported.
   bool deep_supported(const Model& model, size_t t, const Node& n,
                       std::unordered_map<const Graph*, bool>& memo, int calls = 0) {
-    if (const Function* f = model.find_function(n.domain, n.op_type)) {
-      if (calls >= model.max_call_depth) return false;
-      return graph_supported(model, t, f->body, memo, calls + 1);
+    if (const Function* f = model.find_function(n.domain(), n.op_type())) {
+      if (calls >= model.max_call_depth()) return false;
+      return graph_supported(model, t, f->body(), memo, calls + 1);
     }
     auto it = status_[t].find(&n);
     if (it != status_[t].end() && it->second == target::NodeState::Unsupported) return false;
@@ -294,7 +295,7 @@ class UnsupportedOp final : public Rule {
     if (it != memo.end()) return it->second;
     memo[&g] = true;  // a recursive function call does not loop forever
     bool ok = true;
-    for (const Node& n : g.nodes) {
+    for (const Node& n : g.nodes()) {
       if (!deep_supported(model, t, n, memo, calls)) {
         ok = false;
         break;

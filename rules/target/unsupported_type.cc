@@ -48,19 +48,19 @@ class UnsupportedType final : public Rule {
         const char* verb = o.outputs.empty() ? "reads" : (o.inputs.empty() ? "produces" : "uses");
         const std::string reason =
             fmt::format("{}, which {} does not support for {}-{}", element_type_name(o.elem_type),
-                        t.display_name, n.op_type, nc.since);
+                        t.display_name, n.op_type(), nc.since);
         Diagnostic d;
         d.message = fmt::format("{} ({}) {} {} as {}", n.display_name(),
-                                target::op_label(n.domain, n.op_type), verb, names, reason);
+                                target::op_label(n.domain(), n.op_type()), verb, names, reason);
         d.target = std::string(t.id);
         d.key = fmt::format("{}:{}", o.param, element_type_name(o.elem_type));
         if (o.kernel != nullptr) {
           d.notes.push_back(fmt::format("its {} kernel for since-version {} accepts {} = {}",
-                                        n.op_type, version_ranges_text({&o.kernel->versions, 1}),
+                                        n.op_type(), version_ranges_text({&o.kernel->versions, 1}),
                                         o.param, target::type_list_text(o.allowed)));
         } else {
           d.notes.push_back(
-              fmt::format("its {} accepts {}", n.op_type, target::type_list_text(o.allowed)));
+              fmt::format("its {} accepts {}", n.op_type(), target::type_list_text(o.allowed)));
         }
         d.help = fmt::format(
             "cast to a supported type before the node (or export the model in "

@@ -19,7 +19,7 @@ struct AnalysedModel {
 
   const Graph& graph(const std::string& path) const {
     for (const Graph* g : model->all_graphs()) {
-      if (g->path == path) return *g;
+      if (g->path() == path) return *g;
     }
     throw std::runtime_error("no graph " + path);
   }
@@ -29,8 +29,8 @@ struct AnalysedModel {
     return id;
   }
   const Node& node(const std::string& name, const std::string& path = "main") const {
-    for (const Node& n : graph(path).nodes) {
-      if (n.name == name) return n;
+    for (const Node& n : graph(path).nodes()) {
+      if (n.name() == name) return n;
     }
     throw std::runtime_error("no node " + name);
   }

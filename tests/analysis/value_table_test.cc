@@ -29,7 +29,7 @@ TEST(ValueTable, IdsRoundTripNamesAndProducers) {
   auto model = load(m.bytes());
   AnalysisCache cache(*model);
   const ValueTable& t = cache.get<ValueTable>();
-  const Graph& g = model->graph;
+  const Graph& g = model->graph();
   EXPECT_EQ(t.size(), 4u);  // x, w, r, y
   for (std::string_view name : {"x", "w", "r", "y"}) {
     const ValueId v = t.find(g, name);
@@ -38,9 +38,9 @@ TEST(ValueTable, IdsRoundTripNamesAndProducers) {
     EXPECT_EQ(t.graph_of(v), &g);
   }
   EXPECT_EQ(t.producer(t.find(g, "x")), nullptr);
-  EXPECT_EQ(t.producer(t.find(g, "r")), &g.nodes[0]);
-  EXPECT_EQ(t.input(g.nodes[1], 1), t.find(g, "w"));
-  EXPECT_EQ(t.output(g.nodes[1], 0), t.find(g, "y"));
+  EXPECT_EQ(t.producer(t.find(g, "r")), &g.nodes()[0]);
+  EXPECT_EQ(t.input(g.nodes()[1], 1), t.find(g, "w"));
+  EXPECT_EQ(t.output(g.nodes()[1], 0), t.find(g, "y"));
   EXPECT_EQ(t.find(g, "nope"), kNoValue);
 }
 
@@ -72,19 +72,19 @@ TEST(ValueTable, ConstantsInitializersConstantNodesAndScopes) {
   EXPECT_EQ(ints_of(then_branch, "x"), std::nullopt);
   EXPECT_EQ(ints_of(then_branch, "init", 1), std::nullopt);  // over the element limit
   // Not visible from the main graph (defined in the branch).
-  EXPECT_EQ(t.find(model->graph, "init"), kNoValue);
+  EXPECT_EQ(t.find(model->graph(), "init"), kNoValue);
 
   // An initializer that is also a graph input can be overridden: not a constant.
   auto flat = load(m.bytes());
   AnalysisCache c2(*flat);
   const ValueTable& ft = c2.get<ValueTable>();
-  auto c = ft.constant(ft.find(flat->graph, "overridable"));
+  auto c = ft.constant(ft.find(flat->graph(), "overridable"));
   ASSERT_TRUE(c.has_value());
   EXPECT_TRUE(c->overridable);
-  EXPECT_EQ(ft.constant_ints(ft.find(flat->graph, "overridable")), std::nullopt);
-  EXPECT_EQ(ft.constant_ints(ft.find(flat->graph, "init")), (std::vector<int64_t>{3, 4}));
-  EXPECT_EQ(ft.fold_state(ft.find(flat->graph, "overridable")), FoldState::Runtime);
-  EXPECT_EQ(ft.fold_state(ft.find(flat->graph, "init")), FoldState::Constant);
+  EXPECT_EQ(ft.constant_ints(ft.find(flat->graph(), "overridable")), std::nullopt);
+  EXPECT_EQ(ft.constant_ints(ft.find(flat->graph(), "init")), (std::vector<int64_t>{3, 4}));
+  EXPECT_EQ(ft.fold_state(ft.find(flat->graph(), "overridable")), FoldState::Runtime);
+  EXPECT_EQ(ft.fold_state(ft.find(flat->graph(), "init")), FoldState::Constant);
 }
 
 TEST(ValueTable, SubgraphInputShadowsOuterConstant) {
@@ -133,7 +133,7 @@ TEST(ValueTable, StatedTypesPreferWhatTheValueHolds) {
   auto model = load(m.bytes());
   AnalysisCache cache(*model);
   const ValueTable& t = cache.get<ValueTable>();
-  const Graph& g = model->graph;
+  const Graph& g = model->graph();
 
   const StatedType x = t.stated(t.find(g, "x"));
   EXPECT_EQ(x.elem_type, kFloat);
@@ -176,7 +176,7 @@ TEST(ValueTable, FoldStates) {
   auto model = load(m.bytes());
   AnalysisCache cache(*model);
   const ValueTable& t = cache.get<ValueTable>();
-  const Graph& g = model->graph;
+  const Graph& g = model->graph();
   auto fold = [&](std::string_view name) { return t.fold_state(t.find(g, name)); };
   EXPECT_EQ(fold("sb"), FoldState::Constant);
   EXPECT_EQ(fold("shape_s"), FoldState::Constant);

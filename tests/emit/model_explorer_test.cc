@@ -85,10 +85,10 @@ Diagnostic at(const Model& model, const std::string& graph_path, std::string_vie
   d.location.graph_path = graph_path;
   d.message = "m";
   for (const Graph* g : model.all_graphs()) {
-    if (g->path != graph_path) continue;
-    for (const Node& n : g->nodes) {
+    if (g->path() != graph_path) continue;
+    for (const Node& n : g->nodes()) {
       if (n.display_name() == node) {
-        d.location.node_index = n.index;
+        d.location.node_index = n.index();
         d.location.node_name = n.display_name();
       }
     }

@@ -1,7 +1,8 @@
 // Arena: the bump allocator that holds the model view.
+#include "util/arena.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <onnxlint/arena.h>
 
 #include <cstdint>
 #include <string>

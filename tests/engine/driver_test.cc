@@ -30,13 +30,13 @@ class Recorder final : public Rule {
   const RuleInfo& info() const override { return static_info(); }
   void on_model(const Model&, RuleContext& ctx) override { ctx.report(ctx.at_model(), "model"); }
   void on_graph(const Graph& g, RuleContext& ctx) override {
-    ctx.report(ctx.at_graph(g), "graph " + g.path);
+    ctx.report(ctx.at_graph(g), "graph " + g.path());
   }
   void on_node(const Node& n, RuleContext& ctx) override {
-    ctx.report(ctx.at_node(n), "node " + std::string(n.op_type));
+    ctx.report(ctx.at_node(n), "node " + std::string(n.op_type()));
   }
   void on_function(const Function& f, RuleContext& ctx) override {
-    ctx.report(ctx.at_model(), "function " + std::string(f.name));
+    ctx.report(ctx.at_model(), "function " + std::string(f.name()));
   }
   void on_model_end(const Model&, RuleContext& ctx) override {
     ctx.report(ctx.at_model(), "model end");
@@ -56,7 +56,7 @@ class Thrower final : public Rule {
   }
   const RuleInfo& info() const override { return static_info(); }
   void on_node(const Node& n, RuleContext&) override {
-    if (n.op_type == "Relu") throw std::runtime_error("boom");
+    if (n.op_type() == "Relu") throw std::runtime_error("boom");
     throw 42;
   }
 };

@@ -43,26 +43,26 @@ TEST(GraphIndex, DefsUsesAndScopes) {
   const GraphIndex& index = cache.get<GraphIndex>();
   EXPECT_EQ(&index, &cache.get<GraphIndex>());  // computed once, shared
 
-  const GraphInfo& main = index.info(m->graph);
+  const GraphInfo& main = index.info(m->graph());
   const GraphInfo& body = index.info(graph_at(*m, "main/nest:body"));
   EXPECT_EQ(body.parent, &main);
   ASSERT_NE(main.local("x"), nullptr);
-  EXPECT_EQ(main.local("x")->kind, ValueDef::Kind::Input);
-  EXPECT_EQ(main.local("w")->kind, ValueDef::Kind::Initializer);
-  EXPECT_EQ(main.local("a")->kind, ValueDef::Kind::Node);
-  EXPECT_EQ(main.local("a")->node->name, "relu");
+  EXPECT_EQ(main.local("x")->kind(), ValueDef::Kind::Input);
+  EXPECT_EQ(main.local("w")->kind(), ValueDef::Kind::Initializer);
+  EXPECT_EQ(main.local("a")->kind(), ValueDef::Kind::Node);
+  EXPECT_EQ(main.local("a")->node()->name(), "relu");
   // The body resolves outer values lexically, but does not define them.
   EXPECT_EQ(body.local("a"), nullptr);
   ASSERT_NE(body.resolve("a"), nullptr);
-  EXPECT_EQ(body.resolve("a")->graph, &m->graph);
+  EXPECT_EQ(body.resolve("a")->graph(), &m->graph());
   EXPECT_EQ(body.resolve("nope"), nullptr);
   EXPECT_THAT(body.outer_refs, ElementsAre("a", "w"));
   // The Loop uses a and w through its body.
   const auto& uses_of_a = main.uses_of("a");
   ASSERT_EQ(uses_of_a.size(), 2u);
-  EXPECT_EQ(uses_of_a[0].node->name, "nest");
+  EXPECT_EQ(uses_of_a[0].node->name(), "nest");
   EXPECT_TRUE(uses_of_a[0].via_subgraph);
-  EXPECT_EQ(uses_of_a[1].node->name, "dead");
+  EXPECT_EQ(uses_of_a[1].node->name(), "dead");
   EXPECT_FALSE(uses_of_a[1].via_subgraph);
   EXPECT_THAT(main.uses_of("unused"), IsEmpty());
   // Graph outputs are uses with no node.
@@ -72,25 +72,25 @@ TEST(GraphIndex, DefsUsesAndScopes) {
 
 TEST(GraphIndex, NameIdsNumberValueNamesDenselyInFirstMentionOrder) {
   auto m = load(scoped_model());
-  const Graph& g = m->graph;
+  const Graph& g = m->graph();
   std::vector<std::string_view> names;
   for (NameId id = 0; id < g.name_count(); ++id) names.push_back(g.value_name(id));
   // Nodes come first in the file (relu, nest, dead), then initializers, inputs, outputs.
   EXPECT_THAT(names,
               ElementsAre("x", "a", "nest_trip_count", "nest_cond", "z_scan", "unused", "w"));
   for (const Graph* graph : m->all_graphs()) {
-    for (const Node& n : graph->nodes) {
-      ASSERT_EQ(n.input_ids().size(), n.inputs.size());
-      ASSERT_EQ(n.output_ids().size(), n.outputs.size());
-      for (size_t k = 0; k < n.inputs.size(); ++k) {
-        if (n.inputs[k].empty()) {
+    for (const Node& n : graph->nodes()) {
+      ASSERT_EQ(n.input_ids().size(), n.inputs().size());
+      ASSERT_EQ(n.output_ids().size(), n.outputs().size());
+      for (size_t k = 0; k < n.inputs().size(); ++k) {
+        if (n.inputs()[k].empty()) {
           EXPECT_EQ(n.input_ids()[k], kNoNameId);
         } else {
-          EXPECT_EQ(graph->value_name(n.input_ids()[k]), n.inputs[k]);
+          EXPECT_EQ(graph->value_name(n.input_ids()[k]), n.inputs()[k]);
         }
       }
-      for (size_t k = 0; k < n.outputs.size(); ++k) {
-        EXPECT_EQ(graph->value_name(n.output_ids()[k]), n.outputs[k]);
+      for (size_t k = 0; k < n.outputs().size(); ++k) {
+        EXPECT_EQ(graph->value_name(n.output_ids()[k]), n.outputs()[k]);
       }
     }
   }
@@ -107,8 +107,8 @@ TEST(GraphIndex, NameIdsNumberValueNamesDenselyInFirstMentionOrder) {
   EXPECT_EQ(main.uses_of(g.name_id("a")).size(), 2u);
   EXPECT_EQ(main.local(kNoNameId), nullptr);
   EXPECT_THAT(main.uses_of(kNoNameId), IsEmpty());
-  const Node& add = body.nodes[0];
-  ASSERT_EQ(add.name, "body_add");
+  const Node& add = body.nodes()[0];
+  ASSERT_EQ(add.name(), "body_add");
   ASSERT_NE(body_info.input_def(add, 0), nullptr);
   EXPECT_EQ(body_info.input_def(add, 0), main.local("a"));
   EXPECT_EQ(body_info.input_def(add, 1), main.local("w"));
@@ -130,17 +130,17 @@ TEST(GraphIndex, NamesOnlyANestedSubgraphMentionsAreUsesOfTheOwnerNode) {
   EXPECT_EQ(middle.name_id("a"), kNoNameId);
   EXPECT_THAT(info.outer_refs, ElementsAre("a", "w"));
   ASSERT_EQ(info.uses_of("a").size(), 1u);
-  EXPECT_EQ(info.uses_of("a")[0].node->name, "nest");
+  EXPECT_EQ(info.uses_of("a")[0].node->name(), "nest");
   EXPECT_TRUE(info.uses_of("a")[0].via_subgraph);
   EXPECT_EQ(info.uses_of("w").size(), 1u);
-  EXPECT_THAT(index.info(m->graph).outer_refs, ElementsAre("a", "w"));
-  EXPECT_EQ(index.info(m->graph).resolve("a"), nullptr);
+  EXPECT_THAT(index.info(m->graph()).outer_refs, ElementsAre("a", "w"));
+  EXPECT_EQ(index.info(m->graph()).resolve("a"), nullptr);
 }
 
 TEST(GraphIndex, OrderAndLiveness) {
   auto m = load(scoped_model());
   AnalysisCache cache(*m);
-  const GraphInfo& main = cache.get<GraphIndex>().info(m->graph);
+  const GraphInfo& main = cache.get<GraphIndex>().info(m->graph());
   ASSERT_TRUE(main.topo_order.has_value());
   EXPECT_THAT(*main.topo_order, ElementsAre(0, 1, 2));
   EXPECT_THAT(main.out_of_order_nodes, IsEmpty());
@@ -152,7 +152,7 @@ TEST(GraphIndex, OrderAndLiveness) {
   mp.mutable_graph()->mutable_node()->SwapElements(0, 1);
   auto swapped = load(mp.SerializeAsString());
   AnalysisCache c2(*swapped);
-  const GraphInfo& info = c2.get<GraphIndex>().info(swapped->graph);
+  const GraphInfo& info = c2.get<GraphIndex>().info(swapped->graph());
   EXPECT_THAT(info.out_of_order_nodes, ElementsAre(0));
   ASSERT_TRUE(info.topo_order.has_value());
   EXPECT_THAT(*info.topo_order, ElementsAre(1, 0, 2));
@@ -168,7 +168,7 @@ TEST(GraphIndex, KeepsTheFileOrderWhenItIsTopological) {
   m.graph().node("Abs", {"x"}, {"b"});
   auto model = load(m.bytes());
   AnalysisCache cache(*model);
-  const GraphInfo& info = cache.get<GraphIndex>().info(model->graph);
+  const GraphInfo& info = cache.get<GraphIndex>().info(model->graph());
   EXPECT_THAT(info.out_of_order_nodes, IsEmpty());
   ASSERT_TRUE(info.topo_order.has_value());
   EXPECT_THAT(*info.topo_order, ElementsAre(0, 1, 2));

@@ -1,7 +1,8 @@
 // NameMap and NameIndex: the open-addressing name tables behind Graph::name_ids, GraphIndex and
 // the rule analyses.
+#include "util/name_map.h"
+
 #include <gtest/gtest.h>
-#include <onnxlint/name_map.h>
 
 #include <algorithm>
 #include <string>

@@ -26,6 +26,7 @@
 
 #include "hostile/hostile_models.h"
 #include "loader/temp_dir.h"
+#include "util/name_map.h"
 
 namespace onnxlint {
 // lib/emit/json.cc, sarif.cc: the whole report as one document (what the emitters stream).
@@ -116,7 +117,7 @@ TEST(HostileCalls, ChainDepthIsALoadLimit) {
   limits.max_call_depth = 4;
   LoadResult loaded = load_model_from_bytes("m.onnx", hm::function_chain(10), limits);
   ASSERT_TRUE(loaded.model) << loaded.error->message;
-  EXPECT_EQ(loaded.model->max_call_depth, 4);
+  EXPECT_EQ(loaded.model->max_call_depth(), 4);
 }
 
 // --- 4. quadratic time: many functions, crafted names ----------------------------------------
@@ -136,7 +137,7 @@ TEST(HostileCalls, FindFunctionUsesDomainAndNameAndKeepsTheFirst) {
   const Model& m = *loaded.model;
   const Function* f = m.find_function("local", "F17");
   ASSERT_NE(f, nullptr);
-  EXPECT_EQ(f->name, "F17");
+  EXPECT_EQ(f->name(), "F17");
   EXPECT_EQ(m.find_function("", "F17"), nullptr);
   EXPECT_EQ(m.find_function("local", "F50"), nullptr);
 }
@@ -183,7 +184,7 @@ TEST(HostileMerge, TwoGAttributesAreOneSubgraphLikeProtobuf) {
 TEST(HostileMerge, TwoTypeFieldsMergeLikeProtobuf) {
   LoadResult loaded = load_model_from_bytes("m.onnx", hm::two_type_fields());
   ASSERT_TRUE(loaded.model) << loaded.error->message;
-  const TypeInfo& t = loaded.model->graph.inputs[0].type;
+  const TypeInfo& t = loaded.model->graph().inputs()[0].type;
   EXPECT_EQ(t.elem_type, 1);  // from the first occurrence
   ASSERT_TRUE(t.has_shape);   // from the second
   ASSERT_EQ(t.dims.size(), 2u);
@@ -334,12 +335,13 @@ TEST(HostileFlood, SubgraphPathsDoNotCopyHugeNames) {
   LoadResult loaded = load_model_from_bytes("m.onnx", bytes);
   ASSERT_TRUE(loaded.model) << loaded.error->message;
   size_t path_bytes = 0;
-  for (const Graph* g : loaded.model->all_graphs()) path_bytes += g->path.size();
+  for (const Graph* g : loaded.model->all_graphs()) path_bytes += g->path().size();
   EXPECT_EQ(loaded.model->all_graphs().size(), 1001u);
   EXPECT_LT(path_bytes, 1000u * 300);  // 100 MB if every path held the name
   const Graph& first = *loaded.model->all_graphs()[1];
-  EXPECT_THAT(first.path, HasSubstr("...#"));
-  EXPECT_EQ(first.path, "main/" + graph_path_component(std::string(100'000, 'n')) + ":branches[0]");
+  EXPECT_THAT(first.path(), HasSubstr("...#"));
+  EXPECT_EQ(first.path(),
+            "main/" + graph_path_component(std::string(100'000, 'n')) + ":branches[0]");
   FileReport r = lint_all(bytes);
   EXPECT_FALSE(has_rule(r, "internal-error")) << messages(r);
 }

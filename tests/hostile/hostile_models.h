@@ -281,7 +281,8 @@ inline std::vector<std::string> nodes_by_path(const onnx::ModelProto& m) {
 inline std::vector<std::string> nodes_by_path(const Model& m) {
   std::vector<std::string> out;
   for (const Graph* g : m.all_graphs()) {
-    for (const Node& n : g->nodes) out.push_back(node_line(g->path, n.op_type, n.domain, n.name));
+    for (const Node& n : g->nodes())
+      out.push_back(node_line(g->path(), n.op_type(), n.domain(), n.name()));
   }
   return out;
 }

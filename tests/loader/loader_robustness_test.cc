@@ -131,33 +131,33 @@ TEST(LoaderRobustness, KitchenSinkIsFullyRead) {
   LoadResult r = load_model_from_bytes("sink.onnx", kitchen_sink_model());
   ASSERT_TRUE(r.model);
   const Model& m = *r.model;
-  EXPECT_EQ(m.ir_version, 8);
-  EXPECT_EQ(m.producer_name, "onnxlint-tests");
-  EXPECT_EQ(m.domain, "ai.onnxlint.tests");
-  EXPECT_EQ(m.model_version, 3);
-  EXPECT_EQ(m.metadata_props.size(), 2u);
-  EXPECT_EQ(m.training_info_count, 1u);
+  EXPECT_EQ(m.ir_version(), 8);
+  EXPECT_EQ(m.producer_name(), "onnxlint-tests");
+  EXPECT_EQ(m.domain(), "ai.onnxlint.tests");
+  EXPECT_EQ(m.model_version(), 3);
+  EXPECT_EQ(m.metadata_props().size(), 2u);
+  EXPECT_EQ(m.training_info_count(), 1u);
   EXPECT_EQ(m.opset_for(""), 17);
   EXPECT_EQ(m.opset_for("ai.onnx"), 17);
   EXPECT_EQ(m.opset_for("custom.domain"), 1);
-  ASSERT_EQ(m.functions.size(), 1u);
-  EXPECT_EQ(m.functions[0]->body.path, "fn:custom.domain::Fn");
-  EXPECT_THAT(m.functions[0]->attributes, ::testing::ElementsAre("alpha", "beta"));
-  EXPECT_EQ(m.functions[0]->body.nodes[0].attributes[0].ref_attr_name, "alpha");
+  ASSERT_EQ(m.functions().size(), 1u);
+  EXPECT_EQ(m.functions()[0]->body().path(), "fn:custom.domain::Fn");
+  EXPECT_THAT(m.functions()[0]->attributes(), ::testing::ElementsAre("alpha", "beta"));
+  EXPECT_EQ(m.functions()[0]->body().nodes()[0].attributes()[0].ref_attr_name, "alpha");
   std::vector<std::string> paths;
-  for (const Graph* g : m.all_graphs()) paths.push_back(g->path);
+  for (const Graph* g : m.all_graphs()) paths.push_back(g->path());
   EXPECT_THAT(paths, ::testing::ElementsAre(
                          "main", "main/branch:then_branch", "main/branch:then_branch/loop:body",
                          "main/branch:else_branch", "main/graphs_holder:bodies[0]",
                          "main/graphs_holder:bodies[1]", "fn:custom.domain::Fn"));
-  const Graph& g = m.graph;
-  ASSERT_EQ(g.initializers.size(), 3u);
-  EXPECT_EQ(g.initializers[2].storage, TensorData::Storage::External);
-  EXPECT_EQ(g.initializers[2].external_value("length"), "16");
-  ASSERT_EQ(g.sparse_initializers.size(), 1u);
-  EXPECT_EQ(g.sparse_initializers[0].values.name, "sp");
-  EXPECT_THAT(g.sparse_initializers[0].dims, ElementsAre(4));
-  const Node& mul = g.nodes[0];
+  const Graph& g = m.graph();
+  ASSERT_EQ(g.initializers().size(), 3u);
+  EXPECT_EQ(g.initializers()[2].storage, TensorData::Storage::External);
+  EXPECT_EQ(g.initializers()[2].external_value("length"), "16");
+  ASSERT_EQ(g.sparse_initializers().size(), 1u);
+  EXPECT_EQ(g.sparse_initializers()[0].values.name, "sp");
+  EXPECT_THAT(g.sparse_initializers()[0].dims, ElementsAre(4));
+  const Node& mul = g.nodes()[0];
   EXPECT_EQ(mul.attr_int("i"), -3);
   EXPECT_EQ(mul.attr_string("s"), "text");
   EXPECT_FLOAT_EQ(mul.attribute("f")->f, 0.5f);
@@ -173,20 +173,19 @@ TEST(LoaderRobustness, KitchenSinkIsFullyRead) {
   ASSERT_EQ(mul.metadata_props().size(), 1u);
   EXPECT_EQ(mul.metadata_props()[0].key, "node-key");
   EXPECT_EQ(mul.overload(), "v2");
-  // Nodes without overload or metadata carry no out-of-line part.
-  ASSERT_GE(g.nodes.size(), 2u);
-  ASSERT_EQ(g.nodes[1].name, "reshape");
-  EXPECT_EQ(g.nodes[1].extras, nullptr);
-  EXPECT_TRUE(g.nodes[1].metadata_props().empty());
-  EXPECT_EQ(g.nodes[1].overload(), "");
-  EXPECT_EQ(g.inputs[0].type.dims[0].param, "batch");
-  EXPECT_EQ(g.value_info.size(), 1u);
+  // Nodes without overload or metadata read as empty.
+  ASSERT_GE(g.nodes().size(), 2u);
+  ASSERT_EQ(g.nodes()[1].name(), "reshape");
+  EXPECT_TRUE(g.nodes()[1].metadata_props().empty());
+  EXPECT_EQ(g.nodes()[1].overload(), "");
+  EXPECT_EQ(g.inputs()[0].type.dims[0].param, "batch");
+  EXPECT_EQ(g.value_info().size(), 1u);
   // Subgraph links.
   const Graph* loop_body = m.all_graphs()[2];
-  EXPECT_EQ(loop_body->depth, 2);
-  EXPECT_EQ(loop_body->owner->name, "loop");
-  EXPECT_EQ(loop_body->parent->path, "main/branch:then_branch");
-  EXPECT_EQ(loop_body->owner_attribute, "body");
+  EXPECT_EQ(loop_body->depth(), 2);
+  EXPECT_EQ(loop_body->owner()->name(), "loop");
+  EXPECT_EQ(loop_body->parent()->path(), "main/branch:then_branch");
+  EXPECT_EQ(loop_body->owner_attribute(), "body");
 }
 
 // Every prefix of every sample: a clean load only where a top-level field ends; otherwise
@@ -456,7 +455,7 @@ TEST(LoaderRobustness, NestingLimit) {
   LoadResult ok = load_model_from_bytes("deep.onnx", m.bytes());
   ASSERT_TRUE(ok.model);
   EXPECT_EQ(ok.model->all_graphs().size(), 65u);
-  EXPECT_EQ(ok.model->all_graphs().back()->depth, 64);
+  EXPECT_EQ(ok.model->all_graphs().back()->depth(), 64);
 
   *m.proto().mutable_graph() = nested_graph(65);
   LoadResult deep = load_model_from_bytes("deeper.onnx", m.bytes());
@@ -523,8 +522,8 @@ TEST(LoaderRobustness, DeeplyNestedTypeProto) {
   *m.graph().proto().mutable_input(0)->mutable_type() = seq;
   LoadResult ok = load_model_from_bytes("seq.onnx", m.bytes());
   ASSERT_TRUE(ok.model);
-  EXPECT_EQ(ok.model->graph.inputs[0].type.kind, TypeInfo::Kind::Sequence);
-  EXPECT_EQ(ok.model->graph.inputs[0].type.elem_type, 7);
+  EXPECT_EQ(ok.model->graph().inputs()[0].type.kind, TypeInfo::Kind::Sequence);
+  EXPECT_EQ(ok.model->graph().inputs()[0].type.elem_type, 7);
 }
 
 TEST(LoaderRobustness, NodeCountLimit) {

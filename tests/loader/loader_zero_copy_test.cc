@@ -47,8 +47,8 @@ TEST(LoaderZeroCopy, SparseFileOverTwoGiBLoadsWithoutTouchingThePayload) {
   ASSERT_TRUE(r.model) << r.error->message << " at " << r.error->offset;
   const Model& m = *r.model;
   EXPECT_EQ(m.file_size(), big.file_size);
-  ASSERT_EQ(m.graph.initializers.size(), 1u);
-  const TensorData& w = m.graph.initializers[0];
+  ASSERT_EQ(m.graph().initializers().size(), 1u);
+  const TensorData& w = m.graph().initializers()[0];
   EXPECT_EQ(w.name, "W");
   EXPECT_EQ(w.storage, TensorData::Storage::Raw);
   EXPECT_EQ(w.payload.offset, big.payload_offset);
@@ -106,7 +106,7 @@ TEST(LoaderZeroCopy, PayloadSpanPointsAtTheRawBytes) {
   TempDir dir;
   LoadResult r = load_model(dir.write("m.onnx", bytes));
   ASSERT_TRUE(r.model);
-  const TensorData& shape = r.model->graph.initializers[0];
+  const TensorData& shape = r.model->graph().initializers()[0];
   ASSERT_EQ(shape.storage, TensorData::Storage::Raw);
   EXPECT_EQ(bytes.substr(shape.payload.offset, shape.payload.size), raw_bytes_of(values));
   auto span = r.model->span_bytes(shape.payload);
@@ -134,7 +134,7 @@ TEST(LoaderZeroCopy, ViewBorrowsTheCallersBytes) {
   EXPECT_EQ(r.model->bytes().size(), bytes.size());
   EXPECT_EQ(r.model->path(), "m.onnx");
   EXPECT_EQ(r.model->directory(), "models");
-  const TensorData& shape = r.model->graph.initializers[0];
+  const TensorData& shape = r.model->graph().initializers()[0];
   EXPECT_EQ(r.model->span_bytes(shape.payload).data(), view.data() + shape.payload.offset);
   EXPECT_EQ(r.model->read_ints(shape), values);
 
@@ -178,31 +178,31 @@ TEST(LoaderZeroCopy, NodeValueNamesReadTheGraphNameTable) {
   const std::string bytes = m.bytes();
   LoadResult r = load_model_from_bytes("m.onnx", bytes);
   ASSERT_TRUE(r.model);
-  const Graph& g = r.model->graph;
-  const Node& n = g.nodes[0];
+  const Graph& g = r.model->graph();
+  const Node& n = g.nodes()[0];
 
-  ASSERT_EQ(n.inputs.size(), 4u);
-  EXPECT_EQ(n.inputs[0], "x");
-  EXPECT_EQ(n.inputs[1], "");
-  EXPECT_EQ(n.inputs.back(), "x");
-  EXPECT_THAT(std::vector<std::string_view>(n.inputs.begin(), n.inputs.end()),
+  ASSERT_EQ(n.inputs().size(), 4u);
+  EXPECT_EQ(n.inputs()[0], "x");
+  EXPECT_EQ(n.inputs()[1], "");
+  EXPECT_EQ(n.inputs().back(), "x");
+  EXPECT_THAT(std::vector<std::string_view>(n.inputs().begin(), n.inputs().end()),
               ElementsAre("x", "", "w", "x"));
-  EXPECT_THAT(std::vector<std::string_view>(n.outputs.begin(), n.outputs.end()),
+  EXPECT_THAT(std::vector<std::string_view>(n.outputs().begin(), n.outputs().end()),
               ElementsAre("y", ""));
-  EXPECT_FALSE(n.outputs.empty());
+  EXPECT_FALSE(n.outputs().empty());
   // Ids are the graph's; the omitted values have none; both mentions of "x" share one id.
   EXPECT_THAT(n.input_ids(),
               ElementsAre(g.name_id("x"), kNoNameId, g.name_id("w"), g.name_id("x")));
   EXPECT_THAT(n.output_ids(), ElementsAre(g.name_id("y"), kNoNameId));
   // A name is a view into the file (its first mention), not a copy.
   const auto* file = reinterpret_cast<const char*>(r.model->bytes().data());
-  EXPECT_GE(n.inputs[2].data(), file);
-  EXPECT_LT(n.inputs[2].data(), file + bytes.size());
+  EXPECT_GE(n.inputs()[2].data(), file);
+  EXPECT_LT(n.inputs()[2].data(), file + bytes.size());
   // The range works with the standard algorithms and iterator arithmetic.
-  EXPECT_EQ(std::count(n.inputs.begin(), n.inputs.end(), "x"), 2);
-  EXPECT_EQ(n.inputs.end() - n.inputs.begin(), 4);
-  EXPECT_EQ(*(n.inputs.begin() + 2), "w");
-  EXPECT_EQ(n.inputs.begin()[3], "x");
+  EXPECT_EQ(std::count(n.inputs().begin(), n.inputs().end(), "x"), 2);
+  EXPECT_EQ(n.inputs().end() - n.inputs().begin(), 4);
+  EXPECT_EQ(*(n.inputs().begin() + 2), "w");
+  EXPECT_EQ(n.inputs().begin()[3], "x");
   static_assert(std::ranges::random_access_range<ValueNames>);
   // A default-constructed range is empty.
   ValueNames none;
@@ -230,14 +230,14 @@ std::optional<std::vector<int64_t>> ints_of(const std::string& model_bytes,
   LoadResult r = load_model_from_bytes("t.onnx", model_bytes);
   EXPECT_TRUE(r.model) << (r.error ? r.error->message : "");
   if (!r.model) return std::nullopt;
-  return r.model->read_ints(r.model->graph.initializers[0], max_elements);
+  return r.model->read_ints(r.model->graph().initializers()[0], max_elements);
 }
 
 std::optional<std::vector<double>> floats_of(const std::string& model_bytes) {
   LoadResult r = load_model_from_bytes("t.onnx", model_bytes);
   EXPECT_TRUE(r.model) << (r.error ? r.error->message : "");
   if (!r.model) return std::nullopt;
-  return r.model->read_floats(r.model->graph.initializers[0]);
+  return r.model->read_floats(r.model->graph().initializers()[0]);
 }
 
 constexpr int32_t kI8 = 3, kU8 = 2, kI16 = 5, kI32 = 6, kI64 = 7, kBoolT = 9, kF16 = 10, kF64 = 11,

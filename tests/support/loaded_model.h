@@ -18,7 +18,7 @@ inline std::unique_ptr<Model> load(const std::string& bytes) {
 
 inline const Graph& graph_at(const Model& m, const std::string& path) {
   for (const Graph* g : m.all_graphs()) {
-    if (g->path == path) return *g;
+    if (g->path() == path) return *g;
   }
   throw std::runtime_error("no graph " + path);
 }

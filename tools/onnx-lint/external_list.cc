@@ -38,13 +38,13 @@ bool list_external_data(const std::vector<InputPath>& inputs, std::ostream& out)
     if (!loaded.model) continue;
     std::vector<std::string> locations;
     for (const Graph* g : loaded.model->all_graphs()) {
-      for (const TensorData& t : g->initializers) add_location(t, locations);
-      for (const SparseTensorData& s : g->sparse_initializers) {
+      for (const TensorData& t : g->initializers()) add_location(t, locations);
+      for (const SparseTensorData& s : g->sparse_initializers()) {
         add_location(s.values, locations);
         add_location(s.indices, locations);
       }
-      for (const Node& n : g->nodes) {
-        for (const Attribute& a : n.attributes) {
+      for (const Node& n : g->nodes()) {
+        for (const Attribute& a : n.attributes()) {
           if (a.t != nullptr) add_location(*a.t, locations);
           for (const TensorData* t : a.tensors) add_location(*t, locations);
         }

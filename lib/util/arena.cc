@@ -1,4 +1,5 @@
-#include <onnxlint/arena.h>
+#include "util/arena.h"
+
 #include <sys/mman.h>
 
 #include <algorithm>
