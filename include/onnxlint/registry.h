@@ -8,22 +8,44 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace ONNXLINT_API onnxlint {
 
+/// A factory that makes a rule without options: `[] { return std::make_unique<MyRule>(); }`.
+template <class F>
+concept NullaryRuleFactory = std::is_invocable_r_v<std::unique_ptr<Rule>, F&> &&
+                             !std::is_invocable_v<F&, const RuleOptionsView&>;
+
 class RuleRegistry {
  public:
-  using Factory = std::function<std::unique_ptr<Rule>()>;
+  /// Makes a rule for one model's lint, with the options configured for it.
+  using Factory = std::function<std::unique_ptr<Rule>(const RuleOptionsView&)>;
 
-  /// Registers a rule type. Throws std::logic_error on a duplicate or malformed id.
-  /// The registry keeps its own copy of the RuleInfo (`add(info, factory)` too): the caller's
-  /// may be a temporary.
+  /// Registers a rule type: `R::static_info()` is its RuleInfo, and `R` is constructed with
+  /// the options (`explicit R(const RuleOptionsView&)`) or, without such a constructor, by
+  /// default. Throws std::logic_error on a duplicate or malformed id.
   template <class R>
   void add() {
-    add(R::static_info(), [] { return std::make_unique<R>(); });
+    static_assert(std::is_base_of_v<Rule, R>, "a rule derives from onnxlint::RuleBase<R>");
+    if constexpr (std::is_constructible_v<R, const RuleOptionsView&>) {
+      add(R::static_info(), [](const RuleOptionsView& o) { return std::make_unique<R>(o); });
+    } else {
+      static_assert(std::is_default_constructible_v<R>,
+                    "a rule has a default constructor or one taking const RuleOptionsView&");
+      add(R::static_info(), [](const RuleOptionsView&) { return std::make_unique<R>(); });
+    }
   }
+  /// The registry keeps its own copy of `info`: the caller's may be a temporary. A null
+  /// factory registers a rule the engine reports itself (RuleInfo::engine).
   void add(const RuleInfo& info, Factory factory);
+  /// The same with a factory that takes no options.
+  template <NullaryRuleFactory F>
+  void add(const RuleInfo& info, F make) {
+    add(info, Factory([make = std::move(make)](const RuleOptionsView&) mutable { return make(); }));
+  }
 
   struct Entry {
     const RuleInfo* info;  ///< the registry's copy: valid while the registry (or a copy) lives

@@ -6,13 +6,13 @@
 #include <onnxlint/export.h>
 #include <onnxlint/model.h>
 
-#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -22,11 +22,24 @@ namespace ONNXLINT_API onnxlint {
 using OptionValue = std::variant<bool, int64_t, double, std::string, std::vector<std::string>>;
 using RuleOptions = std::map<std::string, OptionValue, std::less<>>;
 
+/// The type of an option: the OptionValue alternative of the same index.
+enum class OptionType { Bool, Int, Float, String, Strings };
+
+/// "bool", "int", "float", "string" or "strings" (--list-rules, the docs).
+std::string_view option_type_name(OptionType type);
+/// `value` as TOML text: `3`, `0.5`, `false`, `"fast"`, `["a", "b"]` (--list-rules,
+/// --show-config).
+std::string option_value_text(const OptionValue& value);
+
+/// An option of a rule, declared once: the default's alternative is the option's type, and the
+/// engine checks configured values against it before any rule sees them. Write the default as
+/// `3` (int), `0.5` (float), `false`, `"fast"` or `std::vector<std::string>{"a"}`.
 struct OptionInfo {
   std::string name;
-  std::string type;           // "bool", "int", "float", "string", "strings"
-  std::string default_value;  // as TOML text, for docs and --show-config
+  OptionValue default_value;
   std::string description;
+
+  OptionType type() const { return static_cast<OptionType>(default_value.index()); }
 };
 
 /// Static facts about a rule: the single source for --list-rules, --explain, docs and SARIF.
@@ -48,8 +61,54 @@ struct ReportSection;
 class RuleContext;
 class Linter;
 
+/// The options a rule is constructed with: the configured values over the defaults declared in
+/// its RuleInfo::options. The Linter checks every configured value against its declaration
+/// (a float option given an integer or a strings option given one string is converted), so
+/// `get` returns the declared type. Valid during the rule's constructor: copy what you keep.
+class RuleOptionsView {
+ public:
+  /// `configured` holds the values given for this rule, each of its declared type (the Linter
+  /// guarantees that; a value of another type is a std::logic_error from `get`).
+  RuleOptionsView(const RuleInfo& info, const RuleOptions& configured)
+      : info_(info), configured_(configured) {}
+
+  /// The value of option `name`: the configured one, else the declared default. T is the
+  /// declared type: bool, int64_t, double, std::string or std::vector<std::string>. Throws
+  /// std::logic_error when the rule does not declare `name` or declares another type (a bug in
+  /// the rule, reported as an internal-error finding).
+  template <class T>
+  const T& get(std::string_view name) const {
+    return std::get<T>(value(name, type_of<T>()));
+  }
+
+  const RuleInfo& rule() const { return info_; }
+
+ private:
+  template <class T>
+  static constexpr OptionType type_of() {
+    if constexpr (std::is_same_v<T, bool>) {
+      return OptionType::Bool;
+    } else if constexpr (std::is_same_v<T, int64_t>) {
+      return OptionType::Int;
+    } else if constexpr (std::is_same_v<T, double>) {
+      return OptionType::Float;
+    } else if constexpr (std::is_same_v<T, std::string>) {
+      return OptionType::String;
+    } else {
+      static_assert(std::is_same_v<T, std::vector<std::string>>,
+                    "an option is bool, int64_t, double, std::string or std::vector<std::string>");
+      return OptionType::Strings;
+    }
+  }
+  const OptionValue& value(std::string_view name, OptionType type) const;
+
+  const RuleInfo& info_;
+  const RuleOptions& configured_;
+};
+
 /// A rule. One instance is created per model linted, so members may hold per-model state.
-/// Callbacks receive const views only: rules never modify the model.
+/// Callbacks receive const views only: rules never modify the model. Derive from RuleBase
+/// rather than from Rule directly.
 class Rule {
  public:
   virtual ~Rule() = default;
@@ -67,8 +126,17 @@ class Rule {
   virtual void on_model_end(const Model&, RuleContext&) {}
 };
 
-/// What a rule sees while it runs: the model, shared analyses, its options, and the sink for
-/// its findings.
+/// The base of a rule class `R`: supplies info() from `R::static_info()`, the RuleInfo that
+/// RuleRegistry::add<R>() registers. `R` has a default constructor or, to read options, an
+/// `explicit R(const RuleOptionsView&)`.
+template <class Derived>
+class RuleBase : public Rule {
+ public:
+  const RuleInfo& info() const final { return Derived::static_info(); }
+};
+
+/// What a rule sees while it runs: the model, shared analyses, the selected targets, and where
+/// its findings go.
 class RuleContext {
  public:
   /// Only the driver creates contexts: the key that the constructor asks for can be made by
@@ -77,9 +145,10 @@ class RuleContext {
     friend class Linter;
     DriverKey() = default;
   };
-  RuleContext(DriverKey, const Model& model, AnalysisCache& cache, const RuleInfo& rule,
-              const RuleOptions& options, std::span<const std::string> targets, Severity severity,
-              std::deque<Diagnostic>& sink, std::vector<ReportSection>& sections);
+  /// One model's lint as the driver runs it (the model, its analyses, the targets, and where
+  /// findings and sections go). Defined by the driver only.
+  struct LintRun;
+  RuleContext(DriverKey, LintRun& run, const RuleInfo& rule, Severity severity);
 
   const Model& model() const { return model_; }
   AnalysisCache& analyses() { return cache_; }
@@ -87,14 +156,8 @@ class RuleContext {
   const A& get() {
     return cache_.get<A>();
   }
-  const RuleOptions& options() const { return options_; }
   /// Target runtime ids selected with --target / config `targets` (canonical ids).
   std::span<const std::string> targets() const { return targets_; }
-
-  int64_t option_int(std::string_view name, int64_t fallback) const;
-  bool option_bool(std::string_view name, bool fallback) const;
-  std::string option_string(std::string_view name, std::string fallback) const;
-  std::vector<std::string> option_strings(std::string_view name) const;
 
   /// Adds a finding at the rule's configured severity. The returned reference stays valid
   /// for the rest of the model's lint; fill notes/help/key through it.
@@ -123,11 +186,9 @@ class RuleContext {
   const Model& model_;
   AnalysisCache& cache_;
   const RuleInfo& rule_;
-  const RuleOptions& options_;
   std::span<const std::string> targets_;
   Severity severity_;
-  std::deque<Diagnostic>& sink_;
-  std::vector<ReportSection>& sections_;
+  LintRun& run_;
   uint64_t kept_ = 0, dropped_ = 0;
   Severity dropped_severity_ = Severity::Info;
   Diagnostic overflow_;  // what report() fills once the cap is reached; never emitted

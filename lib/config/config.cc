@@ -177,29 +177,23 @@ class Parser {
 
   OptionValue option_value(const toml::node& v, const OptionInfo& info,
                            std::string_view key) const {
-    const std::string& t = info.type;
-    if (t == "bool") {
-      if (!v.is_boolean()) fail(v.source(), key, expected("a boolean", v));
-      return v.as_boolean()->get();
+    switch (info.type()) {
+      case OptionType::Bool:
+        if (!v.is_boolean()) fail(v.source(), key, expected("a boolean", v));
+        return v.as_boolean()->get();
+      case OptionType::Int:
+        if (!v.is_integer()) fail(v.source(), key, expected("an integer", v));
+        return v.as_integer()->get();
+      case OptionType::Float:
+        if (v.is_integer()) return static_cast<double>(v.as_integer()->get());
+        if (!v.is_floating_point()) fail(v.source(), key, expected("a number", v));
+        return v.as_floating_point()->get();
+      case OptionType::String:
+        return string(v, key);
+      case OptionType::Strings:
+        return strings(v, key);
     }
-    if (t == "int") {
-      if (!v.is_integer()) fail(v.source(), key, expected("an integer", v));
-      return v.as_integer()->get();
-    }
-    if (t == "float") {
-      if (v.is_integer()) return static_cast<double>(v.as_integer()->get());
-      if (!v.is_floating_point()) fail(v.source(), key, expected("a number", v));
-      return v.as_floating_point()->get();
-    }
-    if (t == "string") return string(v, key);
-    if (t == "strings") return strings(v, key);
-    // An option type this parser does not know: take the value as TOML gives it.
-    if (v.is_boolean()) return v.as_boolean()->get();
-    if (v.is_integer()) return v.as_integer()->get();
-    if (v.is_floating_point()) return v.as_floating_point()->get();
-    if (v.is_string()) return v.as_string()->get();
-    if (v.is_array()) return strings(v, key);
-    fail(v.source(), key, expected("a boolean, number, string or array of strings", v));
+    fail(v.source(), key, "an option of a type this reader does not know");
   }
 
   std::map<std::string, RuleOptions, std::less<>> rule_options(const toml::node& v,

@@ -358,24 +358,7 @@ LintOptions options_for_file(const Settings& settings, std::string_view path) {
 
 namespace {
 
-std::string toml_value(const OptionValue& v) {
-  struct Visitor {
-    std::string operator()(bool b) const { return b ? "true" : "false"; }
-    std::string operator()(int64_t i) const { return fmt::format("{}", i); }
-    std::string operator()(double d) const {
-      std::string s = fmt::format("{}", d);
-      if (s.find_first_of(".eEn") == std::string::npos) s += ".0";  // keep it a TOML float
-      return s;
-    }
-    std::string operator()(const std::string& s) const { return toml_string(s); }
-    std::string operator()(const std::vector<std::string>& list) const {
-      std::vector<std::string> items;
-      for (const std::string& s : list) items.push_back(toml_string(s));
-      return fmt::format("[{}]", fmt::join(items, ", "));
-    }
-  };
-  return std::visit(Visitor{}, v);
-}
+std::string toml_value(const OptionValue& v) { return option_value_text(v); }
 
 std::string toml_list(const std::vector<std::string>& items, bool multiline) {
   if (items.empty()) return "[]";
@@ -444,7 +427,7 @@ std::string show_config(const RuleRegistry& registry, const Config& config,
         out += fmt::format("{} = {}\n", quote_key(opt.name), toml_value(*value));
       } else {
         out += fmt::format("# {} = {}  (default)\n", quote_key(opt.name),
-                           opt.default_value.empty() ? "<unset>" : opt.default_value);
+                           option_value_text(opt.default_value));
       }
     }
   }

@@ -120,21 +120,41 @@ std::optional<std::string> option_type_error(const OptionInfo& option, const Opt
   // The type names of the config reader (TOML's).
   static constexpr const char* kGot[] = {"boolean", "integer", "floating-point", "string", "array"};
   static_assert(std::variant_size_v<OptionValue> == std::size(kGot));
-  const std::string& t = option.type;
   const char* want = nullptr;
-  if (t == "bool" && !std::holds_alternative<bool>(value)) want = "a boolean";
-  if (t == "int" && !std::holds_alternative<int64_t>(value)) want = "an integer";
-  if (t == "float" && !std::holds_alternative<double>(value) &&
-      !std::holds_alternative<int64_t>(value)) {
-    want = "a number";
-  }
-  if (t == "string" && !std::holds_alternative<std::string>(value)) want = "a string";
-  if (t == "strings" && !std::holds_alternative<std::vector<std::string>>(value) &&
-      !std::holds_alternative<std::string>(value)) {
-    want = "an array of strings";
+  switch (option.type()) {
+    case OptionType::Bool:
+      if (!std::holds_alternative<bool>(value)) want = "a boolean";
+      break;
+    case OptionType::Int:
+      if (!std::holds_alternative<int64_t>(value)) want = "an integer";
+      break;
+    case OptionType::Float:
+      if (!std::holds_alternative<double>(value) && !std::holds_alternative<int64_t>(value)) {
+        want = "a number";
+      }
+      break;
+    case OptionType::String:
+      if (!std::holds_alternative<std::string>(value)) want = "a string";
+      break;
+    case OptionType::Strings:
+      if (!std::holds_alternative<std::vector<std::string>>(value) &&
+          !std::holds_alternative<std::string>(value)) {
+        want = "an array of strings";
+      }
+      break;
   }
   if (want == nullptr) return std::nullopt;
   return fmt::format("expected {}, got {}", want, kGot[value.index()]);
+}
+
+OptionValue typed_option_value(const OptionInfo& option, OptionValue value) {
+  if (option.type() == OptionType::Float) {
+    if (auto* i = std::get_if<int64_t>(&value)) return static_cast<double>(*i);
+  }
+  if (option.type() == OptionType::Strings) {
+    if (auto* s = std::get_if<std::string>(&value)) return std::vector<std::string>{std::move(*s)};
+  }
+  return value;
 }
 
 std::string quote_key(std::string_view name) {

@@ -41,9 +41,12 @@ std::string unknown_option_reason(const RuleInfo& info);
 
 /// Why `value` cannot be option `option` ("expected an integer, got string", the config
 /// reader's words), or nullopt when it can. A float option takes an integer; a strings option
-/// a single string (the rule reads it as a list of one); an option type the engine does not
-/// know takes anything.
+/// a single string (see typed_option_value).
 std::optional<std::string> option_type_error(const OptionInfo& option, const OptionValue& value);
+
+/// `value`, which option_type_error accepts, as exactly the option's type: an integer for a
+/// float option becomes a double, a single string for a strings option a list of one.
+OptionValue typed_option_value(const OptionInfo& option, OptionValue value);
 
 /// `name` as a TOML key: bare when it can be, else quoted.
 std::string quote_key(std::string_view name);

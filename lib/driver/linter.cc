@@ -16,6 +16,7 @@
 #include <unordered_map>
 
 #include "config/text_util.h"
+#include "driver/lint_run.h"
 #include "driver/model_summary.h"
 #include "driver/suppression.h"
 #include "driver/unreadable.h"
@@ -107,13 +108,14 @@ Linter::Linter(const RuleRegistry& registry, LintOptions options)
   }
   // The same checks and messages as the configuration reader (lib/config/config.cc) and the
   // command line, so that a program gets the errors onnx-lint would give.
-  for (const auto& [id, opts] : options_.rule_options) {
+  // Each value is then made exactly its declared type: a rule's constructor reads it typed.
+  for (auto& [id, opts] : options_.rule_options) {
     const RuleRegistry::Entry* e = registry_.find(id);
     if (e == nullptr) {
       throw ConfigError(
           fmt::format("rules.{}: {}", quote_key(id), unknown_rule_reason(registry_, id)));
     }
-    for (const auto& [name, value] : opts) {
+    for (auto& [name, value] : opts) {
       const std::string& option = name;  // clang 14 cannot capture a structured binding
       auto info = std::find_if(e->info->options.begin(), e->info->options.end(),
                                [&](const OptionInfo& o) { return o.name == option; });
@@ -124,6 +126,7 @@ Linter::Linter(const RuleRegistry& registry, LintOptions options)
       if (auto error = option_type_error(*info, value)) {
         throw ConfigError(fmt::format("{}: {}", key, *error));
       }
+      value = typed_option_value(*info, std::move(value));
     }
   }
   options_.targets = resolve_targets(options_.targets);
@@ -193,6 +196,30 @@ Location location_of(const Where& where) {
   }
 }
 
+// Makes a rule with its options. A constructor that throws (a rule reading an option it does
+// not declare) becomes an internal-error finding, and the rule sits out this model.
+bool construct(const RuleRegistry::Entry& e, const RuleOptions& options,
+               std::unique_ptr<Rule>& rule, std::deque<Diagnostic>& sink, const Model& model) {
+  std::string failure;
+  try {
+    rule = e.factory(RuleOptionsView(*e.info, options));
+    if (rule) return true;
+    failure = "its factory returned no rule";
+  } catch (const std::exception& ex) {
+    failure = ex.what();
+  } catch (...) {
+    failure = "an unknown exception";
+  }
+  Diagnostic& d = sink.emplace_back();
+  d.rule_id = std::string(kInternalError);
+  d.severity = Severity::Error;
+  d.location.file = model.path();
+  d.message = fmt::format("rule '{}' could not be constructed: {}", e.info->id, failure);
+  d.help =
+      "please report this bug; use --ignore " + e.info->id + " to lint without this rule meanwhile";
+  return false;
+}
+
 struct ActiveRule {
   std::unique_ptr<Rule> rule;
   std::unique_ptr<RuleContext> ctx;
@@ -207,8 +234,9 @@ FileReport Linter::lint_model(const Model& model) const {
   report.path = model.path();
 
   AnalysisCache cache(model);
-  std::deque<Diagnostic> sink;
-  std::vector<ReportSection> sections;
+  RuleContext::LintRun lint_run{model, cache, options_.targets, {}, {}};
+  std::deque<Diagnostic>& sink = lint_run.diagnostics;
+  std::vector<ReportSection>& sections = lint_run.sections;
   static const RuleOptions kNoOptions;
 
   std::vector<ActiveRule> active;
@@ -217,12 +245,13 @@ FileReport Linter::lint_model(const Model& model) const {
   for (const RuleRegistry::Entry* e : enabled_) {
     if (e->info->engine || !e->factory) continue;
     ActiveRule a;
-    a.rule = e->factory();
     auto opt = options_.rule_options.find(e->info->id);
-    a.ctx =
-        std::make_unique<RuleContext>(RuleContext::DriverKey{}, model, cache, *e->info,
-                                      opt == options_.rule_options.end() ? kNoOptions : opt->second,
-                                      options_.targets, severity_of(*e->info), sink, sections);
+    if (!construct(*e, opt == options_.rule_options.end() ? kNoOptions : opt->second, a.rule, sink,
+                   model)) {
+      continue;
+    }
+    a.ctx = std::make_unique<RuleContext>(RuleContext::DriverKey{}, lint_run, *e->info,
+                                          severity_of(*e->info));
     size_t idx = active.size();
     for (const std::string& op : e->info->node_ops) {
       if (op == "*") {

@@ -1,49 +1,78 @@
+#include <fmt/format.h>
 #include <onnxlint/report_section.h>
 #include <onnxlint/rule.h>
 
+#include <algorithm>
+#include <stdexcept>
+
+#include "config/text_util.h"
+#include "driver/lint_run.h"
+
 namespace onnxlint {
 
-RuleContext::RuleContext(DriverKey /*key*/, const Model& model, AnalysisCache& cache,
-                         const RuleInfo& rule, const RuleOptions& options,
-                         std::span<const std::string> targets, Severity severity,
-                         std::deque<Diagnostic>& sink, std::vector<ReportSection>& sections)
-    : model_(model),
-      cache_(cache),
+std::string_view option_type_name(OptionType type) {
+  switch (type) {
+    case OptionType::Bool:
+      return "bool";
+    case OptionType::Int:
+      return "int";
+    case OptionType::Float:
+      return "float";
+    case OptionType::String:
+      return "string";
+    case OptionType::Strings:
+      return "strings";
+  }
+  return "unknown";
+}
+
+std::string option_value_text(const OptionValue& value) {
+  struct Visitor {
+    std::string operator()(bool b) const { return b ? "true" : "false"; }
+    std::string operator()(int64_t i) const { return fmt::format("{}", i); }
+    std::string operator()(double d) const {
+      std::string s = fmt::format("{}", d);
+      if (s.find_first_of(".eEn") == std::string::npos) s += ".0";  // keep it a TOML float
+      return s;
+    }
+    std::string operator()(const std::string& s) const { return toml_string(s); }
+    std::string operator()(const std::vector<std::string>& list) const {
+      std::vector<std::string> items;
+      for (const std::string& s : list) items.push_back(toml_string(s));
+      return fmt::format("[{}]", fmt::join(items, ", "));
+    }
+  };
+  return std::visit(Visitor{}, value);
+}
+
+const OptionValue& RuleOptionsView::value(std::string_view name, OptionType type) const {
+  auto decl = std::find_if(info_.options.begin(), info_.options.end(),
+                           [&](const OptionInfo& o) { return o.name == name; });
+  if (decl == info_.options.end()) {
+    throw std::logic_error(fmt::format(
+        "rule '{}' reads option '{}', which its RuleInfo does not declare", info_.id, name));
+  }
+  if (decl->type() != type) {
+    throw std::logic_error(fmt::format("rule '{}' reads option '{}' as {}, declared as {}",
+                                       info_.id, name, option_type_name(type),
+                                       option_type_name(decl->type())));
+  }
+  auto it = configured_.find(name);
+  if (it == configured_.end()) return decl->default_value;
+  if (it->second.index() != decl->default_value.index()) {
+    throw std::logic_error(fmt::format("option '{}' of rule '{}' has not been checked: {}", name,
+                                       info_.id, option_value_text(it->second)));
+  }
+  return it->second;
+}
+
+RuleContext::RuleContext(DriverKey /*key*/, LintRun& run, const RuleInfo& rule, Severity severity)
+    : model_(run.model),
+      cache_(run.cache),
       rule_(rule),
-      options_(options),
-      targets_(targets),
+      targets_(run.targets),
       severity_(severity),
-      sink_(sink),
-      sections_(sections) {}
-
-int64_t RuleContext::option_int(std::string_view name, int64_t fallback) const {
-  auto it = options_.find(name);
-  if (it == options_.end()) return fallback;
-  if (auto* v = std::get_if<int64_t>(&it->second)) return *v;
-  return fallback;
-}
-
-bool RuleContext::option_bool(std::string_view name, bool fallback) const {
-  auto it = options_.find(name);
-  if (it == options_.end()) return fallback;
-  if (auto* v = std::get_if<bool>(&it->second)) return *v;
-  return fallback;
-}
-
-std::string RuleContext::option_string(std::string_view name, std::string fallback) const {
-  auto it = options_.find(name);
-  if (it == options_.end()) return fallback;
-  if (auto* v = std::get_if<std::string>(&it->second)) return *v;
-  return fallback;
-}
-
-std::vector<std::string> RuleContext::option_strings(std::string_view name) const {
-  auto it = options_.find(name);
-  if (it == options_.end()) return {};
-  if (auto* v = std::get_if<std::vector<std::string>>(&it->second)) return *v;
-  if (auto* v = std::get_if<std::string>(&it->second)) return {*v};
-  return {};
-}
+      run_(run) {}
 
 Diagnostic& RuleContext::report(Location location, std::string message) {
   return report(severity_, std::move(location), std::move(message));
@@ -58,7 +87,7 @@ Diagnostic& RuleContext::report(Severity severity, Location location, std::strin
     return overflow_;
   }
   ++kept_;
-  Diagnostic& d = sink_.emplace_back();
+  Diagnostic& d = run_.diagnostics.emplace_back();
   d.rule_id = rule_.id;
   d.severity = effective;
   d.location = std::move(location);
@@ -66,7 +95,9 @@ Diagnostic& RuleContext::report(Severity severity, Location location, std::strin
   return d;
 }
 
-void RuleContext::add_section(ReportSection section) { sections_.push_back(std::move(section)); }
+void RuleContext::add_section(ReportSection section) {
+  run_.sections.push_back(std::move(section));
+}
 
 Location RuleContext::at_model() const {
   Location l;

@@ -267,8 +267,8 @@ nlohmann::json rule_info_json(const RuleInfo& info) {
   nlohmann::json opts = nlohmann::json::array();
   for (const OptionInfo& o : info.options) {
     opts.push_back({{"name", o.name},
-                    {"type", o.type},
-                    {"default", o.default_value},
+                    {"type", option_type_name(o.type())},
+                    {"default", option_value_text(o.default_value)},
                     {"description", o.description}});
   }
   return {{"id", info.id},

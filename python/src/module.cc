@@ -588,10 +588,13 @@ PYBIND11_MODULE(_onnxlint, m) {
 
   py::class_<OptionInfo>(m, "RuleOption", "An option a rule reads from [rules.<id>].")
       .def_readonly("name", &OptionInfo::name, "Option key.")
-      .def_readonly("type", &OptionInfo::type,
-                    "\"bool\", \"int\", \"float\", \"string\", "
-                    "\"strings\".")
-      .def_readonly("default", &OptionInfo::default_value, "Default as TOML text.")
+      .def_property_readonly(
+          "type", [](const OptionInfo& o) { return std::string(option_type_name(o.type())); },
+          "\"bool\", \"int\", \"float\", \"string\", "
+          "\"strings\".")
+      .def_property_readonly(
+          "default", [](const OptionInfo& o) { return option_value_text(o.default_value); },
+          "Default as TOML text.")
       .def_readonly("description", &OptionInfo::description, "What it does.");
 
   py::class_<RuleInfo>(m, "Rule", "A rule's metadata (as --list-rules shows it).")

@@ -11,7 +11,7 @@
 namespace onnxlint::rules {
 namespace {
 
-class EpContextAttributes final : public Rule {
+class EpContextAttributes final : public RuleBase<EpContextAttributes> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -23,7 +23,6 @@ class EpContextAttributes final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   void on_node(const Node& n, RuleContext& ctx) override {
     if (!is_epcontext(n)) return;

@@ -9,7 +9,7 @@
 namespace onnxlint::rules {
 namespace {
 
-class EpContextFile final : public Rule {
+class EpContextFile final : public RuleBase<EpContextFile> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -21,7 +21,6 @@ class EpContextFile final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   void on_node(const Node& n, RuleContext& ctx) override {
     if (!is_epcontext(n) || n.attr_int("embed_mode").value_or(1) != 0) return;

@@ -7,7 +7,7 @@
 namespace onnxlint::rules {
 namespace {
 
-class ExternalMissing final : public Rule {
+class ExternalMissing final : public RuleBase<ExternalMissing> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -18,7 +18,6 @@ class ExternalMissing final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   void on_model(const Model&, RuleContext& ctx) override {
     for (const auto& e : ctx.get<ExternalDataCheck>().entries()) {

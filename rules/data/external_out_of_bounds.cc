@@ -7,7 +7,7 @@
 namespace onnxlint::rules {
 namespace {
 
-class ExternalOutOfBounds final : public Rule {
+class ExternalOutOfBounds final : public RuleBase<ExternalOutOfBounds> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -20,7 +20,6 @@ class ExternalOutOfBounds final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   void on_model(const Model&, RuleContext& ctx) override {
     for (const auto& e : ctx.get<ExternalDataCheck>().entries()) {

@@ -7,7 +7,7 @@
 namespace onnxlint::rules {
 namespace {
 
-class ExternalPathEscape final : public Rule {
+class ExternalPathEscape final : public RuleBase<ExternalPathEscape> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -18,7 +18,6 @@ class ExternalPathEscape final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   void on_model(const Model&, RuleContext& ctx) override {
     for (const auto& e : ctx.get<ExternalDataCheck>().entries()) {

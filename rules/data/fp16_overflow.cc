@@ -101,7 +101,7 @@ bool overflows_half(double x) { return std::isfinite(x) && std::fabs(x) >= kHalf
 
 std::string number(double x) { return fmt::format("{:g}", x); }
 
-class Fp16Overflow final : public Rule {
+class Fp16Overflow final : public RuleBase<Fp16Overflow> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -110,24 +110,22 @@ class Fp16Overflow final : public Rule {
         .severity = Severity::Warning,
         .summary = "Constant outside float16's finite range on a float16 path",
         .node_ops = {"Cast", "CastLike", "ReduceL2", "ReduceSum", "ReduceSumSquare"},
-        .options = {{"max-elements", "int", "1048576",
+        .options = {{"max-elements", 1048576,
                      "largest constant (in elements) whose payload is read; larger ones are "
                      "skipped"},
-                    {"reductions", "bool", "false",
+                    {"reductions", false,
                      "also flag float16 sum reductions over many elements (a heuristic)"},
-                    {"reduction-min-elements", "int", "4096",
+                    {"reduction-min-elements", 4096,
                      "with `reductions`: the fewest reduced elements that are flagged"}},
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
-  void on_model(const Model&, RuleContext& ctx) override {
-    max_elements_ =
-        static_cast<uint64_t>(std::max<int64_t>(0, ctx.option_int("max-elements", 1048576)));
-    reductions_ = ctx.option_bool("reductions", false);
-    min_reduced_ = std::max<int64_t>(1, ctx.option_int("reduction-min-elements", 4096));
-  }
+  explicit Fp16Overflow(const RuleOptionsView& opts)
+      : max_elements_(
+            static_cast<uint64_t>(std::max<int64_t>(0, opts.get<int64_t>("max-elements")))),
+        reductions_(opts.get<bool>("reductions")),
+        min_reduced_(std::max<int64_t>(1, opts.get<int64_t>("reduction-min-elements"))) {}
 
   // float16 tensors holding ±inf, wherever they are.
   void on_graph(const Graph& g, RuleContext& ctx) override {
@@ -380,9 +378,9 @@ class Fp16Overflow final : public Rule {
         "first (ReduceMean instead of ReduceSum)";
   }
 
-  uint64_t max_elements_ = 1048576;
-  bool reductions_ = false;
-  int64_t min_reduced_ = 4096;
+  const uint64_t max_elements_;  // the options
+  const bool reductions_;
+  const int64_t min_reduced_;
   std::vector<Memo> memo_;
 };
 

@@ -25,7 +25,7 @@ std::optional<uint64_t> typed_entries(int32_t data_type, uint64_t n) {
   }
 }
 
-class SizeMismatch final : public Rule {
+class SizeMismatch final : public RuleBase<SizeMismatch> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -38,7 +38,6 @@ class SizeMismatch final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   void on_graph(const Graph& g, RuleContext& ctx) override {
     for_each_tensor(g, [&](const TensorSite& site) {

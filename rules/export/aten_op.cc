@@ -24,7 +24,7 @@ constexpr Standardized kStandardized[] = {
     {"stft", "STFT", 17},
 };
 
-class AtenOp final : public Rule {
+class AtenOp final : public RuleBase<AtenOp> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -36,7 +36,6 @@ class AtenOp final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   void on_node(const Node& n, RuleContext& ctx) override {
     if (n.op_type() != "ATen" && n.domain() != kAtenDomain) return;

@@ -83,7 +83,7 @@ constexpr int64_t kOpenEnd = std::numeric_limits<int32_t>::max();
 
 bool mul_ok(int64_t a, int64_t b, int64_t& out) { return !__builtin_mul_overflow(a, b, &out); }
 
-class BakedShape final : public Rule {
+class BakedShape final : public RuleBase<BakedShape> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -92,13 +92,14 @@ class BakedShape final : public Rule {
         .severity = Severity::Error,
         .summary = "Size from the export example frozen into a model that declares the dim dynamic",
         .options =
-            {{"min-length", "int", "3",
+            {{"min-length", 3,
               "fewest loop iterations (Gather/Slice pieces) reported as a loop unrolled over "
               "a dynamic axis, unless another finding shows that size"}},
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
+  explicit BakedShape(const RuleOptionsView& opts)
+      : min_length_(std::max<int64_t>(2, opts.get<int64_t>("min-length"))) {}
 
   void on_model(const Model& m, RuleContext& ctx) override {
     p_ = &ctx.get<Provenance>();
@@ -115,7 +116,6 @@ class BakedShape final : public Rule {
     }
     // Free dims come only from the main graph's inputs: a static model has nothing to report.
     ctx_ = &ctx;
-    min_length_ = std::max<int64_t>(2, ctx.option_int("min-length", 3));
     if (!active_ || m.functions().empty()) return;
     // Calls per function, so a body trusts its formals' sizes only when every call was seen.
     for (const Graph* g : m.all_graphs()) {
@@ -148,7 +148,7 @@ class BakedShape final : public Rule {
   const Provenance* p_ = nullptr;
   const GraphIndex* index_ = nullptr;
   bool active_ = false;  // some main-graph input has a symbolic dim
-  int64_t min_length_ = 3;
+  const int64_t min_length_;  // the min-length option, at least 2
   const Model* ctx_model_ = nullptr;
   RuleContext* ctx_ = nullptr;  // for constants: a Resize reads its scales
 

@@ -12,7 +12,7 @@
 namespace onnxlint::rules {
 namespace {
 
-class CustomDomain final : public Rule {
+class CustomDomain final : public RuleBase<CustomDomain> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -23,7 +23,6 @@ class CustomDomain final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   // One finding per (domain, op) and graph, at its first node.
   void on_graph(const Graph& g, RuleContext& ctx) override {

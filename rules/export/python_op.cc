@@ -7,7 +7,7 @@
 namespace onnxlint::rules {
 namespace {
 
-class PythonOp final : public Rule {
+class PythonOp final : public RuleBase<PythonOp> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -19,7 +19,6 @@ class PythonOp final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   void on_node(const Node& n, RuleContext& ctx) override {
     // torch.onnx may record the autograd.Function class in the `name` attribute

@@ -16,7 +16,7 @@ constexpr const char* kEvalHelp =
     "call model.eval() before torch.onnx.export (or pass training=torch.onnx.TrainingMode.EVAL); "
     "TrainingMode.TRAINING and PRESERVE on a module in train mode export training behaviour";
 
-class TrainingMode final : public Rule {
+class TrainingMode final : public RuleBase<TrainingMode> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -29,7 +29,6 @@ class TrainingMode final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   void on_model(const Model& m, RuleContext& ctx) override {
     if (m.training_info_count() == 0) return;

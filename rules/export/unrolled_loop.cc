@@ -51,7 +51,7 @@ std::optional<std::vector<int64_t>> static_dims(const Provenance& p, ValueId v) 
   return out.empty() ? std::nullopt : std::optional(out);
 }
 
-class UnrolledLoop final : public Rule {
+class UnrolledLoop final : public RuleBase<UnrolledLoop> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -59,16 +59,16 @@ class UnrolledLoop final : public Rule {
         .category = "export",
         .severity = Severity::Info,
         .summary = "Python loop over a tensor axis unrolled by tracing",
-        .options = {{"min-length", "int", "3",
+        .options = {{"min-length", 3,
                      "smallest axis size reported (shorter runs are usually plain unpacking)"}},
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
+  explicit UnrolledLoop(const RuleOptionsView& opts)
+      : min_length_(std::max<int64_t>(2, opts.get<int64_t>("min-length"))) {}
 
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const Provenance& p = ctx.get<Provenance>();
-    const int64_t min_length = std::max<int64_t>(2, ctx.option_int("min-length", 3));
     // (tensor, axis) -> accesses at constant single positions. Negative axes wait for a rank.
     std::map<std::pair<ValueId, int64_t>, std::vector<Access>> runs;
     for (const Node& n : g.nodes()) {
@@ -105,7 +105,7 @@ class UnrolledLoop final : public Rule {
       auto dims = static_dims(p, data);
       if (!dims || axis < 0 || axis >= static_cast<int64_t>(dims->size())) continue;
       const int64_t size = (*dims)[axis];
-      if (size < min_length || static_cast<int64_t>(acc.size()) < size) continue;
+      if (size < min_length_ || static_cast<int64_t>(acc.size()) < size) continue;
       std::vector<bool> seen(size, false);
       bool ok = true;
       for (Access& a : acc) {
@@ -146,6 +146,8 @@ class UnrolledLoop final : public Rule {
   }
 
  private:
+  const int64_t min_length_;  // the min-length option, at least 2
+
   // The single constant position a Gather/Slice reads along one axis.
   static bool position(const Node& n, const Provenance& p, int64_t& axis, int64_t& index,
                        std::optional<int64_t>& end) {

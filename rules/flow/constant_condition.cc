@@ -22,7 +22,7 @@ std::string value_text(const Provenance& p, ValueId v) {
   return fmt::format(" ({})", (*ints)[0]);
 }
 
-class ConstantCondition final : public Rule {
+class ConstantCondition final : public RuleBase<ConstantCondition> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -34,7 +34,6 @@ class ConstantCondition final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   void on_node(const Node& n, RuleContext& ctx) override {
     const Provenance& p = ctx.get<Provenance>();

@@ -11,7 +11,7 @@ namespace {
 
 using namespace prov;  // NOLINT(google-build-using-namespace)
 
-class DataDependentIf final : public Rule {
+class DataDependentIf final : public RuleBase<DataDependentIf> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -23,7 +23,6 @@ class DataDependentIf final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   void on_node(const Node& n, RuleContext& ctx) override {
     if (!is_standard_op(n, "If") || n.inputs().empty() || n.inputs()[0].empty()) return;

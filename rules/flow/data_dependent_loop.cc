@@ -12,7 +12,7 @@ namespace {
 
 using namespace prov;  // NOLINT(google-build-using-namespace)
 
-class DataDependentLoop final : public Rule {
+class DataDependentLoop final : public RuleBase<DataDependentLoop> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -24,7 +24,6 @@ class DataDependentLoop final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   void on_node(const Node& n, RuleContext& ctx) override {
     if (!is_standard_op(n, "Loop")) return;

@@ -14,7 +14,7 @@ namespace {
 
 using namespace prov;  // NOLINT(google-build-using-namespace)
 
-class DimDependentLoop final : public Rule {
+class DimDependentLoop final : public RuleBase<DimDependentLoop> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -26,7 +26,6 @@ class DimDependentLoop final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   void on_node(const Node& n, RuleContext& ctx) override {
     if (!is_standard_op(n, "Loop")) return;

@@ -7,7 +7,7 @@
 namespace onnxlint::rules {
 namespace {
 
-class DeadNode final : public Rule {
+class DeadNode final : public RuleBase<DeadNode> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -18,7 +18,6 @@ class DeadNode final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   // One finding per dead "sink" (a dead node nothing reads), counting the dead nodes that only
   // feed it, so a dead branch of 50 nodes is one finding, not 50.

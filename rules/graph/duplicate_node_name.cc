@@ -70,7 +70,7 @@ class NodeNameSet {
   size_t used_ = 0;
 };
 
-class DuplicateNodeName final : public Rule {
+class DuplicateNodeName final : public RuleBase<DuplicateNodeName> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -81,7 +81,6 @@ class DuplicateNodeName final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   // Names must be unique across the main graph and its subgraphs (runtimes such as TensorRT
   // name layers after nodes); each function body is its own namespace.

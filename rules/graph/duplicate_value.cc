@@ -21,7 +21,7 @@ std::string describe(const ValueDef& d) {
   return "a definition";
 }
 
-class DuplicateValue final : public Rule {
+class DuplicateValue final : public RuleBase<DuplicateValue> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -34,7 +34,6 @@ class DuplicateValue final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const GraphInfo& info = ctx.get<GraphIndex>().info(g);

@@ -7,7 +7,7 @@
 namespace onnxlint::rules {
 namespace {
 
-class InitializerAsInput final : public Rule {
+class InitializerAsInput final : public RuleBase<InitializerAsInput> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -20,7 +20,6 @@ class InitializerAsInput final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   // One finding per graph: the cause is a single export flag, not each weight.
   void on_graph(const Graph& g, RuleContext& ctx) override {

@@ -7,7 +7,7 @@
 namespace onnxlint::rules {
 namespace {
 
-class UndefinedValue final : public Rule {
+class UndefinedValue final : public RuleBase<UndefinedValue> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -18,7 +18,6 @@ class UndefinedValue final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const GraphInfo& info = ctx.get<GraphIndex>().info(g);

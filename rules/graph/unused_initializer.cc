@@ -13,7 +13,7 @@ std::string human_bytes(uint64_t n) {
   return fmt::format("{} bytes", n);
 }
 
-class UnusedInitializer final : public Rule {
+class UnusedInitializer final : public RuleBase<UnusedInitializer> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -24,7 +24,6 @@ class UnusedInitializer final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const GraphInfo& info = ctx.get<GraphIndex>().info(g);

@@ -7,7 +7,7 @@
 namespace onnxlint::rules {
 namespace {
 
-class UnusedInput final : public Rule {
+class UnusedInput final : public RuleBase<UnusedInput> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -18,7 +18,6 @@ class UnusedInput final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   // Only the main graph: subgraph and function inputs are positional (a Loop body must accept
   // the iteration number even if it ignores it).

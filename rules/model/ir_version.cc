@@ -18,7 +18,7 @@ struct TypeUse {
   size_t count = 0;
 };
 
-class IrVersion final : public Rule {
+class IrVersion final : public RuleBase<IrVersion> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -31,7 +31,6 @@ class IrVersion final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   void on_model(const Model& m, RuleContext& ctx) override {
     if (!m.has_ir_version() || m.ir_version() <= 0) {

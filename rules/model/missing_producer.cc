@@ -6,7 +6,7 @@
 namespace onnxlint::rules {
 namespace {
 
-class MissingProducer final : public Rule {
+class MissingProducer final : public RuleBase<MissingProducer> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -19,7 +19,6 @@ class MissingProducer final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   void on_model(const Model& m, RuleContext& ctx) override {
     if (!m.producer_name().empty() && !m.producer_version().empty()) return;

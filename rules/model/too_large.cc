@@ -8,7 +8,7 @@ namespace {
 
 constexpr uint64_t kProtobufLimit = 2147483647;  // INT32_MAX: protobuf's serialized-size limit
 
-class TooLarge final : public Rule {
+class TooLarge final : public RuleBase<TooLarge> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -21,7 +21,6 @@ class TooLarge final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   void on_model(const Model& m, RuleContext& ctx) override {
     if (m.file_size() <= kProtobufLimit) return;

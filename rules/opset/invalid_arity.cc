@@ -22,7 +22,7 @@ const ParamSchema* param_for(std::span<const ParamSchema> params, size_t i) {
   return nullptr;
 }
 
-class InvalidArity final : public Rule {
+class InvalidArity final : public RuleBase<InvalidArity> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -33,7 +33,6 @@ class InvalidArity final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const auto& ops = ctx.get<OpResolutionIndex>();

@@ -30,7 +30,7 @@ std::string issue_text(const AttrIssue& i, const Node& n, const OpSchema& s) {
   return {};
 }
 
-class InvalidAttribute final : public Rule {
+class InvalidAttribute final : public RuleBase<InvalidAttribute> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -43,7 +43,6 @@ class InvalidAttribute final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const auto& ops = ctx.get<OpResolutionIndex>();

@@ -43,7 +43,7 @@ bool has_tensor_types(const TypeConstraint& c) {
   return false;
 }
 
-class InvalidType final : public Rule {
+class InvalidType final : public RuleBase<InvalidType> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -54,7 +54,6 @@ class InvalidType final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const auto& ops = ctx.get<OpResolutionIndex>();

@@ -9,7 +9,7 @@
 namespace onnxlint::rules {
 namespace {
 
-class MissingImport final : public Rule {
+class MissingImport final : public RuleBase<MissingImport> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -20,7 +20,6 @@ class MissingImport final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   // One finding per domain and graph, at its first node: a graph without its default-domain
   // import would otherwise get one finding per node.

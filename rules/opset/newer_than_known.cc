@@ -7,7 +7,7 @@
 namespace onnxlint::rules {
 namespace {
 
-class NewerThanKnown final : public Rule {
+class NewerThanKnown final : public RuleBase<NewerThanKnown> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -18,7 +18,6 @@ class NewerThanKnown final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   void on_model(const Model& m, RuleContext& ctx) override {
     check(m.opset_imports(), "model", ctx.at_model(), ctx);

@@ -35,7 +35,7 @@ constexpr Replacement kReplacements[] = {
      "onnxmltools/skl2onnx)"},
 };
 
-class RemovedOp final : public Rule {
+class RemovedOp final : public RuleBase<RemovedOp> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -46,7 +46,6 @@ class RemovedOp final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const auto& ops = ctx.get<OpResolutionIndex>();

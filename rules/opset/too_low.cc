@@ -7,7 +7,7 @@
 namespace onnxlint::rules {
 namespace {
 
-class TooLow final : public Rule {
+class TooLow final : public RuleBase<TooLow> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -18,7 +18,6 @@ class TooLow final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const auto& ops = ctx.get<OpResolutionIndex>();

@@ -11,7 +11,7 @@ namespace {
 
 std::string domain_name(std::string_view d) { return std::string(domain_display_name(d)); }
 
-class UnknownOp final : public Rule {
+class UnknownOp final : public RuleBase<UnknownOp> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -22,7 +22,6 @@ class UnknownOp final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const auto& ops = ctx.get<OpResolutionIndex>();

@@ -67,7 +67,7 @@ bool in(std::span<const std::string_view> ops, const Node& n) {
   return n.in_default_domain() && std::find(ops.begin(), ops.end(), n.op_type()) != ops.end();
 }
 
-class IntegerArithmetic final : public Rule {
+class IntegerArithmetic final : public RuleBase<IntegerArithmetic> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -81,7 +81,6 @@ class IntegerArithmetic final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   void on_node(const Node& n, RuleContext& ctx) override {
     if (!n.in_default_domain()) return;

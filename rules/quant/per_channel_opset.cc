@@ -7,7 +7,7 @@
 namespace onnxlint::rules {
 namespace {
 
-class PerChannelOpset final : public Rule {
+class PerChannelOpset final : public RuleBase<PerChannelOpset> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -19,7 +19,6 @@ class PerChannelOpset final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   void on_node(const Node& n, RuleContext& ctx) override {
     if (!is_qdq(n) || n.inputs().size() < 2) return;

@@ -10,7 +10,7 @@
 namespace onnxlint::rules {
 namespace {
 
-class QdqMismatch final : public Rule {
+class QdqMismatch final : public RuleBase<QdqMismatch> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -24,7 +24,6 @@ class QdqMismatch final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   void on_node(const Node& dq, RuleContext& ctx) override {
     if (!is_qdq(dq) || dq.inputs().size() < 2) return;

@@ -16,7 +16,7 @@ std::string shape_text(const std::vector<int64_t>& dims) {
   return s + "]";
 }
 
-class ScaleLength final : public Rule {
+class ScaleLength final : public RuleBase<ScaleLength> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -30,7 +30,6 @@ class ScaleLength final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   void on_node(const Node& n, RuleContext& ctx) override {
     if (!is_qdq(n) || n.inputs().size() < 2) return;

@@ -16,7 +16,7 @@ namespace {
 
 using namespace prov;  // NOLINT(google-build-using-namespace)
 
-class DataDependent final : public Rule {
+class DataDependent final : public RuleBase<DataDependent> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -27,7 +27,6 @@ class DataDependent final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   void on_model(const Model& model, RuleContext& ctx) override {
     const Provenance& p = ctx.get<Provenance>();

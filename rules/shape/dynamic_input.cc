@@ -142,7 +142,7 @@ std::string runtime_fix_note(const ValueInfo& in) {
       f.make_fixed.size() > 1 ? " (once per dim)" : "", f.trt_min, f.trt_opt, f.trt_max);
 }
 
-class DynamicInput final : public Rule {
+class DynamicInput final : public RuleBase<DynamicInput> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -150,13 +150,14 @@ class DynamicInput final : public Rule {
         .category = "shape",
         .severity = Severity::Warning,
         .summary = "Graph input with symbolic or unknown dims, or no shape at all",
-        .options = {{"allow-dims", "strings", "[]",
+        .options = {{"allow-dims", std::vector<std::string>{},
                      "names (globs) of dynamic dims that are intended, e.g. [\"batch\", "
                      "\"seq*\"]: not reported"}},
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
+  explicit DynamicInput(const RuleOptionsView& opts)
+      : allowed_(opts.get<std::vector<std::string>>("allow-dims")) {}
 
   void on_model(const Model& model, RuleContext& ctx) override {
     const Graph& g = model.graph();
@@ -165,10 +166,9 @@ class DynamicInput final : public Rule {
     std::map<std::string, size_t, std::less<>> usage;
     for (const Provenance::DimUsage& u : p.dim_usage()) usage.emplace(u.name, u.nodes);
     const size_t total = p.node_count();
-    const std::vector<std::string> allowed = ctx.option_strings("allow-dims");
     auto is_allowed = [&](const Dim& d) {
       return named_dim(d) &&
-             std::any_of(allowed.begin(), allowed.end(),
+             std::any_of(allowed_.begin(), allowed_.end(),
                          [&](const std::string& glob) { return path_glob_match(glob, d.param); });
     };
 
@@ -344,6 +344,9 @@ class DynamicInput final : public Rule {
     section.text = std::move(text);
     ctx.add_section(std::move(section));
   }
+
+ private:
+  const std::vector<std::string> allowed_;  // allow-dims
 };
 
 }  // namespace

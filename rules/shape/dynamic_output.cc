@@ -13,7 +13,7 @@ namespace {
 
 using namespace prov;  // NOLINT(google-build-using-namespace)
 
-class DynamicOutput final : public Rule {
+class DynamicOutput final : public RuleBase<DynamicOutput> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -24,7 +24,6 @@ class DynamicOutput final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   void on_model(const Model& model, RuleContext& ctx) override {
     const Graph& g = model.graph();

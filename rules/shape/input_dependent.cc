@@ -12,7 +12,7 @@ namespace {
 
 using namespace prov;  // NOLINT(google-build-using-namespace)
 
-class InputDependent final : public Rule {
+class InputDependent final : public RuleBase<InputDependent> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -23,7 +23,6 @@ class InputDependent final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const Provenance& p = ctx.get<Provenance>();

@@ -32,7 +32,7 @@ std::string dims_text(std::span<const Dim> dims) {
   return s;
 }
 
-class DynamicShape final : public Rule {
+class DynamicShape final : public RuleBase<DynamicShape> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -43,7 +43,6 @@ class DynamicShape final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   // The model's inputs decide its shapes: a runtime that compiles the graph ahead of time
   // (NNAPI, QNN) needs every one of them fixed.

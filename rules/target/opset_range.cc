@@ -26,7 +26,7 @@ std::string_view fact_source(const TargetInfo& t, std::string_view fact) {
   return {};
 }
 
-class OpsetRange final : public Rule {
+class OpsetRange final : public RuleBase<OpsetRange> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -37,7 +37,6 @@ class OpsetRange final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   void on_model(const Model& model, RuleContext& ctx) override {
     for (const TargetInfo* t : target::selected_targets(ctx)) {

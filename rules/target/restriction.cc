@@ -707,7 +707,7 @@ void check_limits(const TargetInfo& t, const Node& n, RuleContext& ctx,
   }
 }
 
-class RestrictionRule final : public Rule {
+class RestrictionRule final : public RuleBase<RestrictionRule> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -721,7 +721,6 @@ class RestrictionRule final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   void on_model(const Model&, RuleContext& ctx) override {
     targets_ = target::selected_targets(ctx);

@@ -18,7 +18,7 @@ bool is_quantizer_op(std::string_view op) {
          op == "QEmbedLayerNormalization" || op == "MatMulNBits" || op == "DynamicQuantizeLSTM";
 }
 
-class RuntimeSpecificOp final : public Rule {
+class RuntimeSpecificOp final : public RuleBase<RuntimeSpecificOp> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -31,7 +31,6 @@ class RuntimeSpecificOp final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   void on_model(const Model&, RuleContext& ctx) override {
     active_ = target::selected_targets(ctx).empty();

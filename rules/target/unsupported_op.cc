@@ -90,7 +90,7 @@ std::string help_for(const TargetInfo& t, const Node& n, const NodeCheck& nc) {
          "the exported graph), or run the model on a runtime that has the operator";
 }
 
-class UnsupportedOp final : public Rule {
+class UnsupportedOp final : public RuleBase<UnsupportedOp> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -103,7 +103,6 @@ class UnsupportedOp final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   void on_model(const Model&, RuleContext& ctx) override {
     targets_ = target::selected_targets(ctx);

@@ -11,7 +11,7 @@
 namespace onnxlint::rules {
 namespace {
 
-class UnsupportedType final : public Rule {
+class UnsupportedType final : public RuleBase<UnsupportedType> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -23,7 +23,6 @@ class UnsupportedType final : public Rule {
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 
   void on_model(const Model&, RuleContext& ctx) override {
     targets_ = target::selected_targets(ctx);

@@ -139,9 +139,15 @@ TEST_P(RuleDoc, PageFollowsTheHouseFormat) {
   // Options: documented exactly when the rule has them, each by name.
   const bool has_options_section = page.sections.count("Options") > 0;
   EXPECT_EQ(has_options_section, !info.options.empty());
+  // ... with the declared type and default ("- `min-length` (int, default 3): ...").
   for (const OptionInfo& o : info.options) {
-    EXPECT_NE(page.sections["Options"].find("`" + o.name + "`"), std::string::npos)
-        << "option '" << o.name << "' is not documented";
+    const std::string& options = page.sections["Options"];
+    const std::string head =
+        "`" + o.name + "` (" + std::string(option_type_name(o.type())) + ", default ";
+    const std::string value = option_value_text(o.default_value);
+    EXPECT_TRUE(options.find(head + value + ")") != std::string::npos ||
+                options.find(head + "`" + value + "`)") != std::string::npos)
+        << "option '" << o.name << "' is not documented as " << head << value << ")";
   }
 
   // Related rules name registered rules.

@@ -18,7 +18,7 @@ using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 
 // A rule with one option of every type, to test option validation.
-class OptionsRule final : public Rule {
+class OptionsRule final : public RuleBase<OptionsRule> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -26,15 +26,14 @@ class OptionsRule final : public Rule {
         .category = "graph",
         .severity = Severity::Warning,
         .summary = "Test rule with options",
-        .options = {{"min-bytes", "int", "0", "int option"},
-                    {"names", "strings", "[]", "strings option"},
-                    {"ratio", "float", "0.5", "float option"},
-                    {"strict", "bool", "false", "bool option"},
-                    {"mode", "string", "\"fast\"", "string option"}},
+        .options = {{"min-bytes", 0, "int option"},
+                    {"names", std::vector<std::string>{}, "strings option"},
+                    {"ratio", 0.5, "float option"},
+                    {"strict", false, "bool option"},
+                    {"mode", "fast", "string option"}},
     };
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
 };
 
 const RuleRegistry& test_registry() {

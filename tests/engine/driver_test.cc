@@ -17,7 +17,7 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 // Records every callback as a finding, so the walk is visible in the report.
-class Recorder final : public Rule {
+class Recorder final : public RuleBase<Recorder> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{.id = "test-recorder",
@@ -27,7 +27,6 @@ class Recorder final : public Rule {
                             .node_ops = {"Relu", "Loop"}};
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
   void on_model(const Model&, RuleContext& ctx) override { ctx.report(ctx.at_model(), "model"); }
   void on_graph(const Graph& g, RuleContext& ctx) override {
     ctx.report(ctx.at_graph(g), "graph " + g.path());
@@ -44,7 +43,7 @@ class Recorder final : public Rule {
 };
 
 // Throws on every Relu (std::exception) and on every Neg (anything else).
-class Thrower final : public Rule {
+class Thrower final : public RuleBase<Thrower> {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{.id = "test-thrower",
@@ -54,7 +53,6 @@ class Thrower final : public Rule {
                             .node_ops = {"Relu", "Neg"}};
     return k;
   }
-  const RuleInfo& info() const override { return static_info(); }
   void on_node(const Node& n, RuleContext&) override {
     if (n.op_type() == "Relu") throw std::runtime_error("boom");
     throw 42;

@@ -91,7 +91,7 @@ TEST(LinterValidation, WellTypedOptionsAreAccepted) {
   o.rule_options["export-unrolled-loop"]["min-length"] = int64_t{4};
   o.rule_options["shape-dynamic-input"]["allow-dims"] = std::vector<std::string>{"batch"};
   EXPECT_EQ(construction_error(o), "");
-  // A single string is a list of one for a strings option (RuleContext::option_strings).
+  // A single string is a list of one for a strings option (the rule reads a list of one).
   LintOptions one;
   one.rule_options["shape-dynamic-input"]["allow-dims"] = std::string("batch");
   EXPECT_EQ(construction_error(one), "");

@@ -8,7 +8,7 @@
 
 namespace {
 
-class NodeCount final : public onnxlint::Rule {
+class NodeCount final : public onnxlint::RuleBase<NodeCount> {
  public:
   static const onnxlint::RuleInfo& static_info() {
     static const onnxlint::RuleInfo k{
@@ -19,10 +19,9 @@ class NodeCount final : public onnxlint::Rule {
     };
     return k;
   }
-  const onnxlint::RuleInfo& info() const override { return static_info(); }
 
   void on_model(const onnxlint::Model& model, onnxlint::RuleContext& ctx) override {
-    ctx.report(ctx.at_model(), std::to_string(model.graph.nodes.size()) + " nodes");
+    ctx.report(ctx.at_model(), std::to_string(model.graph().nodes().size()) + " nodes");
   }
 };
 

@@ -10,9 +10,10 @@
 
 namespace {
 
-// A rule: static metadata, then callbacks. One instance is created per model, so members may
-// hold per-model state. Rules see const views only.
-class BannedOp final : public onnxlint::Rule {
+// A rule: static metadata, its options read in the constructor, then callbacks. RuleBase
+// supplies info() from static_info(). One instance is created per model, so members may hold
+// per-model state. Rules see const views only.
+class BannedOp final : public onnxlint::RuleBase<BannedOp> {
  public:
   static const onnxlint::RuleInfo& static_info() {
     static const onnxlint::RuleInfo k{
@@ -21,20 +22,24 @@ class BannedOp final : public onnxlint::Rule {
         .severity = onnxlint::Severity::Warning,  // default; configuration may override
         .summary = "Node whose operator the house style bans",
         .node_ops = {"*"},  // on_node for every node ({"Reshape"} = only those)
-        .options = {{"ops", "strings", "[\"Abs\"]", "Banned operator types"}},
+        // Each option once: name, default (its type is the option's type), description.
+        .options = {{"ops", std::vector<std::string>{"Abs"}, "Banned operator types"}},
     };
     return k;
   }
-  const onnxlint::RuleInfo& info() const override { return static_info(); }
+  // The configured value or the default, already checked to be a list of strings.
+  explicit BannedOp(const onnxlint::RuleOptionsView& options)
+      : banned_(options.get<std::vector<std::string>>("ops")) {}
 
   void on_node(const onnxlint::Node& node, onnxlint::RuleContext& ctx) override {
-    std::vector<std::string> banned = ctx.option_strings("ops");
-    if (banned.empty()) banned = {"Abs"};
-    if (std::find(banned.begin(), banned.end(), node.op_type) == banned.end()) return;
-    onnxlint::Diagnostic& d =
-        ctx.report(ctx.at_node(node), "operator " + std::string(node.op_type) + " is banned here");
+    if (std::find(banned_.begin(), banned_.end(), node.op_type()) == banned_.end()) return;
+    onnxlint::Diagnostic& d = ctx.report(
+        ctx.at_node(node), "operator " + std::string(node.op_type()) + " is banned here");
     d.help = "use the approved replacement from the style guide";
   }
+
+ private:
+  std::vector<std::string> banned_;
 };
 
 }  // namespace
