@@ -15,7 +15,7 @@
 #include <memory>
 #include <unordered_map>
 
-#include "driver/suppression.h"
+#include "util/decimal.h"
 
 namespace onnxlint {
 
