@@ -5,7 +5,6 @@
 #include <onnxlint/name_map.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cstdint>
 #include <iterator>
 #include <optional>
@@ -13,6 +12,8 @@
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "config/text_util.h"
 
 namespace onnxlint {
 namespace {
@@ -26,25 +27,6 @@ struct OpKeyLess {
   bool operator()(const OpSchema& a, const Key& b) const { return key(a) < b; }
   bool operator()(const Key& a, const OpSchema& b) const { return a < key(b); }
 };
-
-char lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
-
-// Case-insensitive Levenshtein distance; op names are short, so O(n*m) with one row is fine.
-size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t up = row[j];
-      const size_t cost = lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1;
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + cost});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
 
 // TensorProto.DataType facts, indexed by the enum value (onnx.proto at v1.22.0).
 // (Names and bit widths: data_type.h.)
@@ -240,8 +222,8 @@ std::vector<std::string_view> closest_op_names(std::string_view domain, std::str
     // out without the quadratic edit-distance work.
     const size_t gap = name.size() > op.size() ? name.size() - op.size() : op.size() - name.size();
     if (!abbreviation && gap > max_distance) continue;
-    size_t d = abbreviation ? 1 : edit_distance(op, name);
-    if (abbreviation) d = std::min(d, edit_distance(op, name));
+    size_t d = abbreviation ? 1 : edit_distance(op, name, /*ignore_case=*/true);
+    if (abbreviation) d = std::min(d, edit_distance(op, name, /*ignore_case=*/true));
     if (d <= max_distance) scored.emplace_back(d, name);
   }
   std::sort(scored.begin(), scored.end());
