@@ -16,10 +16,10 @@ namespace onnxlint {
 
 /// The set stores ids, never names: the caller passes `name_of(id)` (the name of a stored id)
 /// to the calls that compare or rehash, so a set costs 4 bytes a slot, at most half full.
-/// Open addressing with linear probing; a slot holds 1 + id, and while ids leave room (below
-/// 2^29 - 1) its top three bits hold three bits of the name's hash, so that most probes that
-/// meet another name skip the string compare. (8-byte pointers took twice the memory: 4 MiB for
-/// 200 000 names; a map from string views 24 bytes a name plus its index.)
+/// Open addressing with linear probing; a slot holds 1 + id, and when reserve() is told that
+/// ids stay below 2^29 - 1, its top three bits hold three bits of the name's hash, so that most
+/// probes that meet another name skip the string compare. (8-byte pointers took twice the memory: 4
+/// MiB for 200 000 names; a map from string views 24 bytes a name plus its index.)
 ///
 /// `hash` is always hash_name(name): callers that hash ahead (for_each_hashed_ahead) pass it in
 /// and prefetch() its slot, since a set of 10^5 names is far larger than the cache.
@@ -28,10 +28,16 @@ class NameSet {
   bool empty() const { return used_ == 0; }
   size_t size() const { return used_; }
 
-  /// Room for `n` names without growing. Sizing once for the expected count avoids touching
-  /// twice the memory through step-by-step growth.
+  /// Room for `n` names without growing, for ids below `id_end` from now on (without a call,
+  /// any id below 2^32 - 1). Sizing once for the expected count avoids touching twice the
+  /// memory through step-by-step growth.
   template <class NameOf>
-  void reserve(size_t n, NameOf&& name_of) {
+  void reserve(size_t n, uint32_t id_end, NameOf&& name_of) {
+    if (id_end > kTaggedIds) {
+      drop_tags();
+    } else if (used_ == 0) {
+      tag_mask_ = kTagMask;
+    }
     if (n * 2 > slots_.size()) rehash(n * 2, name_of);
   }
 
@@ -40,13 +46,12 @@ class NameSet {
     if (!slots_.empty()) __builtin_prefetch(&slots_[hash & (slots_.size() - 1)]);
   }
 
-  /// Adds `id` (ids below 2^32 - 1), named `name`, unless an id of that name is present:
-  /// returns that id, or nullopt when `id` was added.
+  /// Adds `id` (below the `id_end` of the last reserve()), named `name`, unless an id of that
+  /// name is present: returns that id, or nullopt when `id` was added.
   template <class NameOf>
   std::optional<uint32_t> insert(uint32_t id, std::string_view name, uint64_t hash,
                                  NameOf&& name_of) {
     if ((used_ + 1) * 2 > slots_.size()) rehash(std::max<size_t>(64, slots_.size() * 2), name_of);
-    if (id >= kTaggedIds && tag_mask_ != 0) drop_tags();
     const uint32_t tag = tag_of(hash);
     const size_t mask = slots_.size() - 1;
     for (size_t i = hash & mask;; i = (i + 1) & mask) {
@@ -75,13 +80,14 @@ class NameSet {
 
  private:
   static constexpr uint32_t kTaggedIds = (1u << 29) - 1;  // 1 + id must fit below the tag
+  static constexpr uint32_t kTagMask = 7u << 29;
 
   uint32_t tag_of(uint64_t hash) const {
     return static_cast<uint32_t>(hash >> 61) << 29 & tag_mask_;
   }
   uint32_t id_of(uint32_t slot) const { return (slot & ~tag_mask_) - 1; }
 
-  // A larger id arrived: slots keep 1 + id alone from now on (slower probes, same answers).
+  // Larger ids to come: slots keep 1 + id alone from now on (slower probes, same answers).
   void drop_tags() {
     for (uint32_t& s : slots_) s &= ~tag_mask_;
     tag_mask_ = 0;
@@ -102,7 +108,7 @@ class NameSet {
     }
   }
 
-  uint32_t tag_mask_ = 7u << 29;
+  uint32_t tag_mask_ = 0;  // kTagMask once reserve() has bounded the ids
   std::vector<uint32_t> slots_;
   size_t used_ = 0;
 };

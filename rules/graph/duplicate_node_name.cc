@@ -34,7 +34,7 @@ class DuplicateNodeName final : public Rule {
     const ValueTable& nodes = ctx.get<ValueTable>();
     auto name_of = [&](uint32_t id) { return nodes.node_at(id)->name; };
     // Sized once for the first (largest, usually) graph of a namespace; later graphs grow it.
-    if (seen.empty()) seen.reserve(g.nodes.size(), name_of);
+    if (seen.empty()) seen.reserve(g.nodes.size(), nodes.node_count(), name_of);
     // Hashed ahead with their slots prefetched: overlapping the cache misses is most of the cost.
     for_each_hashed_ahead(
         g.nodes.size(), [&](size_t i) { return g.nodes[i].name; },
