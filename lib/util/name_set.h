@@ -18,8 +18,8 @@ namespace onnxlint {
 /// to the calls that compare or rehash, so a set costs 4 bytes a slot, at most half full.
 /// Open addressing with linear probing; a slot holds 1 + id, and when reserve() is told that
 /// ids stay below 2^29 - 1, its top three bits hold three bits of the name's hash, so that most
-/// probes that meet another name skip the string compare. (8-byte pointers took twice the memory: 4
-/// MiB for 200 000 names; a map from string views 24 bytes a name plus its index.)
+/// probes that meet another name skip the string compare. (8-byte pointers took twice the
+/// memory, 4 MiB for 200 000 names; a map from string views 24 bytes a name plus its index.)
 ///
 /// `hash` is always hash_name(name): callers that hash ahead (for_each_hashed_ahead) pass it in
 /// and prefetch() its slot, since a set of 10^5 names is far larger than the cache.
