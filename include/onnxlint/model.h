@@ -6,6 +6,7 @@
 #pragma once
 
 #include <onnxlint/arena.h>
+#include <onnxlint/data_type.h>
 #include <onnxlint/export.h>
 #include <onnxlint/name_map.h>
 
@@ -417,9 +418,5 @@ class Model {
   std::vector<const Graph*> all_graphs_;
   std::vector<const Function*> functions_by_key_;  // sorted by (domain, name), then file order
 };
-
-/// TensorProto.DataType helpers that the engine needs (the full table is in opset_table.h).
-std::string_view data_type_name(int32_t data_type);
-std::optional<uint32_t> data_type_bits(int32_t data_type);  // nullopt for string / unknown
 
 }  // namespace onnxlint
