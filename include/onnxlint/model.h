@@ -5,6 +5,7 @@
 // the payload lies in the file (`payload`), and `Model::read_*` decode small tensors on demand.
 #pragma once
 
+#include <onnxlint/data_type.h>
 #include <onnxlint/export.h>
 
 #include <compare>
@@ -509,9 +510,5 @@ class Model {
   std::vector<const Function*> functions_in_order_;
   std::vector<const Function*> functions_by_key_;  // sorted by (domain, name), then file order
 };
-
-/// TensorProto.DataType helpers that the engine needs (the full table is in opset_table.h).
-std::string_view data_type_name(int32_t data_type);
-std::optional<uint32_t> data_type_bits(int32_t data_type);  // nullopt for string / unknown
 
 }  // namespace onnxlint

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <onnxlint/analysis.h>
+#include <onnxlint/data_type.h>
 #include <onnxlint/diagnostic.h>
 #include <onnxlint/graph_index.h>
 #include <onnxlint/linter.h>

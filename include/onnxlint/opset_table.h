@@ -161,16 +161,10 @@ std::optional<int> min_ir_version_for_opset(std::string_view domain, int64_t ops
 /// Name of that first release ("1.8.0"), or "" if none.
 std::string_view first_release_for_opset(std::string_view domain, int64_t opset);
 
-// Element types: TensorProto.DataType numbers.
+// Element types: TensorProto.DataType numbers (names and bit widths: data_type.h).
 
-/// Lower-case name as used inside type strings: 1 -> "float", 7 -> "int64",
-/// 17 -> "float8e4m3fn", 22 -> "int4", 23 -> "float4e2m1", 26 -> "int2". "" if unknown
-/// (including 0, UNDEFINED).
-std::string_view element_type_name(int32_t data_type);
 /// The data type with this name ("float" or "tensor(float)"), or nullopt.
 std::optional<int32_t> element_type_from_name(std::string_view name);
-/// Bits per element: float 32, int4 4, complex64 64. nullopt for string and unknown types.
-std::optional<size_t> element_size_bits(int32_t data_type);
 /// The IR version that introduced the type: bfloat16 4; float8 (17-20) 9; uint4/int4 10;
 /// float4e2m1 11; float8e8m0 12; uint2/int2 13; other known types 3 (the IR of ONNX 1.0, the
 /// oldest release). 0 if the type is unknown.

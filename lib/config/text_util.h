@@ -21,8 +21,8 @@ std::string read_small_file(const std::string& path, std::string_view what,
 /// Shell-style match of a whole string: `*` matches any run of characters, `?` one.
 bool glob_match(std::string_view pattern, std::string_view text);
 
-/// Levenshtein distance, for "did you mean" suggestions.
-size_t edit_distance(std::string_view a, std::string_view b);
+/// Levenshtein distance, for "did you mean" suggestions (op names compare ignoring case).
+size_t edit_distance(std::string_view a, std::string_view b, bool ignore_case = false);
 
 /// The candidate closest to `name` if it is a plausible misspelling of it.
 std::optional<std::string> closest(std::string_view name,

@@ -14,7 +14,7 @@
 #include <memory>
 #include <unordered_map>
 
-#include "driver/suppression.h"
+#include "util/decimal.h"
 #include "util/name_map.h"
 
 namespace onnxlint {

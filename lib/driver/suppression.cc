@@ -2,8 +2,6 @@
 
 #include <onnxlint/model.h>
 
-#include <limits>
-
 namespace onnxlint {
 
 void parse_disable_value(std::string_view value, std::vector<std::string>& out) {
@@ -29,19 +27,6 @@ std::vector<std::string> in_model_disables(const Model& model) {
     if (kv.key == "onnx-lint:disable") parse_disable_value(kv.value, out);
   }
   return out;
-}
-
-std::optional<uint64_t> parse_decimal(std::string_view text) {
-  if (text.empty()) return std::nullopt;
-  constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
-  uint64_t n = 0;
-  for (char c : text) {
-    if (c < '0' || c > '9') return std::nullopt;
-    const auto digit = static_cast<uint64_t>(c - '0');
-    if (n > (kMax - digit) / 10) return std::nullopt;
-    n = n * 10 + digit;
-  }
-  return n;
 }
 
 }  // namespace onnxlint

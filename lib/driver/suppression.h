@@ -1,10 +1,7 @@
-// In-model suppressions: parsing the `onnx-lint:disable` metadata entries of a model, and the
-// small number parser the driver needs for external-data lengths. Internal to the engine
-// (lib/driver); tested by tests/engine/suppression_test.cc.
+// In-model suppressions: parsing the `onnx-lint:disable` metadata entries of a model. Internal
+// to the engine (lib/driver); tested by tests/engine/suppression_test.cc.
 #pragma once
 
-#include <cstdint>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,9 +17,5 @@ void parse_disable_value(std::string_view value, std::vector<std::string>& out);
 
 /// The selectors of every `onnx-lint:disable` entry in the model's metadata_props, in order.
 std::vector<std::string> in_model_disables(const Model& model);
-
-/// A non-empty run of decimal digits as a number; nullopt for anything else (a sign, a blank,
-/// any other character) or a value above UINT64_MAX.
-std::optional<uint64_t> parse_decimal(std::string_view text);
 
 }  // namespace onnxlint

@@ -370,25 +370,4 @@ std::optional<std::vector<double>> Model::read_floats(const TensorData& t,
   return std::nullopt;
 }
 
-std::string_view data_type_name(int32_t dt) {
-  static constexpr std::string_view kNames[] = {
-      "undefined",      "float",    "uint8",        "int8",           "uint16",
-      "int16",          "int32",    "int64",        "string",         "bool",
-      "float16",        "double",   "uint32",       "uint64",         "complex64",
-      "complex128",     "bfloat16", "float8e4m3fn", "float8e4m3fnuz", "float8e5m2",
-      "float8e5m2fnuz", "uint4",    "int4",         "float4e2m1",     "float8e8m0",
-      "uint2",          "int2"};
-  if (dt < 0 || static_cast<size_t>(dt) >= std::size(kNames)) return {};
-  return kNames[dt];
-}
-
-std::optional<uint32_t> data_type_bits(int32_t dt) {
-  static constexpr uint32_t kBits[] = {0,  32,  8,  8, 16, 16, 32, 64, 0, 8, 16, 64, 32, 64,
-                                       64, 128, 16, 8, 8,  8,  8,  4,  4, 4, 8,  2,  2};
-  if (dt <= 0 || static_cast<size_t>(dt) >= std::size(kBits) || kBits[dt] == 0) {
-    return std::nullopt;
-  }
-  return kBits[dt];
-}
-
 }  // namespace onnxlint

@@ -4,21 +4,15 @@
 #include <onnxlint/external_data.h>
 #include <sys/stat.h>
 
-#include <charconv>
 #include <filesystem>
+
+#include "util/decimal.h"
 
 namespace onnxlint::rules {
 
 namespace {
 
 namespace fs = std::filesystem;
-
-std::optional<uint64_t> parse_u64(std::string_view s) {
-  uint64_t v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
-  return v;
-}
 
 }  // namespace
 
@@ -99,7 +93,7 @@ void check(const Model& model, const fs::path& real_dir, ExternalDataCheck::Entr
   auto parse_field = [&](std::string_view key, uint64_t fallback) -> std::optional<uint64_t> {
     std::string_view v = t.external_value(key);
     if (v.empty()) return fallback;
-    return parse_u64(v);
+    return parse_decimal(v);
   };
   auto offset = parse_field("offset", 0);
   auto expected = t.expected_bytes();

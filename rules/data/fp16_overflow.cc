@@ -9,6 +9,7 @@
 // Payloads are read in place (raw_data or packed typed fields of the mapped file), only for
 // the constants on a float16 path and float16 tensors, and only up to `max-elements` each.
 #include <fmt/format.h>
+#include <onnxlint/data_type.h>
 #include <onnxlint/provenance.h>
 #include <onnxlint/value_table.h>
 
@@ -24,7 +25,6 @@
 namespace onnxlint::rules {
 namespace {
 
-constexpr int32_t kFloat = 1, kFloat16 = 10, kDouble = 11;
 // Round-to-nearest-even: every finite value below 65520 in magnitude becomes a finite half.
 constexpr double kHalfOverflow = 65520.0;
 
@@ -58,15 +58,18 @@ bool for_each_float(const Model& m, const TensorData& t, uint64_t max_elements, 
   const auto bytes = m.span_bytes(t.payload);
   const int32_t dt = t.data_type;
   if (t.storage == TensorData::Storage::Raw ||
-      (t.storage == TensorData::Storage::Typed && t.typed_packed && dt != kFloat16)) {
+      (t.storage == TensorData::Storage::Typed && t.typed_packed && dt != DataType::Float16)) {
     // raw_data, or packed float_data (fixed32) / double_data (fixed64): the same layout.
-    const size_t width = dt == kDouble ? 8 : dt == kFloat ? 4 : dt == kFloat16 ? 2 : 0;
+    const size_t width = dt == DataType::Double    ? 8
+                         : dt == DataType::Float   ? 4
+                         : dt == DataType::Float16 ? 2
+                                                   : 0;
     if (width == 0 || bytes.size() != *n * width) return false;
     for (uint64_t i = 0; i < *n; ++i) {
       const std::byte* p = bytes.data() + i * width;
-      if (dt == kDouble) {
+      if (dt == DataType::Double) {
         f(load<double>(p), 0);
-      } else if (dt == kFloat) {
+      } else if (dt == DataType::Float) {
         f(static_cast<double>(load<float>(p)), 0);
       } else {
         f(0.0, load<uint16_t>(p));
@@ -74,7 +77,7 @@ bool for_each_float(const Model& m, const TensorData& t, uint64_t max_elements, 
     }
     return true;
   }
-  if (t.storage == TensorData::Storage::Typed && t.typed_packed && dt == kFloat16) {
+  if (t.storage == TensorData::Storage::Typed && t.typed_packed && dt == DataType::Float16) {
     // int32_data (packed varints), one half per entry.
     uint64_t count = 0;
     size_t i = 0;
@@ -131,7 +134,7 @@ class Fp16Overflow final : public RuleBase<Fp16Overflow> {
   void on_graph(const Graph& g, RuleContext& ctx) override {
     for_each_tensor(g, [&](const TensorSite& site) {
       const TensorData& t = *site.tensor;
-      if (t.data_type != kFloat16 || site.sparse_part) return;
+      if (t.data_type != DataType::Float16 || site.sparse_part) return;
       Scan s;
       s.read = for_each_float(ctx.model(), t, max_elements_, [&](double, uint16_t h) {
         ++s.scanned;
@@ -183,9 +186,9 @@ class Fp16Overflow final : public RuleBase<Fp16Overflow> {
     if (n.inputs().empty()) return;
     bool to_half = false;
     if (n.op_type() == "Cast") {
-      to_half = n.attr_int("to") == kFloat16;
+      to_half = n.attr_int("to") == DataType::Float16;
     } else if (n.inputs().size() > 1) {
-      to_half = vt.stated_input(n, 1).elem_type == kFloat16;
+      to_half = vt.stated_input(n, 1).elem_type == DataType::Float16;
     }
     if (!to_half) return;
     const ValueId src = vt.input(n, 0);
@@ -288,7 +291,7 @@ class Fp16Overflow final : public RuleBase<Fp16Overflow> {
       ++s.scanned;
       if (overflows_half(x) && s.hits++ == 0) s.first = x;
     };
-    if (t != nullptr && (t->data_type == kFloat || t->data_type == kDouble)) {
+    if (t != nullptr && (t->data_type == DataType::Float || t->data_type == DataType::Double)) {
       s.read =
           for_each_float(ctx.model(), *t, max_elements_, [&](double x, uint16_t) { visit(x); });
     } else if (a != nullptr && a->name == "value_float") {
@@ -315,7 +318,8 @@ class Fp16Overflow final : public RuleBase<Fp16Overflow> {
     }
     if (op == "Cast") {
       const auto to = p.attr_int("to");
-      return to == kFloat || to == kDouble ? std::vector<size_t>{0} : std::vector<size_t>{};
+      return to == DataType::Float || to == DataType::Double ? std::vector<size_t>{0}
+                                                             : std::vector<size_t>{};
     }
     if (op == "Where") return {1, 2};
     if (op == "Concat") {
@@ -328,7 +332,7 @@ class Fp16Overflow final : public RuleBase<Fp16Overflow> {
 
   void check_reduction(const Node& n, RuleContext& ctx) {
     const ValueTable& vt = ctx.get<ValueTable>();
-    if (n.inputs().empty() || vt.stated_input(n, 0).elem_type != kFloat16) return;
+    if (n.inputs().empty() || vt.stated_input(n, 0).elem_type != DataType::Float16) return;
     const Provenance& prov = ctx.get<Provenance>();
     const auto dims = prov.dims(vt.input(n, 0));
     if (!dims) return;

@@ -1,5 +1,6 @@
 // data-size-mismatch: embedded payload length disagrees with dims × element size.
 #include <fmt/format.h>
+#include <onnxlint/data_type.h>
 
 #include "rules/categories.h"
 #include "rules/data/external_data.h"
@@ -9,19 +10,21 @@ namespace {
 
 // How many entries the typed field must hold for `n` elements (ONNX packs some types).
 std::optional<uint64_t> typed_entries(int32_t data_type, uint64_t n) {
-  switch (data_type) {
-    case 14:  // complex64: real/imag pairs in float_data
-    case 15:  // complex128: pairs in double_data
+  switch (static_cast<DataType>(data_type)) {
+    case DataType::Complex64:   // real/imag pairs in float_data
+    case DataType::Complex128:  // pairs in double_data
       return 2 * n;
-    case 21:  // uint4, int4, float4e2m1: two per int32_data entry
-    case 22:
-    case 23:
+    case DataType::Uint4:  // two per int32_data entry
+    case DataType::Int4:
+    case DataType::Float4E2M1:
       return (n + 1) / 2;
-    case 25:  // uint2, int2: four per entry
-    case 26:
+    case DataType::Uint2:  // four per entry
+    case DataType::Int2:
       return (n + 3) / 4;
+    case DataType::Undefined:
+      return std::nullopt;
     default:
-      return data_type == 0 ? std::nullopt : std::optional<uint64_t>(n);
+      return n;
   }
 }
 

@@ -2,73 +2,15 @@
 #include <fmt/format.h>
 #include <onnxlint/value_table.h>
 
-#include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <unordered_map>
-#include <vector>
 
 #include "rules/categories.h"
-#include "util/name_map.h"
+#include "util/name_set.h"
 
 namespace onnxlint::rules {
 namespace {
-
-// The node names of one namespace: an open-addressing set of 4-byte slots, at most half full,
-// each 1 + a global node id (ValueTable) whose top three bits hold three bits of the name's
-// hash, so that most probes skip the name compare. 8-byte node pointers took twice the memory
-// (4 MiB for 200 000 nodes); a map from name views to nodes 24 bytes per name plus its index.
-class NodeNameSet {
- public:
-  bool empty() const { return used_ == 0; }
-  void reserve(size_t n, const ValueTable& nodes) {
-    nodes_ = &nodes;
-    // Ids that need the tag bits leave the tag out (0): slower probes, same answers.
-    tag_mask_ = nodes.node_count() < (1u << 29) - 1 ? 7u << 29 : 0;
-    if (n * 2 > slots_.size()) rehash(n * 2);
-  }
-  void prefetch(uint64_t h) const {
-    if (!slots_.empty()) __builtin_prefetch(&slots_[h & (slots_.size() - 1)]);
-  }
-  /// Adds `n` (whose name hashes to `h`) unless a node of that name is present; returns that
-  /// node, or nullptr when `n` was added.
-  const Node* insert(const Node& n, uint64_t h) {
-    if ((used_ + 1) * 2 > slots_.size()) rehash(std::max<size_t>(64, slots_.size() * 2));
-    const uint32_t tag = tag_of(h);
-    const size_t mask = slots_.size() - 1;
-    for (size_t i = h & mask;; i = (i + 1) & mask) {
-      const uint32_t s = slots_[i];
-      if (s == 0) {
-        slots_[i] = (nodes_->node_id(n) + 1) | tag;
-        ++used_;
-        return nullptr;
-      }
-      if ((s & tag_mask_) == tag && node_of(s)->name() == n.name()) return node_of(s);
-    }
-  }
-
- private:
-  uint32_t tag_of(uint64_t h) const { return static_cast<uint32_t>(h >> 61) << 29 & tag_mask_; }
-  const Node* node_of(uint32_t s) const { return nodes_->node_at((s & ~tag_mask_) - 1); }
-
-  void rehash(size_t min_slots) {
-    size_t size = 64;
-    while (size < min_slots) size *= 2;
-    std::vector<uint32_t> old(size, 0);
-    old.swap(slots_);
-    const size_t mask = size - 1;
-    for (uint32_t s : old) {
-      if (s == 0) continue;
-      size_t i = hash_name(node_of(s)->name()) & mask;
-      while (slots_[i] != 0) i = (i + 1) & mask;
-      slots_[i] = s;
-    }
-  }
-
-  const ValueTable* nodes_ = nullptr;
-  uint32_t tag_mask_ = 7u << 29;
-  std::vector<uint32_t> slots_;
-  size_t used_ = 0;
-};
 
 class DuplicateNodeName final : public RuleBase<DuplicateNodeName> {
  public:
@@ -86,19 +28,21 @@ class DuplicateNodeName final : public RuleBase<DuplicateNodeName> {
   // name layers after nodes); each function body is its own namespace.
   void on_graph(const Graph& g, RuleContext& ctx) override {
     auto& seen = g.function() != nullptr ? by_function_[g.function()] : model_names_;
-    // Sized once for the first (largest, usually) graph of a namespace: growing a map of 10^5
-    // names step by step touches twice the memory. Later graphs grow it as needed.
-    if (seen.empty()) seen.reserve(g.nodes().size(), ctx.get<ValueTable>());
-    // Hashed ahead with their slots prefetched: a set of 10^5 names is far larger than the
-    // cache, and overlapping the misses is most of the cost.
+    // The set holds global node ids (ValueTable's numbering).
+    const ValueTable& nodes = ctx.get<ValueTable>();
+    auto name_of = [&](uint32_t id) { return nodes.node_at(id)->name(); };
+    // Sized once for the first (largest, usually) graph of a namespace; later graphs grow it.
+    if (seen.empty()) seen.reserve(g.nodes().size(), nodes.node_count(), name_of);
+    // Hashed ahead with their slots prefetched: overlapping the cache misses is most of the cost.
     for_each_hashed_ahead(
         g.nodes().size(), [&](size_t i) { return g.nodes()[i].name(); },
         [&](uint64_t h) { seen.prefetch(h); },
         [&](size_t i, uint64_t h) {
           const Node& n = g.nodes()[i];
           if (n.name().empty()) return;
-          const Node* first = seen.insert(n, h);
-          if (first == nullptr) return;
+          const std::optional<uint32_t> taken = seen.insert(nodes.node_id(n), n.name(), h, name_of);
+          if (!taken) return;
+          const Node* first = nodes.node_at(*taken);
           Diagnostic& d = ctx.report(
               ctx.at_node(n), fmt::format("node name '{}' is already used by node {} of graph '{}'",
                                           n.name(), first->index(), first->graph()->path()));
@@ -107,8 +51,8 @@ class DuplicateNodeName final : public RuleBase<DuplicateNodeName> {
   }
 
  private:
-  NodeNameSet model_names_;
-  std::unordered_map<const Function*, NodeNameSet> by_function_;
+  NameSet model_names_;
+  std::unordered_map<const Function*, NameSet> by_function_;
 };
 
 }  // namespace

@@ -2,6 +2,7 @@
 // shipped an imported opset (warning); too old for an element type the model uses (error);
 // newer than the tables know (warning).
 #include <fmt/format.h>
+#include <onnxlint/data_type.h>
 #include <onnxlint/opset_table.h>
 
 #include <map>
@@ -65,7 +66,7 @@ class IrVersion final : public RuleBase<IrVersion> {
     };
     for (const Graph* g : m.all_graphs()) {
       auto value = [&](const ValueInfo& vi, const char* kind) {
-        if (vi.type.elem_type == 0) return;
+        if (vi.type.elem_type == DataType::Undefined) return;
         use(
             vi.type.elem_type, [&] { return ctx.at_value(*g, vi.name); },
             [&] { return fmt::format("{} '{}'", kind, vi.name); });
@@ -103,11 +104,11 @@ class IrVersion final : public RuleBase<IrVersion> {
       Diagnostic& d = ctx.report(
           Severity::Error, u.where,
           fmt::format("{} uses element type {}, which needs IR ≥ {}; model has ir_version {}",
-                      u.what, element_type_name(type), need, m.ir_version()));
-      d.key = std::string(element_type_name(type));
+                      u.what, data_type_name(type), need, m.ir_version()));
+      d.key = std::string(data_type_name(type));
       if (u.count > 1) {
         d.notes.push_back(fmt::format("{} more use{} of {} in the model", u.count - 1,
-                                      u.count == 2 ? "" : "s", element_type_name(type)));
+                                      u.count == 2 ? "" : "s", data_type_name(type)));
       }
       d.help = fmt::format(
           "save the model with ir_version {} or newer (a newer onnx package / exporter sets it), "

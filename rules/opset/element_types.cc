@@ -1,5 +1,6 @@
 #include "rules/opset/element_types.h"
 
+#include <onnxlint/data_type.h>
 #include <onnxlint/opset_table.h>
 
 #include <algorithm>
@@ -36,7 +37,7 @@ std::optional<int32_t> KnownElemTypes::of(const StatedType& st) {
       }
     }
   }
-  return st.elem_type != 0 ? std::optional<int32_t>(st.elem_type) : std::nullopt;
+  return st.elem_type != DataType::Undefined ? std::optional<int32_t>(st.elem_type) : std::nullopt;
 }
 
 }  // namespace onnxlint::rules

@@ -3,6 +3,7 @@
 // type constraints do not allow, or two arguments of one type parameter with different known
 // types. Unknown types are never guessed.
 #include <fmt/format.h>
+#include <onnxlint/data_type.h>
 
 #include <map>
 
@@ -96,9 +97,8 @@ class InvalidType final : public RuleBase<InvalidType> {
           // A concrete type ("tensor(int64)"); other kinds (seq, map) are not tracked.
           if (p->type.starts_with("tensor(") && p->type != ts) {
             problems.push_back(fmt::format("{} '{}' is {}, but {} '{}' of {}-{} must be {}", what,
-                                           args[i], element_type_name(*t), what, p->name,
-                                           n.op_type(), s.since_version,
-                                           p->type.substr(7, p->type.size() - 8)));
+                                           args[i], data_type_name(*t), what, p->name, n.op_type(),
+                                           s.since_version, p->type.substr(7, p->type.size() - 8)));
           }
           continue;
         }
@@ -107,8 +107,8 @@ class InvalidType final : public RuleBase<InvalidType> {
           problems.push_back(
               fmt::format("{} '{}' is {}, which {}-{} does not allow for {} "
                           "(allowed: {})",
-                          what, args[i], element_type_name(*t), n.op_type(), s.since_version,
-                          p->type, allowed_text(*c)));
+                          what, args[i], data_type_name(*t), n.op_type(), s.since_version, p->type,
+                          allowed_text(*c)));
           continue;
         }
         // Heterogeneous variadics (Loop, Scan, ...) bind the parameter per argument.
@@ -116,8 +116,8 @@ class InvalidType final : public RuleBase<InvalidType> {
         auto [it, inserted] = bound.try_emplace(p->type, Binding{*t, args[i]});
         if (!inserted && it->second.type != *t) {
           problems.push_back(fmt::format("{} '{}' is {} but '{}' is {}; both bind {} of {}-{}",
-                                         what, args[i], element_type_name(*t), it->second.value,
-                                         element_type_name(it->second.type), p->type, n.op_type(),
+                                         what, args[i], data_type_name(*t), it->second.value,
+                                         data_type_name(it->second.type), p->type, n.op_type(),
                                          s.since_version));
         }
       }

@@ -1,8 +1,9 @@
 // Lookups over the generated operator tables (opset_table_data.cc) and the element-type table.
 #include "onnxlint/opset_table.h"
 
+#include <onnxlint/data_type.h>
+
 #include <algorithm>
-#include <cctype>
 #include <cstdint>
 #include <iterator>
 #include <optional>
@@ -11,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "config/text_util.h"
 #include "util/name_map.h"
 
 namespace onnxlint {
@@ -26,30 +28,10 @@ struct OpKeyLess {
   bool operator()(const Key& a, const OpSchema& b) const { return a < key(b); }
 };
 
-char lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
-
-// Case-insensitive Levenshtein distance; op names are short, so O(n*m) with one row is fine.
-size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t up = row[j];
-      const size_t cost = lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1;
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + cost});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
-
 // TensorProto.DataType facts, indexed by the enum value (onnx.proto at v1.22.0).
+// (Names and bit widths: data_type.h.)
 struct ElementType {
-  std::string_view name;
   const char* tensor_type;  // const char* so callers can hand it to C APIs
-  int bits;                 // 0 = not fixed-size (string) or unknown
   int min_ir;               // IR version whose onnx.proto introduced the type
 };
 
@@ -57,33 +39,33 @@ struct ElementType {
 // FLOAT8* in IR 9, UINT4/INT4 in IR 10, FLOAT4E2M1 in IR 11, FLOAT8E8M0 in IR 12, UINT2/INT2
 // in IR 13. Older types are reported as 3, the IR of ONNX 1.0 (the oldest release).
 constexpr ElementType kElementTypes[] = {
-    {""sv, "", 0, 0},  // 0 UNDEFINED
-    {"float"sv, "tensor(float)", 32, 3},
-    {"uint8"sv, "tensor(uint8)", 8, 3},
-    {"int8"sv, "tensor(int8)", 8, 3},
-    {"uint16"sv, "tensor(uint16)", 16, 3},
-    {"int16"sv, "tensor(int16)", 16, 3},
-    {"int32"sv, "tensor(int32)", 32, 3},
-    {"int64"sv, "tensor(int64)", 64, 3},
-    {"string"sv, "tensor(string)", 0, 3},
-    {"bool"sv, "tensor(bool)", 8, 3},
-    {"float16"sv, "tensor(float16)", 16, 3},
-    {"double"sv, "tensor(double)", 64, 3},
-    {"uint32"sv, "tensor(uint32)", 32, 3},
-    {"uint64"sv, "tensor(uint64)", 64, 3},
-    {"complex64"sv, "tensor(complex64)", 64, 3},
-    {"complex128"sv, "tensor(complex128)", 128, 3},
-    {"bfloat16"sv, "tensor(bfloat16)", 16, 4},
-    {"float8e4m3fn"sv, "tensor(float8e4m3fn)", 8, 9},
-    {"float8e4m3fnuz"sv, "tensor(float8e4m3fnuz)", 8, 9},
-    {"float8e5m2"sv, "tensor(float8e5m2)", 8, 9},
-    {"float8e5m2fnuz"sv, "tensor(float8e5m2fnuz)", 8, 9},
-    {"uint4"sv, "tensor(uint4)", 4, 10},
-    {"int4"sv, "tensor(int4)", 4, 10},
-    {"float4e2m1"sv, "tensor(float4e2m1)", 4, 11},
-    {"float8e8m0"sv, "tensor(float8e8m0)", 8, 12},
-    {"uint2"sv, "tensor(uint2)", 2, 13},
-    {"int2"sv, "tensor(int2)", 2, 13},
+    {"", 0},  // 0 UNDEFINED
+    {"tensor(float)", 3},
+    {"tensor(uint8)", 3},
+    {"tensor(int8)", 3},
+    {"tensor(uint16)", 3},
+    {"tensor(int16)", 3},
+    {"tensor(int32)", 3},
+    {"tensor(int64)", 3},
+    {"tensor(string)", 3},
+    {"tensor(bool)", 3},
+    {"tensor(float16)", 3},
+    {"tensor(double)", 3},
+    {"tensor(uint32)", 3},
+    {"tensor(uint64)", 3},
+    {"tensor(complex64)", 3},
+    {"tensor(complex128)", 3},
+    {"tensor(bfloat16)", 4},
+    {"tensor(float8e4m3fn)", 9},
+    {"tensor(float8e4m3fnuz)", 9},
+    {"tensor(float8e5m2)", 9},
+    {"tensor(float8e5m2fnuz)", 9},
+    {"tensor(uint4)", 10},
+    {"tensor(int4)", 10},
+    {"tensor(float4e2m1)", 11},
+    {"tensor(float8e8m0)", 12},
+    {"tensor(uint2)", 13},
+    {"tensor(int2)", 13},
 };
 
 const ElementType* element_type(int32_t data_type) {
@@ -240,8 +222,8 @@ std::vector<std::string_view> closest_op_names(std::string_view domain, std::str
     // out without the quadratic edit-distance work.
     const size_t gap = name.size() > op.size() ? name.size() - op.size() : op.size() - name.size();
     if (!abbreviation && gap > max_distance) continue;
-    size_t d = abbreviation ? 1 : edit_distance(op, name);
-    if (abbreviation) d = std::min(d, edit_distance(op, name));
+    size_t d = abbreviation ? 1 : edit_distance(op, name, /*ignore_case=*/true);
+    if (abbreviation) d = std::min(d, edit_distance(op, name, /*ignore_case=*/true));
     if (d <= max_distance) scored.emplace_back(d, name);
   }
   std::sort(scored.begin(), scored.end());
@@ -269,26 +251,15 @@ std::string_view first_release_for_opset(std::string_view domain, int64_t opset)
   return r == nullptr ? std::string_view{} : r->release;
 }
 
-std::string_view element_type_name(int32_t data_type) {
-  const ElementType* t = element_type(data_type);
-  return t == nullptr ? std::string_view{} : t->name;
-}
-
 std::optional<int32_t> element_type_from_name(std::string_view name) {
   if (name.starts_with("tensor(") && name.ends_with(")")) {
     name = name.substr(7, name.size() - 8);
   }
   if (name.empty()) return std::nullopt;
-  for (size_t i = 1; i < std::size(kElementTypes); ++i) {
-    if (kElementTypes[i].name == name) return static_cast<int32_t>(i);
+  for (int32_t i = 1; static_cast<size_t>(i) < std::size(kElementTypes); ++i) {
+    if (data_type_name(i) == name) return i;
   }
   return std::nullopt;
-}
-
-std::optional<size_t> element_size_bits(int32_t data_type) {
-  const ElementType* t = element_type(data_type);
-  if (t == nullptr || t->bits == 0) return std::nullopt;
-  return static_cast<size_t>(t->bits);
 }
 
 int min_ir_version_for_element_type(int32_t data_type) {

@@ -4,6 +4,7 @@
 // target::broken_restrictions, is shared with the fallback estimate (target-unsupported-op).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <onnxlint/data_type.h>
 #include <onnxlint/graph_index.h>
 
 #include <algorithm>
@@ -403,7 +404,7 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
     case Check::TypeNotIn:
       for (const Arg& a : find_args(n, schema, r.args, true)) {
         const int32_t elem = stated(a.value).elem_type;
-        const std::string_view name = elem != 0 ? element_type_name(elem) : "";
+        const std::string_view name = elem != DataType::Undefined ? data_type_name(elem) : "";
         if (name.empty()) continue;
         const bool listed = std::find(r.values.begin(), r.values.end(), name) != r.values.end();
         if (listed == (r.check == Check::TypeIn)) continue;
@@ -608,10 +609,10 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
       for (const Arg& a : find_args(n, schema, r.args, false)) {
         if (!is_runtime(a.value)) continue;
         const int32_t elem = stated(a.value).elem_type;
-        if (elem == 0 || element_type_name(elem) == value0()) continue;
+        if (elem == DataType::Undefined || data_type_name(elem) == value0()) continue;
         found.push_back({fmt::format("computes {} ('{}', {}) at run time, but {} needs it "
                                      "constant unless it is {}",
-                                     a.label, a.value, element_type_name(elem), who, value0()),
+                                     a.label, a.value, data_type_name(elem), who, value0()),
                          a.label});
       }
       break;

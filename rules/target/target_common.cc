@@ -1,5 +1,6 @@
 #include "rules/target/target_common.h"
 
+#include <onnxlint/data_type.h>
 #include <onnxlint/provenance.h>
 
 #include <algorithm>
@@ -175,7 +176,8 @@ std::vector<TypeOffence> unsupported_types(const Model& model, const TargetInfo&
   auto check = [&](std::string_view value, int32_t elem, const ParamSchema* formal, bool is_input) {
     if (value.empty() || formal == nullptr) return;
     if (schema->find_constraint(formal->type) == nullptr) return;  // a fixed type
-    const std::string_view type_string = elem != 0 ? tensor_type_string(elem) : "";
+    const std::string_view type_string =
+        elem != DataType::Undefined ? tensor_type_string(elem) : "";
     if (type_string.empty()) return;
     std::span<const std::string_view> allowed;
     if (kernel != nullptr) {

@@ -1,6 +1,7 @@
 // target-unsupported-type: a tensor element type that a selected target runtime does not support
 // for that operator, where both the model's type and the target's type list are known.
 #include <fmt/format.h>
+#include <onnxlint/data_type.h>
 
 #include <algorithm>
 #include <map>
@@ -46,13 +47,13 @@ class UnsupportedType final : public RuleBase<UnsupportedType> {
         }
         const char* verb = o.outputs.empty() ? "reads" : (o.inputs.empty() ? "produces" : "uses");
         const std::string reason =
-            fmt::format("{}, which {} does not support for {}-{}", element_type_name(o.elem_type),
+            fmt::format("{}, which {} does not support for {}-{}", data_type_name(o.elem_type),
                         t.display_name, n.op_type(), nc.since);
         Diagnostic d;
         d.message = fmt::format("{} ({}) {} {} as {}", n.display_name(),
                                 target::op_label(n.domain(), n.op_type()), verb, names, reason);
         d.target = std::string(t.id);
-        d.key = fmt::format("{}:{}", o.param, element_type_name(o.elem_type));
+        d.key = fmt::format("{}:{}", o.param, data_type_name(o.elem_type));
         if (o.kernel != nullptr) {
           d.notes.push_back(fmt::format("its {} kernel for since-version {} accepts {} = {}",
                                         n.op_type(), version_ranges_text({&o.kernel->versions, 1}),

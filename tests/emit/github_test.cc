@@ -5,21 +5,12 @@
 
 #include <sstream>
 
+#include "support/findings.h"
+
 namespace onnxlint::testing {
 namespace {
 
 using ::testing::ElementsAre;
-
-Diagnostic finding(Severity s, std::string file, std::string node, std::string message) {
-  Diagnostic d;
-  d.rule_id = "graph-dead-node";
-  d.severity = s;
-  d.location.file = std::move(file);
-  d.location.graph_path = "main";
-  d.location.node_name = std::move(node);
-  d.message = std::move(message);
-  return d;
-}
 
 std::vector<std::string> lines(const Report& r) {
   Linter linter(builtin_registry(), LintOptions{});
@@ -33,11 +24,12 @@ std::vector<std::string> lines(const Report& r) {
 TEST(GithubAnnotations, OneCommandPerFindingWithRuleAsTitle) {
   Report r;
   r.files.resize(1);
-  Diagnostic e = finding(Severity::Error, "./models/a.onnx", "Relu_1", "dead");
+  Diagnostic e = finding("graph-dead-node", Severity::Error, "dead",
+                         {.node = "Relu_1", .file = "./models/a.onnx"});
   e.location.op_type = "Relu";
-  Diagnostic w = finding(Severity::Warning, "models/a.onnx", "", "w");
+  Diagnostic w = finding("graph-dead-node", Severity::Warning, "w", {.file = "models/a.onnx"});
   w.location.value_name = "x";
-  Diagnostic i = finding(Severity::Info, "models/a.onnx", "", "i");
+  Diagnostic i = finding("graph-dead-node", Severity::Info, "i", {.file = "models/a.onnx"});
   i.location.graph_path.clear();
   i.rule_id = "model-missing-producer";
   i.target = "tensorrt";
@@ -52,7 +44,8 @@ TEST(GithubAnnotations, OneCommandPerFindingWithRuleAsTitle) {
 TEST(GithubAnnotations, EscapesLikeTheRunner) {
   Report r;
   r.files.resize(1);
-  Diagnostic d = finding(Severity::Error, "odd,name:1.onnx", "n", "100% wrong");
+  Diagnostic d = finding("graph-dead-node", Severity::Error, "100% wrong",
+                         {.node = "n", .file = "odd,name:1.onnx"});
   d.notes = {"first\r\nsecond"};
   d.help = "fix";
   r.files[0].diagnostics = {d};

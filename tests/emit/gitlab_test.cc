@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "emit/validate.h"
+#include "support/findings.h"
 #include "support/model_builder.h"
 
 namespace onnxlint::testing {
@@ -16,19 +17,9 @@ namespace {
 
 using nlohmann::json;
 
-Diagnostic finding(std::string rule, Severity s, std::string node, std::string message) {
-  Diagnostic d;
-  d.rule_id = std::move(rule);
-  d.severity = s;
-  d.location.file = "./models/a.onnx";
-  d.location.graph_path = "main";
-  if (!node.empty()) {
-    d.location.node_name = std::move(node);
-    d.location.node_index = 3;
-    d.location.op_type = "Relu";
-  }
-  d.message = std::move(message);
-  return d;
+// Findings at node `name` (index 3, a Relu) of graph "main" in ./models/a.onnx.
+FindingAt relu_node(std::string name) {
+  return {.node = std::move(name), .node_index = 3, .op_type = "Relu", .file = "./models/a.onnx"};
 }
 
 std::string emit(const Report& r) {
@@ -46,12 +37,14 @@ void expect_valid(const std::string& doc) {
 TEST(GitlabCodeQuality, OneIssuePerFindingWithSeverityMapping) {
   Report r;
   r.files.resize(2);
-  Diagnostic e = finding("export-aten-op", Severity::Error, "Relu_3", "ATen op");
+  Diagnostic e = finding("export-aten-op", Severity::Error, "ATen op", relu_node("Relu_3"));
   e.notes = {"first"};
   e.help = "fix it";
-  Diagnostic w = finding("graph-unused-input", Severity::Warning, "", "unused");
+  Diagnostic w =
+      finding("graph-unused-input", Severity::Warning, "unused", {.file = "./models/a.onnx"});
   w.location.value_name = "x";
-  Diagnostic i = finding("model-missing-producer", Severity::Info, "", "no producer");
+  Diagnostic i =
+      finding("model-missing-producer", Severity::Info, "no producer", {.file = "./models/a.onnx"});
   i.location.graph_path.clear();
   i.target = "tensorrt";
   r.files[0].path = "./models/a.onnx";
@@ -98,7 +91,7 @@ TEST(GitlabCodeQuality, OneIssuePerFindingWithSeverityMapping) {
 TEST(GitlabCodeQuality, FingerprintsIgnoreTheMessageAndAreUniquePerReport) {
   Report r;
   r.files.resize(1);
-  Diagnostic a = finding("graph-dead-node", Severity::Warning, "n", "first wording");
+  Diagnostic a = finding("graph-dead-node", Severity::Warning, "first wording", relu_node("n"));
   Diagnostic b = a;
   b.message = "second wording";  // same rule and place: GitLab would merge equal fingerprints
   r.files[0].diagnostics = {a, b};

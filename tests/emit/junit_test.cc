@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "emit/validate.h"
+#include "support/findings.h"
 #include "support/model_builder.h"
 
 namespace onnxlint::testing {
@@ -16,16 +17,9 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-Diagnostic finding(Severity s, std::string node, std::string message) {
-  Diagnostic d;
-  d.rule_id = "graph-dead-node";
-  d.severity = s;
-  d.location.file = "a.onnx";
-  d.location.graph_path = "main";
-  d.location.node_name = std::move(node);
-  d.location.node_index = 0;
-  d.message = std::move(message);
-  return d;
+// Findings at node `name` (index 0) of graph "main" in a.onnx.
+FindingAt node_0(std::string name) {
+  return {.node = std::move(name), .node_index = 0, .file = "a.onnx"};
 }
 
 std::string emit(Report& r, std::optional<Severity> fail_on) {
@@ -40,10 +34,10 @@ TEST(Junit, OneTestcasePerModelFailuresAtTheThreshold) {
   Report r;
   r.files.resize(3);
   r.files[0].path = "./a.onnx";
-  Diagnostic e = finding(Severity::Error, "n1", "broken");
+  Diagnostic e = finding("graph-dead-node", Severity::Error, "broken", node_0("n1"));
   e.help = "fix";
-  r.files[0].diagnostics = {e, finding(Severity::Warning, "n2", "odd"),
-                            finding(Severity::Info, "n3", "fyi")};
+  r.files[0].diagnostics = {e, finding("graph-dead-node", Severity::Warning, "odd", node_0("n2")),
+                            finding("graph-dead-node", Severity::Info, "fyi", node_0("n3"))};
   r.files[1].path = "b.onnx";
   r.files[2].path = "gone.onnx";
   r.files[2].status = FileReport::Status::PathError;
@@ -83,7 +77,7 @@ TEST(Junit, NothingFailsBelowTheThresholdOrWithFailOnNever) {
   Report r;
   r.files.resize(1);
   r.files[0].path = "a.onnx";
-  r.files[0].diagnostics = {finding(Severity::Warning, "n", "odd")};
+  r.files[0].diagnostics = {finding("graph-dead-node", Severity::Warning, "odd", node_0("n"))};
   Report never = r;
   const std::string at_error = emit(r, Severity::Error);
   EXPECT_THAT(at_error, Not(HasSubstr("<failure")));
@@ -112,7 +106,7 @@ TEST(Junit, NamesFromTheModelAreEscapedAndStayXml) {
   // UTF-8, a bidi override and a CDATA end in a node name.
   const std::string name =
       std::string("</failure><x a=\"1\">&amp;\x01\x1b[31m\xEF\xBF\xBF\xFF\xE2\x80\xAE]]>");
-  Diagnostic d = finding(Severity::Error, name, "line1\nline2\r");
+  Diagnostic d = finding("graph-dead-node", Severity::Error, "line1\nline2\r", node_0(name));
   d.location.file = r.files[0].path;
   r.files[0].diagnostics = {d};
   const std::string xml = emit(r, Severity::Error);

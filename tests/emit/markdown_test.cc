@@ -6,23 +6,17 @@
 
 #include <sstream>
 
+#include "support/findings.h"
+
 namespace onnxlint::testing {
 namespace {
 
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-Diagnostic finding(Severity s, std::string node, std::string message) {
-  Diagnostic d;
-  d.rule_id = "graph-dead-node";
-  d.severity = s;
-  d.location.file = "a.onnx";
-  d.location.graph_path = "main";
-  d.location.node_name = std::move(node);
-  d.location.node_index = 0;
-  d.location.op_type = "Abs";
-  d.message = std::move(message);
-  return d;
+// Findings at node `name` (index 0, an Abs) of graph "main" in a.onnx.
+FindingAt abs_node(std::string name) {
+  return {.node = std::move(name), .node_index = 0, .op_type = "Abs", .file = "a.onnx"};
 }
 
 std::string emit(Report& r, std::optional<Severity> fail_on = Severity::Error,
@@ -38,10 +32,10 @@ TEST(Markdown, VerdictTableAndFindings) {
   Report r;
   r.files.resize(3);
   r.files[0].path = "./a.onnx";
-  Diagnostic e = finding(Severity::Error, "n1", "broken");
+  Diagnostic e = finding("graph-dead-node", Severity::Error, "broken", abs_node("n1"));
   e.notes = {"why"};
   e.help = "fix";
-  r.files[0].diagnostics = {e, finding(Severity::Info, "n2", "fyi")};
+  r.files[0].diagnostics = {e, finding("graph-dead-node", Severity::Info, "fyi", abs_node("n2"))};
   r.files[1].path = "b.onnx";
   r.files[2].path = "gone.onnx";
   r.files[2].status = FileReport::Status::PathError;
@@ -67,7 +61,7 @@ TEST(Markdown, PassingRun) {
   Report r;
   r.files.resize(1);
   r.files[0].path = "a.onnx";
-  r.files[0].diagnostics = {finding(Severity::Warning, "n", "odd")};
+  r.files[0].diagnostics = {finding("graph-dead-node", Severity::Warning, "odd", abs_node("n"))};
   const std::string md = emit(r);
   EXPECT_THAT(md, HasSubstr("## \xE2\x9C\x85 onnx-lint: 1 file passed (fail-on: error)\n"));
   EXPECT_THAT(md, HasSubstr("| a.onnx | 0 | 1 | 0 | \xE2\x9C\x85 pass |\n"));
@@ -77,7 +71,8 @@ TEST(Markdown, NamesFromTheModelAreEscaped) {
   Report r;
   r.files.resize(1);
   r.files[0].path = "a|b`c.onnx";
-  Diagnostic d = finding(Severity::Warning, "x|y`z<img src=x>*_[l](u)@dev\x1b\n", "m: ok");
+  Diagnostic d = finding("graph-dead-node", Severity::Warning, "m: ok",
+                         abs_node("x|y`z<img src=x>*_[l](u)@dev\x1b\n"));
   r.files[0].diagnostics = {d};
   const std::string md = emit(r);
   EXPECT_THAT(md, HasSubstr("| a\\|b\\`c.onnx | 0 | 1 | 0 |"));
@@ -93,7 +88,8 @@ TEST(Markdown, LongListsCollapseAndTheSizeIsCapped) {
   r.files[0].path = "a.onnx";
   r.files[1].path = "b.onnx";
   for (int i = 0; i < 200; ++i) {
-    Diagnostic d = finding(Severity::Warning, "node_" + std::to_string(i), std::string(40, 'x'));
+    Diagnostic d = finding("graph-dead-node", Severity::Warning, std::string(40, 'x'),
+                           abs_node("node_" + std::to_string(i)));
     d.location.file = i < 100 ? "a.onnx" : "b.onnx";
     r.files[i < 100 ? 0 : 1].diagnostics.push_back(d);
   }
@@ -113,7 +109,8 @@ TEST(Markdown, LongListsCollapseAndTheSizeIsCapped) {
   huge.files.resize(1);
   huge.files[0].path = "a.onnx";
   for (int i = 0; i < 5000; ++i) {
-    huge.files[0].diagnostics.push_back(finding(Severity::Info, "n" + std::to_string(i), "m"));
+    huge.files[0].diagnostics.push_back(
+        finding("graph-dead-node", Severity::Info, "m", abs_node("n" + std::to_string(i))));
   }
   const std::string big = emit(huge);
   EXPECT_LE(big.size(), kMarkdownMaxBytes);

@@ -11,6 +11,7 @@
 #include <random>
 #include <sstream>
 
+#include "support/findings.h"
 #include "support/lint_harness.h"
 #include "support/model_builder.h"
 
@@ -211,23 +212,12 @@ TEST(Sarif, ValidatorRejectsBrokenDocuments) {
   EXPECT_NE(schema_errors(doc), "");
 }
 
-Diagnostic sample(Severity s, const std::string& node) {
-  Diagnostic d;
-  d.rule_id = "graph-dead-node";
-  d.severity = s;
-  d.location.file = "m.onnx";
-  d.location.graph_path = "main";
-  d.location.node_name = node;
-  d.location.node_index = 0;
-  d.message = "message about " + node;
-  return d;
-}
-
 TEST(Sarif, PartialFingerprintsIgnoreTheMessage) {
   Linter linter = small_linter();
   Report report;
   report.files.resize(1);
-  report.files[0].diagnostics = {sample(Severity::Warning, "n")};
+  report.files[0].diagnostics = {finding("graph-dead-node", Severity::Warning, "message about n",
+                                         {.node = "n", .node_index = 0})};
   const json before = emit(linter, report).doc["runs"][0]["results"][0]["partialFingerprints"];
   report.files[0].diagnostics[0].message = "reworded";
   report.files[0].diagnostics[0].notes = {"a new note"};
@@ -246,7 +236,9 @@ TEST(Sarif, KeepsTheMostSevereResultsPastTheLimit) {
     const Severity s = i % 3 == 0   ? Severity::Error
                        : i % 3 == 1 ? Severity::Info
                                     : Severity::Warning;
-    report.files[0].diagnostics.push_back(sample(s, "n" + std::to_string(i)));
+    const std::string node = "n" + std::to_string(i);
+    report.files[0].diagnostics.push_back(
+        finding("graph-dead-node", s, "message about " + node, {.node = node, .node_index = 0}));
   }
   std::stringstream out;
   emit_sarif(report, linter, out, 6);
@@ -278,9 +270,14 @@ TEST(Sarif, RelatedLocationsStopAtTheLimit) {
   Linter linter = small_linter();
   Report report;
   report.files.resize(1);
-  Diagnostic d = sample(Severity::Warning, "n");
+  Diagnostic d = finding("graph-dead-node", Severity::Warning, "message about n",
+                         {.node = "n", .node_index = 0});
   for (size_t i = 0; i < kSarifMaxRelatedLocations + 5; ++i) {
-    d.related.push_back({sample(Severity::Warning, "r" + std::to_string(i)).location, ""});
+    const std::string node = "r" + std::to_string(i);
+    d.related.push_back(
+        {finding("graph-dead-node", Severity::Warning, "", {.node = node, .node_index = 0})
+             .location,
+         ""});
   }
   report.files[0].diagnostics = {d};
   const json result = emit(linter, report).doc["runs"][0]["results"][0];

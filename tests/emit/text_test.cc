@@ -7,22 +7,13 @@
 
 #include <sstream>
 
+#include "support/findings.h"
+
 namespace onnxlint::testing {
 namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-
-Diagnostic finding(Severity s, std::string rule, std::string node, std::string message) {
-  Diagnostic d;
-  d.rule_id = std::move(rule);
-  d.severity = s;
-  d.location.file = "m.onnx";
-  d.location.graph_path = "main";
-  d.location.node_name = std::move(node);
-  d.message = std::move(message);
-  return d;
-}
 
 std::vector<std::string> lines(const Report& r, TextOptions opts = {}) {
   Linter linter(builtin_registry(), LintOptions{});
@@ -42,9 +33,9 @@ Report one_file(std::vector<Diagnostic> diags) {
 }
 
 TEST(TextOutput, TorchNamesHaveOneSeparatorAndOffsetsAppearOnce) {
-  Diagnostic d = finding(Severity::Warning, "shape-data-dependent", "/rpn/NonZero", "m");
+  Diagnostic d = finding("shape-data-dependent", Severity::Warning, "m", {.node = "/rpn/NonZero"});
   d.location.op_type = "NonZero";
-  Diagnostic u = finding(Severity::Error, "model-unreadable", "", "cannot read (at byte 7)");
+  Diagnostic u = finding("model-unreadable", Severity::Error, "cannot read (at byte 7)");
   u.location.graph_path.clear();
   u.location.byte_offset = 7;
   EXPECT_THAT(lines(one_file({d, u})),
@@ -54,7 +45,8 @@ TEST(TextOutput, TorchNamesHaveOneSeparatorAndOffsetsAppearOnce) {
 }
 
 TEST(TextOutput, RelatedPlacesNamedThenCounted) {
-  Diagnostic d = finding(Severity::Warning, "target-unsupported-op", "Shape_0", "5 Shape nodes");
+  Diagnostic d =
+      finding("target-unsupported-op", Severity::Warning, "5 Shape nodes", {.node = "Shape_0"});
   d.target = "onnxruntime-nnapi";
   for (int i = 1; i < 5; ++i) {
     Location l = d.location;
@@ -72,9 +64,10 @@ TEST(TextOutput, RelatedPlacesNamedThenCounted) {
 TEST(TextOutput, ManyInfosOfARuleCollapseUnlessAskedFor) {
   std::vector<Diagnostic> diags;
   for (int i = 0; i < 6; ++i) {
-    diags.push_back(finding(Severity::Info, "shape-input-dependent", "R" + std::to_string(i), "i"));
+    diags.push_back(
+        finding("shape-input-dependent", Severity::Info, "i", {.node = "R" + std::to_string(i)}));
   }
-  diags.push_back(finding(Severity::Info, "shape-foldable", "S", "fold"));
+  diags.push_back(finding("shape-foldable", Severity::Info, "fold", {.node = "S"}));
   auto out = lines(one_file(diags));
   EXPECT_THAT(out, ElementsAre("m.onnx: main/S: info: fold [shape-foldable]",
                                HasSubstr("m.onnx: info: 6 findings: "),
@@ -91,10 +84,10 @@ TEST(TextOutput, ManyInfosOfARuleCollapseUnlessAskedFor) {
 TEST(TextOutput, OnALargeModelInfosOfARuleCollapseFromTwo) {
   std::vector<Diagnostic> diags;
   for (int i = 0; i < 2; ++i) {
-    diags.push_back(
-        finding(Severity::Info, "flow-constant-condition", "If" + std::to_string(i), "c"));
+    diags.push_back(finding("flow-constant-condition", Severity::Info, "c",
+                            {.node = "If" + std::to_string(i)}));
   }
-  diags.push_back(finding(Severity::Info, "shape-foldable", "S", "fold"));
+  diags.push_back(finding("shape-foldable", Severity::Info, "fold", {.node = "S"}));
   Report r = one_file(diags);
   r.files[0].model.emplace();
   r.files[0].model->nodes = kLargeModelNodes - 1;
@@ -113,10 +106,11 @@ TEST(TextOutput, ManyTargetWarningsCollapsePerTargetButErrorsNever) {
   std::vector<Diagnostic> diags;
   for (int i = 0; i < 6; ++i) {
     Diagnostic w =
-        finding(Severity::Warning, "target-unsupported-op", "N" + std::to_string(i), "w");
+        finding("target-unsupported-op", Severity::Warning, "w", {.node = "N" + std::to_string(i)});
     w.target = "onnxruntime-nnapi";
     diags.push_back(w);
-    Diagnostic e = finding(Severity::Error, "target-unsupported-op", "N" + std::to_string(i), "e");
+    Diagnostic e =
+        finding("target-unsupported-op", Severity::Error, "e", {.node = "N" + std::to_string(i)});
     e.target = "tensorrt";
     diags.push_back(e);
   }
@@ -127,10 +121,10 @@ TEST(TextOutput, ManyTargetWarningsCollapsePerTargetButErrorsNever) {
 }
 
 TEST(TextOutput, NotesAndHelpPrintedOncePerRuleInAFile) {
-  Diagnostic a = finding(Severity::Warning, "flow-data-dependent-if", "If_1", "a");
+  Diagnostic a = finding("flow-data-dependent-if", Severity::Warning, "a", {.node = "If_1"});
   a.notes = {"chain a", "same note"};
   a.help = "same help";
-  Diagnostic b = finding(Severity::Warning, "flow-data-dependent-if", "If_2", "b");
+  Diagnostic b = finding("flow-data-dependent-if", Severity::Warning, "b", {.node = "If_2"});
   b.notes = {"chain b", "same note"};
   b.help = "same help";
   EXPECT_THAT(lines(one_file({a, b})),
@@ -140,7 +134,7 @@ TEST(TextOutput, NotesAndHelpPrintedOncePerRuleInAFile) {
 }
 
 Report with_sections() {
-  Report r = one_file({finding(Severity::Warning, "graph-dead-node", "n", "dead")});
+  Report r = one_file({finding("graph-dead-node", Severity::Warning, "dead", {.node = "n"})});
   r.files[0].sections.push_back({"dynamic_shapes", nullptr, {"dim 'batch': 1 of 1 nodes"}});
   r.files[0].sections.push_back({"targets",
                                  nlohmann::json::parse(R"([{"target": "tensorrt", "verdict": "ok"},
@@ -174,7 +168,7 @@ TEST(TextOutput, SummaryStyleIsOneLinePerFile) {
   r.files[1].path = "ok.onnx";
   r.files[2].path = "lfs.onnx";
   r.files[2].status = FileReport::Status::Unreadable;
-  Diagnostic u = finding(Severity::Error, "model-unreadable", "", "cannot read the model: LFS");
+  Diagnostic u = finding("model-unreadable", Severity::Error, "cannot read the model: LFS");
   u.location.file = "lfs.onnx";
   r.files[2].diagnostics = {u};
   TextOptions s;
@@ -187,9 +181,9 @@ TEST(TextOutput, SummaryStyleIsOneLinePerFile) {
 }
 
 TEST(TextOutput, MinSeverityHidesAndCounts) {
-  Report r = one_file({finding(Severity::Warning, "graph-dead-node", "a", "w"),
-                       finding(Severity::Info, "shape-foldable", "b", "i"),
-                       finding(Severity::Error, "graph-undefined-value", "c", "e")});
+  Report r = one_file({finding("graph-dead-node", Severity::Warning, "w", {.node = "a"}),
+                       finding("shape-foldable", Severity::Info, "i", {.node = "b"}),
+                       finding("graph-undefined-value", Severity::Error, "e", {.node = "c"})});
   EXPECT_EQ(exit_code(r, Severity::Warning), 1);
   hide_below(r, Severity::Error);
   EXPECT_EQ(r.files[0].hidden, 2u);

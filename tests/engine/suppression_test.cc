@@ -1,4 +1,5 @@
-// The in-model suppression parser and the decimal parser of lib/driver/suppression.h.
+// The in-model suppression parser (lib/driver/suppression.h) and the decimal parser
+// (lib/util/decimal.h).
 #include "lib/driver/suppression.h"
 
 #include <gmock/gmock.h>
@@ -6,6 +7,8 @@
 
 #include <string>
 #include <vector>
+
+#include "lib/util/decimal.h"
 
 namespace onnxlint {
 namespace {

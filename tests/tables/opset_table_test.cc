@@ -382,34 +382,10 @@ TEST(OpsetTable, Releases) {
 }
 
 TEST(OpsetTable, ElementTypes) {
-  EXPECT_EQ(element_type_name(1), "float");
-  EXPECT_EQ(element_type_name(7), "int64");
-  EXPECT_EQ(element_type_name(16), "bfloat16");
-  EXPECT_EQ(element_type_name(17), "float8e4m3fn");
-  EXPECT_EQ(element_type_name(20), "float8e5m2fnuz");
-  EXPECT_EQ(element_type_name(22), "int4");
-  EXPECT_EQ(element_type_name(23), "float4e2m1");
-  EXPECT_EQ(element_type_name(24), "float8e8m0");
-  EXPECT_EQ(element_type_name(26), "int2");
-  EXPECT_EQ(element_type_name(0), "");
-  EXPECT_EQ(element_type_name(27), "");
-  EXPECT_EQ(element_type_name(-1), "");
-
   EXPECT_EQ(element_type_from_name("int64"), 7);
   EXPECT_EQ(element_type_from_name("tensor(float16)"), 10);
   EXPECT_EQ(element_type_from_name("tensor()"), std::nullopt);
   EXPECT_EQ(element_type_from_name("float32"), std::nullopt);
-
-  EXPECT_EQ(element_size_bits(1), 32u);
-  EXPECT_EQ(element_size_bits(9), 8u);
-  EXPECT_EQ(element_size_bits(11), 64u);
-  EXPECT_EQ(element_size_bits(15), 128u);
-  EXPECT_EQ(element_size_bits(21), 4u);
-  EXPECT_EQ(element_size_bits(23), 4u);
-  EXPECT_EQ(element_size_bits(25), 2u);
-  EXPECT_EQ(element_size_bits(8), std::nullopt);  // string
-  EXPECT_EQ(element_size_bits(0), std::nullopt);
-  EXPECT_EQ(element_size_bits(100), std::nullopt);
 
   EXPECT_EQ(min_ir_version_for_element_type(1), 3);
   EXPECT_EQ(min_ir_version_for_element_type(16), 4);
