@@ -40,7 +40,7 @@ std::string finish_hex(EVP_MD_CTX* ctx) {
   if (EVP_DigestFinal_ex(ctx, md.data(), &len) != 1) return {};
   static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
-  out.reserve(2 * len);
+  out.reserve(size_t{2} * len);
   for (unsigned int i = 0; i < len; ++i) {
     out += kHex[md[i] >> 4];
     out += kHex[md[i] & 15];
