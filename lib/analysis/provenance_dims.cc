@@ -462,42 +462,43 @@ struct Infer {
     if (!e || a.n_of(a.svec[in(0)]) < 0) return ArenaRef{};
     const int64_t to = attr("to", 0);
     int64_t lo = 0, hi = 0;
-    switch (to) {
-      case 2:
+    if (to < 0 || to > INT32_MAX) return ArenaRef{};
+    switch (static_cast<DataType>(to)) {
+      case DataType::Uint8:
         lo = 0, hi = 255;
-        break;  // uint8
-      case 3:
+        break;
+      case DataType::Int8:
         lo = -128, hi = 127;
-        break;  // int8
-      case 4:
+        break;
+      case DataType::Uint16:
         lo = 0, hi = 65535;
-        break;  // uint16
-      case 5:
+        break;
+      case DataType::Int16:
         lo = -32768, hi = 32767;
-        break;  // int16
-      case 6:
+        break;
+      case DataType::Int32:
         lo = INT32_MIN, hi = INT32_MAX;
-        break;  // int32
-      case 7:
+        break;
+      case DataType::Int64:
         lo = INT64_MIN, hi = INT64_MAX;
-        break;  // int64
-      case 12:
+        break;
+      case DataType::Uint32:
         lo = 0, hi = UINT32_MAX;
-        break;  // uint32
-      case 13:
+        break;
+      case DataType::Uint64:
         lo = 0, hi = INT64_MAX;
-        break;  // uint64
-      case 9:
-        break;  // bool
+        break;
+      case DataType::Bool:
+        break;
       default:
         return ArenaRef{};
     }
     for (Sym& x : *e) {
       if (!x.is_fixed()) {
-        if (to == 9 && x.kind != Sym::kData) x = Sym::unknown();  // a bool is no dim
+        if (to == DataType::Bool && x.kind != Sym::kData) x = Sym::unknown();  // a bool is no dim
         continue;
       }
-      if (to == 9) {
+      if (to == DataType::Bool) {
         x = Sym::fixed(x.v != 0 ? 1 : 0);
       } else if (x.v < lo || x.v > hi) {
         x = Sym::unknown();

@@ -32,7 +32,7 @@ ConstantInfo constant_of(const Node& n) {
 }
 
 bool is_constant_node(const Node& n) {
-  return n.op_type() == "Constant" && is_default_domain(n.domain()) && !n.outputs().empty();
+  return n.op_type() == "Constant" && n.in_default_domain() && !n.outputs().empty();
 }
 
 // A declared type states an element type only for tensors.
@@ -352,25 +352,24 @@ StatedType ValueTable::stated_in(ValueId v, const GraphSlot* s, const Node* n,
   }
   st.producer = n;
   st.output_index = output_index;
-  if (!is_default_domain(n->domain()) || output_index != 0) return st;
+  if (!n->in_default_domain() || output_index != 0) return st;
   if (n->op_type() == "Constant") {
     const ConstantInfo c = constant_of(*n);
     if (c.tensor != nullptr) {
       st.tensor = c.tensor;
       st.elem_type = c.tensor->data_type;
     } else if (c.attribute != nullptr) {
-      constexpr int32_t kFloat = 1, kInt64 = 7, kString = 8;
       const Attribute& a = *c.attribute;
-      auto set = [&](int32_t elem, int64_t length) {
-        st.elem_type = elem;
+      auto set = [&](DataType elem, int64_t length) {
+        st.elem_type = static_cast<int32_t>(elem);
         st.attribute_length = length;
       };
-      if (a.name == "value_float") set(kFloat, -1);
-      if (a.name == "value_floats") set(kFloat, static_cast<int64_t>(a.floats.size()));
-      if (a.name == "value_int") set(kInt64, -1);
-      if (a.name == "value_ints") set(kInt64, static_cast<int64_t>(a.ints.size()));
-      if (a.name == "value_string") set(kString, -1);
-      if (a.name == "value_strings") set(kString, static_cast<int64_t>(a.strings.size()));
+      if (a.name == "value_float") set(DataType::Float, -1);
+      if (a.name == "value_floats") set(DataType::Float, static_cast<int64_t>(a.floats.size()));
+      if (a.name == "value_int") set(DataType::Int64, -1);
+      if (a.name == "value_ints") set(DataType::Int64, static_cast<int64_t>(a.ints.size()));
+      if (a.name == "value_string") set(DataType::String, -1);
+      if (a.name == "value_strings") set(DataType::String, static_cast<int64_t>(a.strings.size()));
     }
   } else if (n->op_type() == "Cast") {
     const Attribute* to = n->attribute("to");
@@ -414,8 +413,7 @@ void ValueTable::compute_fold_states() const {
     }
     auto visit = [&](const Node& n) {
       FoldState st = FoldState::Runtime;
-      if (is_default_domain(n.domain()) &&
-          model_.find_function(n.domain(), n.op_type()) == nullptr) {
+      if (n.in_default_domain() && model_.find_function(n.domain(), n.op_type()) == nullptr) {
         if (n.op_type() == "Constant") {
           st = FoldState::Constant;
         } else if ((n.op_type() == "Shape" || n.op_type() == "Size") && !n.inputs().empty()) {

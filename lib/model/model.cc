@@ -15,25 +15,6 @@ namespace onnxlint {
 
 namespace {
 
-enum DataType : int32_t {
-  kFloat = 1,
-  kUint8 = 2,
-  kInt8 = 3,
-  kUint16 = 4,
-  kInt16 = 5,
-  kInt32 = 6,
-  kInt64 = 7,
-  kString = 8,
-  kBool = 9,
-  kFloat16 = 10,
-  kDouble = 11,
-  kUint32 = 12,
-  kUint64 = 13,
-  kComplex64 = 14,
-  kComplex128 = 15,
-  kBfloat16 = 16
-};
-
 double half_to_double(uint16_t h) {
   uint32_t sign = (h >> 15) & 1, exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
   double v;
@@ -249,22 +230,22 @@ std::optional<std::vector<int64_t>> Model::read_ints(const TensorData& t,
   out.reserve(*n);
   if (t.storage == TensorData::Storage::Raw) {
     size_t width = 0;
-    switch (t.data_type) {
-      case kInt8:
-      case kUint8:
-      case kBool:
+    switch (static_cast<DataType>(t.data_type)) {
+      case DataType::Int8:
+      case DataType::Uint8:
+      case DataType::Bool:
         width = 1;
         break;
-      case kInt16:
-      case kUint16:
+      case DataType::Int16:
+      case DataType::Uint16:
         width = 2;
         break;
-      case kInt32:
-      case kUint32:
+      case DataType::Int32:
+      case DataType::Uint32:
         width = 4;
         break;
-      case kInt64:
-      case kUint64:
+      case DataType::Int64:
+      case DataType::Uint64:
         width = 8;
         break;
       default:
@@ -274,24 +255,24 @@ std::optional<std::vector<int64_t>> Model::read_ints(const TensorData& t,
     if (bytes.size() != *n * width) return std::nullopt;
     for (size_t i = 0; i < *n; ++i) {
       const std::byte* p = bytes.data() + i * width;
-      switch (t.data_type) {
-        case kInt8:
+      switch (static_cast<DataType>(t.data_type)) {
+        case DataType::Int8:
           out.push_back(load_le<int8_t>(p));
           break;
-        case kUint8:
-        case kBool:
+        case DataType::Uint8:
+        case DataType::Bool:
           out.push_back(load_le<uint8_t>(p));
           break;
-        case kInt16:
+        case DataType::Int16:
           out.push_back(load_le<int16_t>(p));
           break;
-        case kUint16:
+        case DataType::Uint16:
           out.push_back(load_le<uint16_t>(p));
           break;
-        case kInt32:
+        case DataType::Int32:
           out.push_back(load_le<int32_t>(p));
           break;
-        case kUint32:
+        case DataType::Uint32:
           out.push_back(load_le<uint32_t>(p));
           break;
         default:
@@ -331,19 +312,19 @@ std::optional<std::vector<double>> Model::read_floats(const TensorData& t,
   std::vector<double> out;
   out.reserve(*n);
   if (t.storage == TensorData::Storage::Raw) {
-    size_t width = t.data_type == kDouble                                  ? 8
-                   : t.data_type == kFloat                                 ? 4
-                   : (t.data_type == kFloat16 || t.data_type == kBfloat16) ? 2
-                                                                           : 0;
+    size_t width = t.data_type == DataType::Double                                           ? 8
+                   : t.data_type == DataType::Float                                          ? 4
+                   : (t.data_type == DataType::Float16 || t.data_type == DataType::Bfloat16) ? 2
+                                                                                             : 0;
     if (width == 0) return std::nullopt;
     auto bytes = span_bytes(t.payload);
     if (bytes.size() != *n * width) return std::nullopt;
     for (size_t i = 0; i < *n; ++i) {
       const std::byte* p = bytes.data() + i * width;
-      if (t.data_type == kDouble) out.push_back(load_le<double>(p));
-      if (t.data_type == kFloat) out.push_back(load_le<float>(p));
-      if (t.data_type == kFloat16) out.push_back(half_to_double(load_le<uint16_t>(p)));
-      if (t.data_type == kBfloat16) out.push_back(bf16_to_double(load_le<uint16_t>(p)));
+      if (t.data_type == DataType::Double) out.push_back(load_le<double>(p));
+      if (t.data_type == DataType::Float) out.push_back(load_le<float>(p));
+      if (t.data_type == DataType::Float16) out.push_back(half_to_double(load_le<uint16_t>(p)));
+      if (t.data_type == DataType::Bfloat16) out.push_back(bf16_to_double(load_le<uint16_t>(p)));
     }
     return out;
   }
@@ -355,9 +336,9 @@ std::optional<std::vector<double>> Model::read_floats(const TensorData& t,
           out.push_back(std::bit_cast<float>(static_cast<uint32_t>(v)));
         } else if (t.typed_field == 10) {
           out.push_back(std::bit_cast<double>(v));
-        } else if (t.typed_field == 5 && t.data_type == kFloat16) {
+        } else if (t.typed_field == 5 && t.data_type == DataType::Float16) {
           out.push_back(half_to_double(static_cast<uint16_t>(v)));
-        } else if (t.typed_field == 5 && t.data_type == kBfloat16) {
+        } else if (t.typed_field == 5 && t.data_type == DataType::Bfloat16) {
           out.push_back(bf16_to_double(static_cast<uint16_t>(v)));
         }
       });
