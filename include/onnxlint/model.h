@@ -389,6 +389,10 @@ inline std::string_view ValueNames::name_of(const Graph* graph, NameId id) {
 inline bool is_default_domain(std::string_view domain) {
   return domain.empty() || domain == "ai.onnx";
 }
+/// The default domain as "" ("ai.onnx" -> ""); any other domain unchanged.
+inline std::string_view normalize_domain(std::string_view domain) {
+  return domain == "ai.onnx" ? std::string_view() : domain;
+}
 /// A domain as reports name it: "ai.onnx" for the default domain, else the domain itself.
 inline std::string_view domain_display_name(std::string_view domain) {
   return domain.empty() ? std::string_view("ai.onnx") : domain;

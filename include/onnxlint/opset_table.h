@@ -6,7 +6,7 @@
 // static storage and stay valid for the whole program.
 //
 // Domains: the default domain is spelled "" in the tables; every function that takes a domain
-// also accepts "ai.onnx" (see normalize_domain).
+// also accepts "ai.onnx" (see normalize_domain, model.h).
 #pragma once
 
 #include <onnxlint/export.h>
@@ -97,9 +97,6 @@ struct OpSchema {
   /// p's concrete type equals it, or p's type parameter allows it.
   bool param_accepts(const ParamSchema& p, std::string_view type_string) const;
 };
-
-/// "ai.onnx" -> ""; any other string unchanged.
-std::string_view normalize_domain(std::string_view domain);
 
 /// A registered ONNX domain: "", ai.onnx.ml, ai.onnx.preview, ai.onnx.preview.training,
 /// ai.onnx.training.

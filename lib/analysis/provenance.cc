@@ -428,8 +428,7 @@ int64_t Provenance::Impl::opset_of(const Node& n) const {
   std::string_view d = n.domain();
   if (const Function* fn = slot(*n.graph()).function) {
     for (const OpsetImport& imp : fn->opset_imports()) {
-      std::string_view id = is_default_domain(imp.domain) ? std::string_view() : imp.domain;
-      if (id == d) return imp.version;
+      if (normalize_domain(imp.domain) == d) return imp.version;
     }
   }
   // A missing import is reported by opset rules; assume a current opset meanwhile.

@@ -165,10 +165,9 @@ Model::Model(std::string path, std::unique_ptr<Buffer> buffer)
 Model::~Model() = default;
 
 std::optional<int64_t> Model::opset_for(std::string_view d) const {
-  if (is_default_domain(d)) d = "";
+  d = normalize_domain(d);
   for (const OpsetImport& imp : opset_imports_) {
-    std::string_view id = is_default_domain(imp.domain) ? std::string_view() : imp.domain;
-    if (id == d) return imp.version;
+    if (normalize_domain(imp.domain) == d) return imp.version;
   }
   return std::nullopt;
 }

@@ -9,8 +9,6 @@
 namespace onnxlint::rules {
 namespace {
 
-std::string domain_name(std::string_view d) { return std::string(domain_display_name(d)); }
-
 class UnknownOp final : public RuleBase<UnknownOp> {
  public:
   static const RuleInfo& static_info() {
@@ -38,10 +36,10 @@ class UnknownOp final : public RuleBase<UnknownOp> {
       }
       const std::vector<std::string_view>& elsewhere = found.elsewhere;
       if (!elsewhere.empty()) {
-        std::string where = domain_name(elsewhere.front());
-        Diagnostic& d = ctx.report(ctx.at_node(n),
-                                   fmt::format("{} is not an operator of {}; it is defined in {}",
-                                               node_label(n), domain_name(r.domain), where));
+        const std::string_view where = domain_display_name(elsewhere.front());
+        Diagnostic& d = ctx.report(
+            ctx.at_node(n), fmt::format("{} is not an operator of {}; it is defined in {}",
+                                        node_label(n), domain_display_name(r.domain), where));
         d.help = fmt::format(
             "set the node's domain to '{}' and import it (in a symbolic function: "
             "g.op('{}::{}', ...))",
@@ -50,7 +48,7 @@ class UnknownOp final : public RuleBase<UnknownOp> {
       }
       const std::vector<std::string_view>& close = found.close;
       std::string msg = fmt::format("{} is not an operator of {} at any opset", node_label(n),
-                                    domain_name(r.domain));
+                                    domain_display_name(r.domain));
       if (!close.empty()) {
         msg += "; did you mean ";
         for (size_t i = 0; i < close.size(); ++i) {

@@ -131,10 +131,6 @@ bool OpSchema::param_accepts(const ParamSchema& p, std::string_view type_string)
   return p.type == type_string;
 }
 
-std::string_view normalize_domain(std::string_view domain) {
-  return domain == "ai.onnx" ? std::string_view{} : domain;
-}
-
 const DomainInfo* find_domain(std::string_view domain) {
   domain = normalize_domain(domain);
   const auto domains = all_domains();

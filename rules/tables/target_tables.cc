@@ -18,10 +18,6 @@ std::span<const TargetInfo> generated_targets();
 
 namespace {
 
-std::string domain_name(std::string_view domain) {
-  return std::string(domain_display_name(domain));
-}
-
 // "Conv" for ai.onnx, "com.microsoft:FusedConv" otherwise (the spelling of the ORT docs).
 std::string op_name(std::string_view domain, std::string_view op) {
   if (domain.empty()) return std::string(op);
@@ -190,8 +186,8 @@ OpCheck check_op(const TargetInfo& target, std::string_view domain, std::string_
       r.reason += target.cpu_fallback ? "; the node would fall back to the CPU."
                                       : " (it is not in its operator list).";
     } else if (is_standard_domain(domain)) {
-      r.reason = std::string(who) + " supports no " + domain_name(domain) + " operators, so " +
-                 name + " is not supported" +
+      r.reason = std::string(who) + " supports no " + std::string(domain_display_name(domain)) +
+                 " operators, so " + name + " is not supported" +
                  (target.cpu_fallback ? "; the node would fall back to the CPU." : ".");
     } else {
       r.custom_domain = true;
@@ -216,8 +212,8 @@ OpCheck check_op(const TargetInfo& target, std::string_view domain, std::string_
         !in_ranges(entry->versions, model_opset)) {
       r.verdict = OpVerdict::VersionOutOfRange;
       r.reason = std::string(who) + " supports " + name + " only for opset " +
-                 ranges_text(entry->versions) + "; the model imports " + domain_name(domain) + " " +
-                 std::to_string(model_opset) + ".";
+                 ranges_text(entry->versions) + "; the model imports " +
+                 std::string(domain_display_name(domain)) + " " + std::to_string(model_opset) + ".";
       return r;
     }
   }
@@ -236,8 +232,9 @@ OpCheck check_op(const TargetInfo& target, std::string_view domain, std::string_
       } else {
         bounds = "up to " + std::to_string(hi);
       }
-      r.reason = std::string(who) + " accepts " + domain_name(domain) + " opsets " + bounds +
-                 "; the model imports " + std::to_string(model_opset) + " (node " + name + ").";
+      r.reason = std::string(who) + " accepts " + std::string(domain_display_name(domain)) +
+                 " opsets " + bounds + "; the model imports " + std::to_string(model_opset) +
+                 " (node " + name + ").";
       return r;
     }
   }

@@ -8,11 +8,6 @@
 namespace onnxlint::rules {
 namespace {
 
-std::string domain_display(std::string_view domain) {
-  domain = normalize_domain(domain);
-  return std::string(domain_display_name(domain));
-}
-
 std::string bounds_text(int lo, int hi) {
   if (lo > 0 && hi > 0) return fmt::format("{}-{}", lo, hi);
   if (lo > 0) return fmt::format("{} and later", lo);
@@ -74,12 +69,12 @@ class OpsetRange final : public RuleBase<OpsetRange> {
       const int lo = target_min_opset(t, imp.domain), hi = target_max_opset(t, imp.domain);
       const bool low = lo > 0 && imp.version<lo, high = hi> 0 && imp.version > hi;
       if (!low && !high) continue;
-      Diagnostic& d =
-          ctx.report(where, fmt::format("{} imports {} opset {}, but {} accepts {} opsets {}", who,
-                                        domain_display(imp.domain), imp.version, t.display_name,
-                                        domain_display(imp.domain), bounds_text(lo, hi)));
+      Diagnostic& d = ctx.report(
+          where, fmt::format("{} imports {} opset {}, but {} accepts {} opsets {}", who,
+                             domain_display_name(imp.domain), imp.version, t.display_name,
+                             domain_display_name(imp.domain), bounds_text(lo, hi)));
       d.target = std::string(t.id);
-      d.key = "opset:" + domain_display(imp.domain);
+      d.key = fmt::format("opset:{}", domain_display_name(imp.domain));
       if (auto src = fact_source(t, low ? "min_opset" : "max_opset"); !src.empty()) {
         d.notes.push_back(fmt::format("source: {}", src));
       } else {
@@ -95,7 +90,7 @@ class OpsetRange final : public RuleBase<OpsetRange> {
         d.help = fmt::format(
             "convert the model to a {} opset in {} (re-export with an older "
             "converter, or onnx.version_converter)",
-            domain_display(imp.domain), bounds_text(lo, hi));
+            domain_display_name(imp.domain), bounds_text(lo, hi));
       }
     }
   }

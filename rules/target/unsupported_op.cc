@@ -20,11 +20,6 @@ namespace {
 
 using target::NodeCheck;
 
-std::string domain_display(std::string_view domain) {
-  domain = normalize_domain(domain);
-  return std::string(domain_display_name(domain));
-}
-
 bool covers(const TargetInfo& t, std::string_view domain) {
   domain = normalize_domain(domain);
   return std::find(t.covered_domains.begin(), t.covered_domains.end(), domain) !=
@@ -42,7 +37,7 @@ std::string why(const TargetInfo& t, const Node& n, const NodeCheck& nc) {
         return fmt::format("it has no built-in operators in domain '{}'", n.domain());
       }
       if (!covers(t, n.domain())) {
-        return fmt::format("it supports no {} operators", domain_display(n.domain()));
+        return fmt::format("it supports no {} operators", domain_display_name(n.domain()));
       }
       return fmt::format("{} is not in its operator list", op);
     case OpVerdict::VersionOutOfRange: {
@@ -52,10 +47,10 @@ std::string why(const TargetInfo& t, const Node& n, const NodeCheck& nc) {
         return fmt::format(
             "it has {} kernels only for since-version {}, and at {} opset {} the "
             "node is {}-{}",
-            op, ranges, domain_display(n.domain()), nc.opset, n.op_type(), nc.since);
+            op, ranges, domain_display_name(n.domain()), nc.opset, n.op_type(), nc.since);
       }
       return fmt::format("it supports {} only at opset {}, and the model imports {} {}", op, ranges,
-                         domain_display(n.domain()), nc.opset);
+                         domain_display_name(n.domain()), nc.opset);
     }
     case OpVerdict::Supported:
     case OpVerdict::Unknown:
