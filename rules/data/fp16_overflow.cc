@@ -247,7 +247,7 @@ class Fp16Overflow final : public RuleBase<Fp16Overflow> {
       bool descended = false;
       while (k < ins.size()) {
         const ValueId in = vt.input(*p, ins[k]);
-        const uint8_t state = in == kNoValue ? kNone : memo_[in].state;
+        const uint8_t state = in == kNoValue ? uint8_t{kNone} : memo_[in].state;
         if (state == kFound) {
           m.state = kFound;
           m.next = in;

@@ -94,7 +94,9 @@ TEST(CorpusShapeFlow, ManifestExpectationsHold) {
         continue;
       }
       for (const std::string id : e["any_of"]) {
-        if (in_family(id)) EXPECT_EQ(ids.count(id), 0u) << "forbidden " << id << ": " << e["why"];
+        if (in_family(id)) {
+          EXPECT_EQ(ids.count(id), 0u) << "forbidden " << id << ": " << e["why"];
+        }
       }
     }
     if (entry.value("clean", false)) {
