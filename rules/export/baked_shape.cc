@@ -147,7 +147,7 @@ class BakedShape final : public RuleBase<BakedShape> {
  private:
   const Provenance* p_ = nullptr;
   const GraphIndex* index_ = nullptr;
-  bool active_ = false;  // some main-graph input has a symbolic dim
+  bool active_ = false;       // some main-graph input has a symbolic dim
   const int64_t min_length_;  // the min-length option, at least 2
   const Model* ctx_model_ = nullptr;
   RuleContext* ctx_ = nullptr;  // for constants: a Resize reads its scales
