@@ -365,7 +365,8 @@ TEST(ExportBakedShape, NearMissRepeatedLayersAndKvCache) {
   m.graph().initializer(make_tensor_f32("w", {4, 4}, std::vector<float>(16, 0.f)));
   std::string prev = "x";
   for (int i = 0; i < 4; ++i) {
-    std::string mm = "mm" + std::to_string(i), h = "h" + std::to_string(i);
+    const std::string index = std::to_string(i);  // (not "mm" + to_string: GCC 12 -Wrestrict)
+    std::string mm = std::string("mm").append(index), h = std::string("h").append(index);
     m.graph().node("MatMul", {prev, "w"}, {mm});
     m.graph().node("Tanh", {mm}, {h});
     prev = h;
@@ -509,7 +510,7 @@ ModelBuilder topk_min(bool with_baked_view) {
   g.input("scores", kFloat, {std::string("N")});
   add_topk_min(g, "scores", "top");
   if (with_baked_view) {
-    // Beside it, a genuine bake: boxes.view(2, -1) before a Linear(8, 4) needs N = 2.
+    // Beside it, a genuine bake: boxes.view(2, -1) before a Linear(8, 4) needs N = 4.
     g.input("boxes", kFloat, {std::string("N"), 4}).output("y", kFloat, {}, false);
     g.initializer(make_tensor_i64("shape", {2}, {2, -1}));
     g.initializer(make_tensor_f32("w", {4, 8}, std::vector<float>(32, 0.f)));
@@ -530,7 +531,7 @@ TEST(ExportBakedShape, ScalarReshapeBesideABakedSizeStillReportsTheBake) {
   // Trigger: the same graph with a baked view; the rule runs to the end and reports it.
   ModelBuilder m = topk_min(true);
   EXPECT_THAT(findings(kRule, m.bytes()), ElementsAre(at("main/view")));
-  EXPECT_THAT(diagnostics(kRule, m.bytes())[0].message, HasSubstr("'N' is 2"));
+  EXPECT_THAT(diagnostics(kRule, m.bytes())[0].message, HasSubstr("2*N is 8, i.e. 'N' is 4"));
   EXPECT_THAT(findings(kRule, nest_in_loop(m.proto())),
               ElementsAre(at(std::string(kNestedPath) + "/view")));
   EXPECT_THAT(findings(kRule, nest_in_if(m.proto())),
@@ -662,7 +663,8 @@ const std::vector<std::vector<int64_t>> kConstants = {
 
 // One family of operands per slot kind, so that no finding can be right:
 //  - Free: tensors with free dims, arguments whose values are unknown (no constant pins them);
-//  - Fixed: tensors without free dims (fixed, rank 0, unknown) and any constant argument.
+//  - Fixed: tensors without free dims (fixed, rank 0, unknown rank) and any constant argument.
+// (A dim declared with neither a value nor a name is free too: the input may take any size.)
 struct Family {
   std::vector<Operand> data, args;
 };
@@ -670,7 +672,7 @@ const Family kFree{{Operand::Rank0, Operand::Free1, Operand::Free2, Operand::Fre
                     Operand::UnknownDim, Operand::NoShape},
                    {Operand::Runtime, Operand::ShapeOf, Operand::MinScalar}};
 const Family kFixed{{Operand::Rank0, Operand::Fixed1, Operand::Fixed2, Operand::Fixed3,
-                     Operand::UnknownDim, Operand::NoShape, Operand::MinScalar},
+                     Operand::NoShape, Operand::MinScalar},
                     {Operand::Const, Operand::Runtime, Operand::Const, Operand::Const,
                      Operand::MinScalar, Operand::FloatConst}};
 
@@ -845,7 +847,7 @@ TEST(ExportBakedShape, EveryTrackedOpOnEveryRankIsNoFindingAndNoCrash) {
     const Family& f = fixed_family ? kFixed : kFree;
     for (int64_t opset : {4, 10, 11, 13, 18}) {
       for (size_t profile = 0; profile < 4; ++profile) {
-        for (size_t variant = 0; variant < 24; ++variant) {
+        for (size_t variant = 0; variant < 16; ++variant) {
           const std::string bytes = sweep_model(f, fixed_family, opset, profile, variant);
           EXPECT_THAT(findings(kRule, bytes), IsEmpty())
               << (fixed_family ? "fixed" : "free") << " family, opset " << opset << ", profile "
@@ -855,7 +857,7 @@ TEST(ExportBakedShape, EveryTrackedOpOnEveryRankIsNoFindingAndNoCrash) {
       }
     }
   }
-  EXPECT_EQ(models, 960u);
+  EXPECT_EQ(models, 640u);
 }
 
 TEST(ExportBakedShape, EveryTrackedOpNestedInLoopAndIf) {
@@ -883,8 +885,9 @@ std::string mul_self_chain(int k) {
   g.node("Shape", {"x"}, {"s"});
   std::string prev = "s";
   for (int i = 0; i < k; ++i) {
-    const std::string next = "s" + std::to_string(i);
-    g.node("Mul", {prev, prev}, {next}, "Mul_" + std::to_string(i));
+    const std::string index = std::to_string(i);  // (not "s" + to_string: GCC 12 -Wrestrict)
+    const std::string next = std::string("s").append(index);
+    g.node("Mul", {prev, prev}, {next}, std::string("Mul_").append(index));
     prev = next;
   }
   g.node("Reshape", {"x", prev}, {"r"}, "reshape");
