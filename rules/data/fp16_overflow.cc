@@ -243,10 +243,13 @@ class Fp16Overflow final : public RuleBase<Fp16Overflow> {
         continue;
       }
       const Node* p = vt.producer(v);
-      const std::vector<size_t> ins = p ? passes(*p) : std::vector<size_t>{};
+      // `k` counts the producer's passing inputs already decided; the walk resumes here after
+      // each one, so the inputs are a range, not a list rebuilt per resume (a Concat of N
+      // inputs would cost N^2).
+      const Passes ins = p ? passes(*p) : Passes{};
       bool descended = false;
       while (k < ins.size()) {
-        const ValueId in = vt.input(*p, ins[k]);
+        const ValueId in = vt.input(*p, ins.first + k);
         const uint8_t state = in == kNoValue ? uint8_t{kNone} : memo_[in].state;
         if (state == kFound) {
           m.state = kFound;
@@ -306,27 +309,26 @@ class Fp16Overflow final : public RuleBase<Fp16Overflow> {
   }
 
   // Inputs whose values an op passes on unchanged (moves, selects, repeats): an overflowing
-  // constant that enters there reaches the output as it is.
-  static std::vector<size_t> passes(const Node& p) {
+  // constant that enters there reaches the output as it is. Always one range of inputs.
+  struct Passes {
+    size_t first = 0, last = 0;  // inputs [first, last)
+    size_t size() const { return last - first; }
+  };
+  static Passes passes(const Node& p) {
     if (!is_standard(p)) return {};
     const std::string_view op = p.op_type();
     if (op == "Identity" || op == "Reshape" || op == "Unsqueeze" || op == "Squeeze" ||
         op == "Flatten" || op == "Transpose" || op == "Expand" || op == "Tile" || op == "Gather" ||
         op == "GatherElements" || op == "GatherND" || op == "Slice" || op == "Split" ||
         op == "Neg" || op == "Abs") {
-      return {0};
+      return {0, 1};
     }
     if (op == "Cast") {
       const auto to = p.attr_int("to");
-      return to == DataType::Float || to == DataType::Double ? std::vector<size_t>{0}
-                                                             : std::vector<size_t>{};
+      return to == DataType::Float || to == DataType::Double ? Passes{0, 1} : Passes{};
     }
-    if (op == "Where") return {1, 2};
-    if (op == "Concat") {
-      std::vector<size_t> all(p.inputs().size());
-      for (size_t k = 0; k < all.size(); ++k) all[k] = k;
-      return all;
-    }
+    if (op == "Where") return {1, 3};
+    if (op == "Concat") return {0, p.inputs().size()};
     return {};
   }
 
@@ -356,14 +358,20 @@ class Fp16Overflow final : public RuleBase<Fp16Overflow> {
         reduced[static_cast<size_t>(ax)] = true;
       }
     }
+    // The reduced element count, saturated at int64's maximum (more than any threshold).
     int64_t count = 1;
+    bool saturated = false, empty = false;
     for (size_t k = 0; k < dims->size(); ++k) {
       if (!reduced[k]) continue;
       const DimFact& f = (*dims)[k];
-      if (f.kind != DimFact::Kind::Fixed) return;  // only proven sizes are counted
-      count = f.value > 0 && count > std::numeric_limits<int64_t>::max() / f.value
-                  ? std::numeric_limits<int64_t>::max()
-                  : count * f.value;
+      if (f.kind != DimFact::Kind::Fixed || f.value < 0) return;  // only proven sizes count
+      empty |= f.value == 0;
+      saturated = saturated || __builtin_mul_overflow(count, f.value, &count);
+    }
+    if (empty) {
+      count = 0;
+    } else if (saturated) {
+      count = std::numeric_limits<int64_t>::max();
     }
     if (count < min_reduced_) return;
     const bool squares = n.op_type() != "ReduceSum";

@@ -81,7 +81,38 @@ struct Tag {
 
 constexpr int64_t kOpenEnd = std::numeric_limits<int32_t>::max();
 
-bool mul_ok(int64_t a, int64_t b, int64_t& out) { return !__builtin_mul_overflow(a, b, &out); }
+// Bounds on what the tracker keeps, so that no input makes its work or memory grow faster than
+// the graph: a product of more free dims than this is opaque (`s = Mul(s, s)` repeated doubles
+// the factors each time), and a value of higher rank is unknown (ranks can be computed from
+// attributes). Real exports stay far below both.
+constexpr size_t kMaxFreeFactors = 16;
+constexpr size_t kMaxTrackedRank = 64;
+
+// Overflow-checked int64 arithmetic: false on overflow, never UB. (A local copy until the
+// engine's lib/util/checked_math.h exists; then this should call it.)
+namespace checked {
+bool mul(int64_t a, int64_t b, int64_t& out) { return !__builtin_mul_overflow(a, b, &out); }
+bool add(int64_t a, int64_t b, int64_t& out) { return !__builtin_add_overflow(a, b, &out); }
+bool sub(int64_t a, int64_t b, int64_t& out) { return !__builtin_sub_overflow(a, b, &out); }
+}  // namespace checked
+
+// Checked access to dims and axes. Every transfer function reads an operand's dims and its
+// axis arguments through these, so that a rank other than the one the op expects (rank 0, a
+// mismatched operand, an axis out of range) gives "unknown" or the fallback, never an index
+// outside the vector.
+
+// axis in [-rank, rank) as an index, or nullopt.
+std::optional<size_t> axis_index(int64_t axis, size_t rank) {
+  const auto r = static_cast<int64_t>(rank);
+  if (axis < -r || axis >= r) return std::nullopt;
+  return static_cast<size_t>(axis < 0 ? axis + r : axis);
+}
+// A split point in [-rank, rank] (Flatten's axis) as an index, or nullopt.
+std::optional<size_t> cut_index(int64_t axis, size_t rank) {
+  const auto r = static_cast<int64_t>(rank);
+  if (axis < -r || axis > r) return std::nullopt;
+  return static_cast<size_t>(axis < 0 ? axis + r : axis);
+}
 
 class BakedShape final : public RuleBase<BakedShape> {
  public:
@@ -240,9 +271,14 @@ class BakedShape final : public RuleBase<BakedShape> {
       return (a.fixed() && a.num == 0) || (b.fixed() && b.num == 0) ? Expr::fixed_at(0)
                                                                     : Expr::opaque();
     }
+    // A product of many free dims says nothing a finding could use, and would grow without
+    // bound on `s = Mul(s, s)` chains: past the cap it is opaque.
+    if (sets_[a.names].size() + sets_[b.names].size() > kMaxFreeFactors) return Expr::opaque();
     Expr e;
     e.kind = Expr::Exact;
-    if (!mul_ok(a.num, b.num, e.num) || !mul_ok(a.den, b.den, e.den)) return Expr::opaque();
+    if (!checked::mul(a.num, b.num, e.num) || !checked::mul(a.den, b.den, e.den)) {
+      return Expr::opaque();
+    }
     std::vector<uint32_t> s = sets_[a.names];
     s.insert(s.end(), sets_[b.names].begin(), sets_[b.names].end());
     e.names = intern(std::move(s));
@@ -261,7 +297,9 @@ class BakedShape final : public RuleBase<BakedShape> {
     }
     Expr e;
     e.kind = Expr::Exact;
-    if (!mul_ok(a.num, b.den, e.num) || !mul_ok(a.den, b.num, e.den)) return Expr::opaque();
+    if (!checked::mul(a.num, b.den, e.num) || !checked::mul(a.den, b.num, e.den)) {
+      return Expr::opaque();
+    }
     e.names = intern(std::move(s));
     normalize(e);
     if (e.names == 0 && e.den != 1) return Expr{};  // not an integer: an invalid model
@@ -351,10 +389,8 @@ class BakedShape final : public RuleBase<BakedShape> {
 
   std::optional<Dims> get(ValueId v) {
     if (v == kNoValue) return std::nullopt;
-    if (v < ref_.size() && ref_[v] != 0) return load(ref_[v]);
-    auto d = seed(v);
-    store(v, d);
-    return d;
+    if (v >= ref_.size() || ref_[v] == 0) store(v, seed(v));
+    return load(ref_[v]);  // as stored: a rank past the cap reads back as unknown
   }
   std::optional<Dims> load(uint32_t ref) const {
     if (ref == 1) return std::nullopt;
@@ -371,7 +407,7 @@ class BakedShape final : public RuleBase<BakedShape> {
   }
   // The reference of a dims vector: 1 for none, else its interned span index + 2.
   uint32_t intern_dims(const std::optional<Dims>& d) {
-    if (!d) return 1;
+    if (!d || d->size() > kMaxTrackedRank) return 1;  // ranks past the cap are not followed
     uint64_t h = d->size();
     for (const Expr& e : *d) {
       for (uint64_t x : {uint64_t(e.kind), uint64_t(e.num), uint64_t(e.den), uint64_t(e.names),
@@ -580,11 +616,11 @@ class BakedShape final : public RuleBase<BakedShape> {
       int64_t r = 0;
       bool ok = true;
       if (op == "Mul") {
-        ok = mul_ok(x.num, y.num, r);
+        ok = checked::mul(x.num, y.num, r);
       } else if (op == "Add") {
-        ok = !__builtin_add_overflow(x.num, y.num, &r);
+        ok = checked::add(x.num, y.num, r);
       } else if (op == "Sub") {
-        ok = !__builtin_sub_overflow(x.num, y.num, &r);
+        ok = checked::sub(x.num, y.num, r);
       } else {
         if (y.num == 0 || (x.num == std::numeric_limits<int64_t>::min() && y.num == -1)) {
           return Expr{};
@@ -638,7 +674,7 @@ class BakedShape final : public RuleBase<BakedShape> {
   // The value of the free dims' product forced by free == need, or nullopt.
   std::optional<int64_t> forced_value(const Expr& free, int64_t need) const {
     int64_t x = 0;
-    if (!mul_ok(need, free.den, x) || x % free.num != 0) return std::nullopt;
+    if (!checked::mul(need, free.den, x) || x % free.num != 0) return std::nullopt;
     x /= free.num;
     if (x < 1) return std::nullopt;
     return x;
@@ -1004,6 +1040,8 @@ class BakedShape final : public RuleBase<BakedShape> {
 
   void matmul(const Node& n, RuleContext& ctx) {
     auto x = in(n, 0), y = in(n, 1);
+    // Rank-0 operands are invalid; 1-D ones are promoted to matrices ([K] -> [1, K] / [K, 1]),
+    // so from here on both have rank 2 or more.
     if (!x || !y || x->empty() || y->empty()) return fallback(n);
     const bool xv = x->size() == 1, yv = y->size() == 1;
     if (xv) x->insert(x->begin(), Expr::fixed_at(1));
@@ -1044,14 +1082,13 @@ class BakedShape final : public RuleBase<BakedShape> {
   void transpose(const Node& n) {
     auto d = in(n, 0);
     if (!d) return fallback(n);
-    const int64_t r = static_cast<int64_t>(d->size());
     Dims out;
     if (const Attribute* perm = n.attribute("perm")) {
-      if (static_cast<int64_t>(perm->ints.size()) != r) return fallback(n);
+      if (perm->ints.size() != d->size()) return fallback(n);
       for (int64_t ax : perm->ints) {
-        if (ax < 0) ax += r;
-        if (ax < 0 || ax >= r) return fallback(n);
-        out.push_back((*d)[ax]);
+        auto i = axis_index(ax, d->size());
+        if (!i) return fallback(n);
+        out.push_back((*d)[*i]);
       }
     } else {
       out.assign(d->rbegin(), d->rend());
@@ -1067,19 +1104,26 @@ class BakedShape final : public RuleBase<BakedShape> {
   void squeeze(const Node& n, bool unsqueeze) {
     auto d = in(n, 0);
     auto axes = axes_of(n, 1, 13);
-    if (!d || !axes) return fallback(n);
-    const int64_t r = static_cast<int64_t>(d->size()) + (unsqueeze ? axes->size() : 0);
+    if (!d || !axes || axes->size() > kMaxTrackedRank) return fallback(n);
+    // Unsqueeze's axes index the output, Squeeze's the input.
+    const size_t r = d->size() + (unsqueeze ? axes->size() : 0);
     std::vector<bool> mark(r, false);
     for (int64_t ax : *axes) {
-      if (ax < 0) ax += r;
-      if (ax < 0 || ax >= r || mark[ax]) return fallback(n);
-      mark[ax] = true;
+      auto i = axis_index(ax, r);
+      if (!i || mark[*i]) return fallback(n);
+      mark[*i] = true;
     }
     Dims out;
-    size_t j = 0;
-    for (int64_t i = 0; i < r; ++i) {
+    size_t j = 0;  // the next input dim an Unsqueeze keeps
+    for (size_t i = 0; i < r; ++i) {
       if (unsqueeze) {
-        out.push_back(mark[i] ? Expr::fixed_at(1) : (*d)[j++]);
+        if (mark[i]) {
+          out.push_back(Expr::fixed_at(1));
+        } else if (j < d->size()) {  // always: the marks are distinct, r - |axes| dims left
+          out.push_back((*d)[j++]);
+        } else {
+          return fallback(n);
+        }
       } else if (!mark[i]) {
         out.push_back((*d)[i]);
       }
@@ -1090,12 +1134,10 @@ class BakedShape final : public RuleBase<BakedShape> {
   void flatten(const Node& n) {
     auto d = in(n, 0);
     if (!d) return fallback(n);
-    const int64_t r = static_cast<int64_t>(d->size());
-    int64_t axis = n.attr_int("axis").value_or(1);
-    if (axis < 0) axis += r;
-    if (axis < 0 || axis > r) return fallback(n);
+    auto axis = cut_index(n.attr_int("axis").value_or(1), d->size());
+    if (!axis) return fallback(n);
     std::span<const Expr> all(*d);
-    set(n, 0, Dims{product(all.subspan(0, axis)), product(all.subspan(axis))});
+    set(n, 0, Dims{product(all.subspan(0, *axis)), product(all.subspan(*axis))});
   }
 
   // The target shape of a Reshape: fixed entries, or exact dims read with Shape (x.size(0)).
@@ -1111,11 +1153,15 @@ class BakedShape final : public RuleBase<BakedShape> {
   void reshape(const Node& n, RuleContext& ctx) {
     auto d = in(n, 0);
     auto shape = reshape_target(n);
-    if (!d || !shape) return fallback(n);
+    if (!d || !shape || shape->size() > kMaxTrackedRank) return fallback(n);
     const bool allowzero = n.attr_int("allowzero").value_or(0) != 0;
     Dims out;
-    std::vector<bool> copied(d->size(), false);
-    int infer_at = -1;
+    // A 0 entry copies the input dim at the same position, so it marks position i of both the
+    // input and the output; the two ranks differ (a scalar reshaped to [1], [N] to [0, 1, 1]),
+    // so positions past the input's rank are never copied and every read is checked against
+    // the rank of the vector it reads.
+    std::vector<bool> copied(std::max(d->size(), shape->size()), false);
+    std::optional<size_t> infer_at;
     bool constant = true, vague = false;  // every entry a literal; some entry not exact
     for (size_t i = 0; i < shape->size(); ++i) {
       const Expr& t = (*shape)[i];
@@ -1126,12 +1172,12 @@ class BakedShape final : public RuleBase<BakedShape> {
         e.lit = e.mixed = nullptr;
         out.push_back(e);
       } else if (t.num == 0 && !allowzero) {
-        if (i >= d->size()) return fallback(n);
+        if (i >= d->size()) return fallback(n);  // copies a dim the input does not have
         copied[i] = true;
         out.push_back((*d)[i]);
       } else if (t.num == -1) {
-        if (infer_at >= 0) return fallback(n);
-        infer_at = static_cast<int>(i);
+        if (infer_at) return fallback(n);
+        infer_at = i;
         out.push_back(Expr{});
       } else if (t.num < 0) {
         return fallback(n);
@@ -1144,11 +1190,11 @@ class BakedShape final : public RuleBase<BakedShape> {
     for (size_t i = 0; i < d->size(); ++i) {
       if (!copied[i]) lhs.push_back((*d)[i]);
     }
-    for (size_t i = 0; i < shape->size(); ++i) {
-      if (!copied[i] && static_cast<int>(i) != infer_at) rhs.push_back(out[i]);
+    for (size_t i = 0; i < out.size(); ++i) {
+      if (!copied[i] && i != infer_at) rhs.push_back(out[i]);
     }
     const Expr l = product(lhs), r = product(rhs);
-    if (infer_at < 0) {
+    if (!infer_at) {
       if (constant && l.free() && r.fixed()) {
         force(Force{&n, l, input(n, 0), r.num, nullptr, kNoValue, false,
                     fmt::format("has the constant shape {} ({} elements) for its input '{}' {}",
@@ -1156,7 +1202,7 @@ class BakedShape final : public RuleBase<BakedShape> {
               ctx);
       }
     } else if (vague) {
-      out[infer_at] = Expr::opaque();
+      out[*infer_at] = Expr::opaque();
     } else {
       Expr e = div(l, r);
       if (e.free()) {
@@ -1170,7 +1216,7 @@ class BakedShape final : public RuleBase<BakedShape> {
         // Only a literal entry can have pushed the dynamic dim into the inferred one.
         if (!same_as_input && constant) e.mixed = &n;
       }
-      out[infer_at] = e;
+      out[*infer_at] = e;
     }
     set(n, 0, std::move(out));
   }
@@ -1178,13 +1224,14 @@ class BakedShape final : public RuleBase<BakedShape> {
   void expand(const Node& n, RuleContext& ctx) {
     auto d = in(n, 0);
     auto shape = ints(n, 1);
-    if (!d || !shape) return fallback(n);
+    if (!d || !shape || shape->size() > kMaxTrackedRank) return fallback(n);
     const size_t r = std::max(d->size(), shape->size());
     Dims out(r);
     for (size_t j = 0; j < r; ++j) {
       const bool has_d = j >= r - d->size(), has_t = j >= r - shape->size();
       const Expr x = has_d ? (*d)[j - (r - d->size())] : Expr::fixed_at(1);
       const int64_t t = has_t ? (*shape)[j - (r - shape->size())] : 1;
+      if (t < 0) return fallback(n);  // an invalid shape: no size to follow
       if (t == 1) {
         out[j] = x;
         continue;
@@ -1209,12 +1256,12 @@ class BakedShape final : public RuleBase<BakedShape> {
       ins.emplace_back(std::move(*d), input(n, k));
     }
     if (ins.empty()) return fallback(n);
-    const int64_t r = static_cast<int64_t>(ins.front().first.size());
-    int64_t axis = n.attr_int("axis").value_or(0);
-    if (axis < 0) axis += r;
-    if (axis < 0 || axis >= r) return fallback(n);
+    const size_t r = ins.front().first.size();  // every input has this rank (checked above)
+    auto axis_at = axis_index(n.attr_int("axis").value_or(0), r);
+    if (!axis_at) return fallback(n);
+    const size_t axis = *axis_at;
     Dims out(r);
-    for (int64_t j = 0; j < r; ++j) {
+    for (size_t j = 0; j < r; ++j) {
       if (j == axis) {
         // The sum: exact when every part is fixed or all share the same free dims.
         Expr acc = ins.front().first[j];
@@ -1225,12 +1272,12 @@ class BakedShape final : public RuleBase<BakedShape> {
             break;
           }
           int64_t a = 0, b = 0, den = 0;
-          if (!mul_ok(acc.num, x.den, a) || !mul_ok(x.num, acc.den, b) ||
-              !mul_ok(acc.den, x.den, den)) {
+          if (!checked::mul(acc.num, x.den, a) || !checked::mul(x.num, acc.den, b) ||
+              !checked::mul(acc.den, x.den, den)) {
             acc = Expr::opaque();
             break;
           }
-          if (__builtin_add_overflow(a, b, &acc.num)) {
+          if (!checked::add(a, b, acc.num)) {
             acc = Expr::opaque();
             break;
           }
@@ -1275,17 +1322,16 @@ class BakedShape final : public RuleBase<BakedShape> {
     auto d = in(n, 0);
     auto idx = in(n, 1);
     if (!d || !idx) return fallback(n);
-    const int64_t r = static_cast<int64_t>(d->size());
-    int64_t axis = n.attr_int("axis").value_or(0);
-    if (axis < 0) axis += r;
-    if (axis < 0 || axis >= r) return fallback(n);
-    const Expr dim = (*d)[axis];
-    Dims out(d->begin(), d->begin() + axis);
+    auto axis = axis_index(n.attr_int("axis").value_or(0), d->size());
+    if (!axis) return fallback(n);  // also a rank-0 data input: no axis to gather along
+    const Expr dim = (*d)[*axis];
+    const auto at = static_cast<std::ptrdiff_t>(*axis);
+    Dims out(d->begin(), d->begin() + at);
     out.insert(out.end(), idx->begin(), idx->end());
-    out.insert(out.end(), d->begin() + axis + 1, d->end());
+    out.insert(out.end(), d->begin() + at + 1, d->end());
     set(n, 0, std::move(out));
     if (auto v = ints(n, 1); v && v->size() == 1 && idx->size() <= 1) {
-      piece(n, input(n, 0), axis, dim, (*v)[0]);
+      piece(n, input(n, 0), static_cast<int64_t>(*axis), dim, (*v)[0]);
     }
   }
 
@@ -1314,20 +1360,19 @@ class BakedShape final : public RuleBase<BakedShape> {
     }
     if (!steps) steps = std::vector<int64_t>(m, 1);
     if (axes->size() != m || steps->size() != m) return fallback(n);
-    const int64_t r = static_cast<int64_t>(d->size());
     Dims out = *d;
     for (size_t j = 0; j < m; ++j) {
-      int64_t ax = (*axes)[j];
-      if (ax < 0) ax += r;
-      if (ax < 0 || ax >= r) return fallback(n);
+      auto ax_at = axis_index((*axes)[j], d->size());
+      if (!ax_at) return fallback(n);
+      const size_t ax = *ax_at;
       const int64_t st = (*starts)[j], en = (*ends)[j], step = (*steps)[j];
       const Expr& x = (*d)[ax];
       if (st == 0 && en >= kOpenEnd && step == 1) continue;  // x[:, 0:]
       if (m == 1 && step == 1 && st >= 0 && st < kOpenEnd && en == st + 1)
-        piece(n, input(n, 0), ax, x, st);
+        piece(n, input(n, 0), static_cast<int64_t>(ax), x, st);
       if (m == 1 && step == 1 && st == 0 && en > 0 && en < kOpenEnd && x.free() && x.num == 1 &&
           x.den == 1 && sets_[x.names].size() == 1) {
-        slice_ends_.push_back(SliceEnd{&n, x.names, en, input(n, 0), ax});
+        slice_ends_.push_back(SliceEnd{&n, x.names, en, input(n, 0), static_cast<int64_t>(ax)});
       }
       if (x.fixed() && x.num >= 0 && step != 0 && step != std::numeric_limits<int64_t>::min()) {
         // Bounds are clamped to [-1, dim] before any arithmetic, so nothing overflows.
@@ -1358,10 +1403,9 @@ class BakedShape final : public RuleBase<BakedShape> {
   void split(const Node& n, RuleContext& ctx) {
     auto d = in(n, 0);
     if (!d) return fallback(n);
-    const int64_t r = static_cast<int64_t>(d->size());
-    int64_t axis = n.attr_int("axis").value_or(0);
-    if (axis < 0) axis += r;
-    if (axis < 0 || axis >= r) return fallback(n);
+    auto axis_at = axis_index(n.attr_int("axis").value_or(0), d->size());
+    if (!axis_at) return fallback(n);
+    const size_t axis = *axis_at;
     std::optional<std::vector<int64_t>> sizes;
     const int64_t opset = p_->opset(n);
     if (opset < 13) {
@@ -1376,7 +1420,7 @@ class BakedShape final : public RuleBase<BakedShape> {
       if (sizes->size() != m) return fallback(n);
       int64_t total = 0;
       for (int64_t s : *sizes) {
-        if (s < 0 || __builtin_add_overflow(total, s, &total)) return fallback(n);
+        if (s < 0 || !checked::add(total, s, total)) return fallback(n);
       }
       if (dim.free()) {
         force(
@@ -1418,7 +1462,7 @@ class BakedShape final : public RuleBase<BakedShape> {
     auto shape = ints(n, 0);
     if (!shape) return fallback(n);
     Dims out;
-    for (int64_t s : *shape) out.push_back(Expr::fixed_at(s, &n));
+    for (int64_t s : *shape) out.push_back(s >= 0 ? Expr::fixed_at(s, &n) : Expr{});
     set(n, 0, std::move(out));
   }
 
@@ -1442,7 +1486,10 @@ class BakedShape final : public RuleBase<BakedShape> {
       }
       return set(n, 0, std::move(*base));
     }
-    if (sizes->size() != d->size()) return fallback(n);
+    if (sizes->size() != d->size() ||
+        std::any_of(sizes->begin(), sizes->end(), [](int64_t s) { return s < 0; })) {
+      return fallback(n);
+    }
     Dims out;
     for (size_t i = 0; i < d->size(); ++i) {
       const Expr& x = (*d)[i];
@@ -1502,7 +1549,7 @@ class BakedShape final : public RuleBase<BakedShape> {
   void reduce(const Node& n) {
     auto d = in(n, 0);
     if (!d) return fallback(n);
-    const int64_t r = static_cast<int64_t>(d->size());
+    const size_t r = d->size();
     const bool keep = n.attr_int("keepdims").value_or(1) != 0;
     const int64_t since = n.op_type() == "ReduceSum" ? 13 : 18;
     std::optional<std::vector<int64_t>> axes;
@@ -1515,18 +1562,17 @@ class BakedShape final : public RuleBase<BakedShape> {
     } else {
       axes.emplace();
     }
-    if (axes->empty()) {
-      if (n.attr_int("noop_with_empty_axes").value_or(0) != 0) return set(n, 0, *d);
-      for (int64_t i = 0; i < r; ++i) axes->push_back(i);
+    std::vector<bool> red(r, axes->empty());  // no axes: all of them (a scalar stays a scalar)
+    if (axes->empty() && n.attr_int("noop_with_empty_axes").value_or(0) != 0) {
+      return set(n, 0, *d);
     }
-    std::vector<bool> red(r, false);
     for (int64_t ax : *axes) {
-      if (ax < 0) ax += r;
-      if (ax < 0 || ax >= r) return fallback(n);
-      red[ax] = true;
+      auto i = axis_index(ax, r);
+      if (!i) return fallback(n);
+      red[*i] = true;
     }
     Dims out;
-    for (int64_t i = 0; i < r; ++i) {
+    for (size_t i = 0; i < r; ++i) {
       if (!red[i]) {
         out.push_back((*d)[i]);
       } else if (keep) {

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <span>
 #include <unordered_map>
 
 #include "rules/categories.h"
@@ -242,6 +243,15 @@ const std::unordered_map<std::string_view, std::vector<const target::Restriction
   return *index;
 }
 
+// The product of static dims, or nullopt when a dim is negative or the product overflows.
+std::optional<int64_t> element_count(std::span<const Dim> dims) {
+  int64_t count = 1;
+  for (const Dim& d : dims) {
+    if (d.value < 0 || __builtin_mul_overflow(count, d.value, &count)) return std::nullopt;
+  }
+  return count;
+}
+
 struct Finding {
   std::string what;            // "…" completing "<node> (<op>) …"
   std::string arg;             // fingerprint key part
@@ -271,7 +281,11 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
   const std::string_view who = t.display_name;
   std::vector<Finding> found;
   auto value0 = [&] { return r.values.empty() ? std::string_view() : r.values[0]; };
-  auto int0 = [&] { return static_cast<int64_t>(as_number(value0()).value_or(0)); };
+  // The restriction's number (table data); a value outside int64 would make the conversion UB.
+  auto int0 = [&] {
+    const double v = as_number(value0()).value_or(0);
+    return v >= -9.2e18 && v <= 9.2e18 ? static_cast<int64_t>(v) : int64_t{0};
+  };
 
   switch (r.check) {
     case Check::ConstInput:
@@ -485,12 +499,14 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
       for (const Arg& a : find_args(n, schema, r.args, false)) {
         const StatedType f = stated(a.value);
         if (!f.is_static_shape()) continue;
-        int64_t count = 1;
-        for (const Dim& d : f.dims()) count *= d.value;
-        if (count != 1) {
+        // A count that overflows int64 (or a negative dim) describes no real tensor: no claim
+        // about it, rather than a wrapped count.
+        auto count = element_count(f.dims());
+        if (!count) continue;
+        if (*count != 1) {
           found.push_back({fmt::format("has {} ('{}') with {} elements (per-axis), but {} "
                                        "supports only one (per-tensor)",
-                                       a.label, a.value, count, who),
+                                       a.label, a.value, *count, who),
                            a.label});
         }
       }
@@ -522,7 +538,7 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
     }
     case Check::BidiActivationsMatch: {
       const Attribute* a = n.attribute(r.args.at(0));
-      const auto per = static_cast<size_t>(int0());
+      const auto per = static_cast<size_t>(std::max<int64_t>(0, int0()));
       if (a == nullptr || per == 0 || a->strings.size() < 2 * per) break;
       if (!std::equal(a->strings.begin(), a->strings.begin() + per, a->strings.begin() + per)) {
         found.push_back({fmt::format("uses different forward and reverse activations [{}], "
@@ -559,7 +575,7 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
       }
       if (!pads || pads->size() % 2 != 0) break;
       const size_t rank = pads->size() / 2;
-      const auto last = static_cast<size_t>(int0());
+      const auto last = static_cast<size_t>(std::max<int64_t>(0, int0()));
       for (size_t i = 0; i + last < rank; ++i) {
         if ((*pads)[i] != 0 || (*pads)[i + rank] != 0) {
           found.push_back({fmt::format("pads axis {} (pads [{}]), but {} pads only the last {} "

@@ -195,8 +195,13 @@ TEST(CorpusShapeFlow, BakedShapesAreReportedWhereTheyWereBaked) {
               ::testing::ElementsAre("export-baked-shape main/Expand"));
   EXPECT_THAT(lint_ids("torch_baked_ones_batch_op13.onnx", "export-baked-shape"),
               ::testing::ElementsAre("export-baked-shape main/Mul"));
+  // torchvision's min(300, scores.size(0)): a scalar reshaped to [1] (issue 27's crash); beside
+  // it, a baked view is still reported.
+  EXPECT_THAT(lint_ids("torch_baked_topk_min_view_op13.onnx", "export-baked-shape"),
+              ::testing::ElementsAre("export-baked-shape main/Reshape_1"));
   for (const char* f :
-       {"torch_dynamic_layers_reshape_clean_op13.onnx", "torch_dynamic_kv_cache_clean_op13.onnx",
+       {"torch_topk_min_dynamic_op11.onnx", "torch_topk_min_dynamic_op13.onnx",
+        "torch_dynamic_layers_reshape_clean_op13.onnx", "torch_dynamic_kv_cache_clean_op13.onnx",
         "torch_mha_dynamic_op14.onnx", "torch_transformer_encoder_dynamic_op14.onnx",
         "torch_gru_dynamic_seq_op14.onnx", "torch_cnn_dynamic_nhw_op13.onnx",
         "torch_mlp_dynamic_batch_op13.onnx"}) {

@@ -1,6 +1,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cctype>
+#include <cstdint>
+
 #include "support/lint_harness.h"
 #include "support/model_builder.h"
 
@@ -362,7 +365,8 @@ TEST(ExportBakedShape, NearMissRepeatedLayersAndKvCache) {
   m.graph().initializer(make_tensor_f32("w", {4, 4}, std::vector<float>(16, 0.f)));
   std::string prev = "x";
   for (int i = 0; i < 4; ++i) {
-    std::string mm = "mm" + std::to_string(i), h = "h" + std::to_string(i);
+    const std::string index = std::to_string(i);  // (not "mm" + to_string: GCC 12 -Wrestrict)
+    std::string mm = std::string("mm").append(index), h = std::string("h").append(index);
     m.graph().node("MatMul", {prev, "w"}, {mm});
     m.graph().node("Tanh", {mm}, {h});
     prev = h;
@@ -482,6 +486,431 @@ TEST(ExportBakedShape, NestedInLoopIfAndFunction) {
   f.graph().input("z", kFloat, {std::string("M"), 16}).output("w", kFloat, {}, false);
   f.graph().node("Flat", {"z"}, {"w"}, "call2", "local");
   EXPECT_THAT(findings(kRule, f.bytes()), IsEmpty());
+}
+
+// ---- The rank-0 Reshape of torchvision's detectors ----------------------------------------
+
+// k = min(300, x.size(0)) as torchvision's _topk_min traces it: ReduceMin(Concat([300],
+// Shape(x)), keepdims=0) is a scalar, which TopK needs reshaped to [1]. The tracker used to
+// index the scalar's (empty) dims with the target's rank and crashed.
+void add_topk_min(GraphBuilder& g, const std::string& x, const std::string& out) {
+  g.initializer(make_tensor_i64("cand", {1}, {300}));
+  g.initializer(make_tensor_i64("one", {1}, {1}));
+  g.node("Shape", {x}, {"sx"}, "shape");
+  attr_int(g.node("Concat", {"cand", "sx"}, {"both"}, "both"), "axis", 0);
+  attr_int(g.node("ReduceMin", {"both"}, {"kmin"}, "kmin"), "keepdims", 0);
+  g.node("Reshape", {"kmin", "one"}, {"k"}, "k");
+  g.node("TopK", {x, "k"}, {out, out + "_idx"}, "topk");
+  g.output(out, kFloat, {}, false).output(out + "_idx", kInt64, {}, false);
+}
+
+ModelBuilder topk_min(bool with_baked_view) {
+  ModelBuilder m(13);
+  auto& g = m.graph();
+  g.input("scores", kFloat, {std::string("N")});
+  add_topk_min(g, "scores", "top");
+  if (with_baked_view) {
+    // Beside it, a genuine bake: boxes.view(2, -1) before a Linear(8, 4) needs N = 4.
+    g.input("boxes", kFloat, {std::string("N"), 4}).output("y", kFloat, {}, false);
+    g.initializer(make_tensor_i64("shape", {2}, {2, -1}));
+    g.initializer(make_tensor_f32("w", {4, 8}, std::vector<float>(32, 0.f)));
+    g.node("Reshape", {"boxes", "shape"}, {"flat"}, "view");
+    attr_int(g.node("Gemm", {"flat", "w"}, {"y"}, "fc"), "transB", 1);
+  }
+  return m;
+}
+
+TEST(ExportBakedShape, ScalarReshapedToOneElementIsNoFindingAndNoCrash) {
+  // Near miss: min(300, N) is right at every size.
+  EXPECT_THAT(findings(kRule, topk_min(false).bytes()), IsEmpty());
+  EXPECT_THAT(findings(kRule, nest_in_loop(topk_min(false).proto())), IsEmpty());
+  EXPECT_THAT(findings(kRule, nest_in_if(topk_min(false).proto())), IsEmpty());
+}
+
+TEST(ExportBakedShape, ScalarReshapeBesideABakedSizeStillReportsTheBake) {
+  // Trigger: the same graph with a baked view; the rule runs to the end and reports it.
+  ModelBuilder m = topk_min(true);
+  EXPECT_THAT(findings(kRule, m.bytes()), ElementsAre(at("main/view")));
+  EXPECT_THAT(diagnostics(kRule, m.bytes())[0].message, HasSubstr("2*N is 8, i.e. 'N' is 4"));
+  EXPECT_THAT(findings(kRule, nest_in_loop(m.proto())),
+              ElementsAre(at(std::string(kNestedPath) + "/view")));
+  EXPECT_THAT(findings(kRule, nest_in_if(m.proto())),
+              ElementsAre(at(std::string(kNestedIfPath) + "/view")));
+}
+
+TEST(ExportBakedShape, ReshapeToAHigherRankCopiesOnlyDimsTheInputHas) {
+  // x [B, T] -> Reshape [0, 2, 3, 1]: 0 copies B, the rest needs T = 6 (positions 2 and 3
+  // of the target have no input dim to copy).
+  auto make = [](const std::vector<int64_t>& shape) {
+    ModelBuilder m(14);
+    m.graph()
+        .input("x", kFloat, {std::string("B"), std::string("T")})
+        .output("y", kFloat, {}, false);
+    m.graph().initializer(make_tensor_i64("shape", {static_cast<int64_t>(shape.size())}, shape));
+    m.graph().node("Reshape", {"x", "shape"}, {"y"}, "Reshape_0");
+    return m;
+  };
+  ModelBuilder six = make({0, 2, 3, 1});
+  EXPECT_THAT(findings(kRule, six.bytes()), ElementsAre(at("main/Reshape_0")));
+  EXPECT_THAT(diagnostics(kRule, six.bytes())[0].message, HasSubstr("'T' is 6"));
+  EXPECT_THAT(findings(kRule, nest_in_loop(six.proto())),
+              ElementsAre(at(std::string(kNestedPath) + "/Reshape_0")));
+  EXPECT_THAT(findings(kRule, nest_in_if(six.proto())),
+              ElementsAre(at(std::string(kNestedIfPath) + "/Reshape_0")));
+  // Near misses: [0, -1, 1, 1] keeps T; a 0 past the input's rank is invalid, not a bake.
+  EXPECT_THAT(findings(kRule, make({0, -1, 1, 1}).bytes()), IsEmpty());
+  EXPECT_THAT(findings(kRule, make({0, 0, 0}).bytes()), IsEmpty());
+}
+
+// ---- Every op the tracker follows, on every rank it can meet ----------------------------------
+
+// The ops rules/export/baked_shape.cc follows (is_unary, is_broadcast, the transfers of
+// visit() and the shape arithmetic of visit_elems), each with the roles of its inputs:
+// D a tensor, I an integer argument (shape, axes, indices, sizes, repeats), F a float argument
+// (Resize's roi and scales); a lowercase role is optional, '+' repeats the last role.
+struct TrackedOp {
+  const char* op;
+  const char* roles;
+};
+const std::vector<TrackedOp>& tracked_ops() {
+  static const std::vector<TrackedOp> k = [] {
+    std::vector<TrackedOp> v;
+    for (const char* op : {"Abs",           "Acos",
+                           "Acosh",         "Asin",
+                           "Asinh",         "Atan",
+                           "Atanh",         "Ceil",
+                           "Celu",          "Clip",
+                           "Cos",           "Cosh",
+                           "Elu",           "Erf",
+                           "Exp",           "Floor",
+                           "Gelu",          "HardSigmoid",
+                           "HardSwish",     "Hardmax",
+                           "IsInf",         "IsNaN",
+                           "LeakyRelu",     "Log",
+                           "LogSoftmax",    "LpNormalization",
+                           "LRN",           "MeanVarianceNormalization",
+                           "Mish",          "Not",
+                           "Reciprocal",    "Relu",
+                           "Round",         "Selu",
+                           "Shrink",        "Sigmoid",
+                           "Sign",          "Sin",
+                           "Sinh",          "Softmax",
+                           "Softplus",      "Softsign",
+                           "Sqrt",          "Tan",
+                           "Tanh",          "ThresholdedRelu",
+                           "Dropout",       "Identity",
+                           "Cast",          "Neg",
+                           "Shape",         "Transpose",
+                           "Flatten",       "GlobalAveragePool",
+                           "GlobalMaxPool", "GlobalLpPool",
+                           "MaxPool",       "AveragePool",
+                           "LpPool"}) {
+      v.push_back({op, "D"});
+    }
+    for (const char* op :
+         {"CumSum", "Trilu", "CastLike", "QuantizeLinear", "DequantizeLinear", "BatchNormalization",
+          "InstanceNormalization", "LayerNormalization", "GroupNormalization"}) {
+      v.push_back({op, "Dddd"});
+    }
+    for (const char* op :
+         {"Add", "Sub", "Mul", "Div", "Pow", "Mod", "And", "Or", "Xor", "Equal", "Greater", "Less",
+          "GreaterOrEqual", "LessOrEqual", "PRelu", "BitShift", "MatMul"}) {
+      v.push_back({op, "DD"});
+    }
+    for (const char* op : {"Max", "Min", "Mean", "Sum", "Concat"}) v.push_back({op, "D+"});
+    for (const auto& [op, roles] : std::vector<std::pair<const char*, const char*>>{
+             {"Where", "DDD"},          {"Gemm", "DDd"},          {"Conv", "DDd"},
+             {"Unsqueeze", "Di"},       {"Squeeze", "Di"},        {"Reshape", "DI"},
+             {"Expand", "DI"},          {"Gather", "DI"},         {"Slice", "DIIii"},
+             {"Split", "Di"},           {"Tile", "DI"},           {"ConstantOfShape", "I"},
+             {"Resize", "Dffi"},        {"ReduceSum", "Di"},      {"ReduceMean", "Di"},
+             {"ReduceMax", "Di"},       {"ReduceMin", "Di"},      {"ReduceProd", "Di"},
+             {"ReduceL1", "Di"},        {"ReduceL2", "Di"},       {"ReduceLogSum", "Di"},
+             {"ReduceLogSumExp", "Di"}, {"ReduceSumSquare", "Di"}}) {
+      v.push_back({op, roles});
+    }
+    return v;
+  }();
+  return k;
+}
+
+// What an input slot gets. Free dims are all distinct names, so that in the families below no
+// two of them are related by a constant: any finding would be wrong.
+enum class Operand {
+  Absent,      // "" (only for optional roles)
+  Rank0,       // a declared scalar
+  Free1,       // [a]
+  Free2,       // [a, b]
+  Free3,       // [a, b, c]
+  Free4,       // [a, b, c, d]
+  UnknownDim,  // [?, ?] (no value, no name)
+  NoShape,     // a tensor type without a shape: rank unknown
+  Fixed1,      // [1]
+  Fixed2,      // [2, 3]
+  Fixed3,      // [3, 1, 2]
+  Runtime,     // an int64 graph input [?]: values unknown
+  ShapeOf,     // Shape of a graph input with free dims: elements exact but not fixed
+  MinScalar,   // ReduceMin(Concat([300], Shape(u)), keepdims=0): a scalar from shape arithmetic
+  Const,       // an int64 constant from kConstants (the slot's index picks it)
+  FloatConst,  // a float constant [1, 1, 2, 2]
+};
+
+// Integer constants: axis-like, shape-like, extreme, empty, mismatched lengths.
+const std::vector<std::vector<int64_t>> kConstants = {
+    {},      {0},  {-1},        {1},         {2},       {0, -1},   {-1, 0}, {1, 0},
+    {0, 0},  {5},  {-9},        {2, 3},      {3, 2, 1}, {1, 1, 1}, {2, -1}, {0, 1, 1},
+    {1, -1}, {-2}, {INT64_MAX}, {INT64_MIN}, {0, 2, 0}, {-1, -1},  {6},     {1, 2, 3, 4, 5}};
+
+// One family of operands per slot kind, so that no finding can be right:
+//  - Free: tensors with free dims, arguments whose values are unknown (no constant pins them);
+//  - Fixed: tensors without free dims (fixed, rank 0, unknown rank) and any constant argument.
+// (A dim declared with neither a value nor a name is free too: the input may take any size.)
+struct Family {
+  std::vector<Operand> data, args;
+};
+const Family kFree{{Operand::Rank0, Operand::Free1, Operand::Free2, Operand::Free3, Operand::Free4,
+                    Operand::UnknownDim, Operand::NoShape},
+                   {Operand::Runtime, Operand::ShapeOf, Operand::MinScalar}};
+const Family kFixed{{Operand::Rank0, Operand::Fixed1, Operand::Fixed2, Operand::Fixed3,
+                     Operand::NoShape, Operand::MinScalar},
+                    {Operand::Const, Operand::Runtime, Operand::Const, Operand::Const,
+                     Operand::MinScalar, Operand::FloatConst}};
+
+// Attribute sets, applied to every node (attributes an op does not have are ignored by the
+// rule): in-range, out-of-range and negative axes, permutations of the wrong length, the
+// attribute forms of old opsets (Reshape-1's shape, Slice-1's starts/ends, Split-2's split).
+void set_profile(onnx::NodeProto& n, size_t profile, bool fixed_family) {
+  switch (profile % 4) {
+    case 0:
+      break;
+    case 1:
+      attr_int(n, "axis", -1);
+      attr_ints(n, "axes", {-1});
+      attr_ints(n, "perm", {1, 0});
+      attr_int(n, "keepdims", 0);
+      attr_int(n, "transA", 1);
+      attr_int(n, "allowzero", 1);
+      attr_int(n, "to", kInt64);
+      attr_ints(n, "starts", {0});
+      attr_ints(n, "ends", {-1});
+      attr_ints(n, "shape", {-1});
+      break;
+    case 2:
+      attr_int(n, "axis", 5);
+      attr_ints(n, "axes", {0, 0});
+      attr_ints(n, "perm", {0});
+      attr_int(n, "transB", 1);
+      attr_int(n, "noop_with_empty_axes", 1);
+      attr_ints(n, "starts", {-9, 0});
+      attr_ints(n, "ends", {9});
+      attr_ints(n, "shape", {0, -1});
+      if (fixed_family) attr_ints(n, "split", {1, 2});
+      break;
+    default:
+      attr_int(n, "axis", -9);
+      attr_ints(n, "axes", {9, -9});
+      attr_ints(n, "perm", {2, 0, 1});
+      attr_int(n, "num_outputs", 2);
+      attr_ints(n, "starts", {INT64_MIN});
+      attr_ints(n, "ends", {INT64_MAX});
+      if (fixed_family) attr_ints(n, "shape", {2, 3});
+      if (fixed_family) attr_ints(n, "split", {INT64_MAX, INT64_MAX});
+      break;
+  }
+}
+
+// Adds what `kind` needs for input `name` of a node and returns the name to read ("" absent).
+std::string operand(GraphBuilder& g, Operand kind, const std::string& name, size_t pick) {
+  auto free_dims = [&](size_t rank) {
+    std::vector<DimSpec> dims;
+    for (size_t i = 0; i < rank; ++i) dims.push_back(name + "_d" + std::to_string(i));
+    return dims;
+  };
+  switch (kind) {
+    case Operand::Absent:
+      return "";
+    case Operand::Rank0:
+      g.input(name, kFloat, {});
+      return name;
+    case Operand::Free1:
+    case Operand::Free2:
+    case Operand::Free3:
+    case Operand::Free4:
+      g.input(name, kFloat,
+              free_dims(static_cast<size_t>(kind) - static_cast<size_t>(Operand::Free1) + 1));
+      return name;
+    case Operand::UnknownDim:
+      g.input(name, kFloat, {int64_t{-1}, int64_t{-1}});
+      return name;
+    case Operand::NoShape:
+      g.input(name, kFloat, {}, false);
+      return name;
+    case Operand::Fixed1:
+      g.input(name, kFloat, {1});
+      return name;
+    case Operand::Fixed2:
+      g.input(name, kFloat, {2, 3});
+      return name;
+    case Operand::Fixed3:
+      g.input(name, kFloat, {3, 1, 2});
+      return name;
+    case Operand::Runtime:
+      g.input(name, kInt64, {int64_t{-1}});
+      return name;
+    case Operand::ShapeOf:
+      g.input(name + "_src", kFloat, free_dims(1 + pick % 3));
+      g.node("Shape", {name + "_src"}, {name}, name + "_shape");
+      return name;
+    case Operand::MinScalar: {
+      // The source's dim is free or fixed; either way the scalar has no dims to pin.
+      g.input(name + "_src", kFloat, {pick % 2 == 0 ? DimSpec(name + "_n") : DimSpec(int64_t{7})});
+      g.initializer(make_tensor_i64(name + "_cand", {1}, {300}));
+      g.node("Shape", {name + "_src"}, {name + "_s"}, name + "_shape");
+      attr_int(g.node("Concat", {name + "_cand", name + "_s"}, {name + "_both"}, name + "_cat"),
+               "axis", 0);
+      attr_int(g.node("ReduceMin", {name + "_both"}, {name}, name + "_min"), "keepdims", 0);
+      return name;
+    }
+    case Operand::Const: {
+      const std::vector<int64_t>& v = kConstants[pick % kConstants.size()];
+      // Scalars too: a 1-element constant is rank 0 every other time.
+      const bool scalar = v.size() == 1 && pick % 2 == 1;
+      g.initializer(make_tensor_i64(
+          name, scalar ? std::vector<int64_t>{} : std::vector<int64_t>{int64_t(v.size())}, v));
+      return name;
+    }
+    case Operand::FloatConst:
+      g.initializer(make_tensor_f32(name, {4}, {1.f, 1.f, 2.f, 2.f}));
+      return name;
+  }
+  return "";
+}
+
+// A deterministic spread over the choices (a small LCG), so that every op meets every kind.
+size_t spread(size_t a, size_t b, size_t c) {
+  uint64_t x = a * 0x9E3779B97F4A7C15ull ^ (b + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
+  x ^= (c + 1) * 0x165667B19E3779F9ull;
+  x ^= x >> 29;
+  return static_cast<size_t>(x % 1000003);
+}
+
+// One model per (family, opset, attribute profile, variant): one node per tracked op, each
+// reading operands of its own, and an input with a free dim no node reads (so that the rule
+// is active in the Fixed family too).
+std::string sweep_model(const Family& f, bool fixed_family, int64_t opset, size_t profile,
+                        size_t variant) {
+  ModelBuilder m(opset);
+  auto& g = m.graph();
+  g.input("anchor", kFloat, {std::string("Anchor")});
+  const auto& ops = tracked_ops();
+  for (size_t o = 0; o < ops.size(); ++o) {
+    const std::string roles = ops[o].roles;
+    const std::string prefix = std::string(ops[o].op) + "_" + std::to_string(o);
+    // Variadic: 1 to 3 operands of the last role.
+    std::string slots = roles;
+    if (!slots.empty() && slots.back() == '+') {
+      slots.pop_back();
+      slots += std::string(spread(o, variant, 99) % 3, slots.back());
+    }
+    std::vector<std::string> inputs;
+    for (size_t s = 0; s < slots.size(); ++s) {
+      const char role = slots[s];
+      const bool optional = std::islower(static_cast<unsigned char>(role)) != 0;
+      const bool data = role == 'D' || role == 'd';
+      std::vector<Operand> kinds = data ? f.data : f.args;
+      if (role == 'F' || role == 'f') kinds = {Operand::FloatConst, Operand::Runtime};
+      if (optional) kinds.push_back(Operand::Absent);
+      // The first slot cycles through every kind; the others spread.
+      const size_t pick = s == 0 ? variant : spread(o, variant, s);
+      const Operand kind = kinds[pick % kinds.size()];
+      inputs.push_back(
+          operand(g, kind, prefix + "_in" + std::to_string(s), spread(o, variant, s + 7)));
+    }
+    // Trailing absent inputs are dropped; absent ones in the middle stay "".
+    while (!inputs.empty() && inputs.back().empty()) inputs.pop_back();
+    std::vector<std::string> outputs = {prefix + "_out"};
+    if (std::string_view(ops[o].op) == "Split") outputs.push_back(prefix + "_out2");
+    if (std::string_view(ops[o].op) == "Dropout") outputs.push_back(prefix + "_mask");
+    auto& n = g.node(ops[o].op, inputs, outputs, prefix);
+    set_profile(n, profile, fixed_family);
+    for (const std::string& out : outputs) g.output(out, kFloat, {}, false);
+  }
+  return m.bytes();
+}
+
+TEST(ExportBakedShape, EveryTrackedOpOnEveryRankIsNoFindingAndNoCrash) {
+  // Rank 0, rank 1, mismatched ranks, unknown ranks and dims, absent optionals, variadic
+  // inputs, out-of-range axes and both attribute/input forms across opsets: no crash, no
+  // internal error, and (since nothing pins a free dim) no finding.
+  size_t models = 0;
+  for (bool fixed_family : {false, true}) {
+    const Family& f = fixed_family ? kFixed : kFree;
+    for (int64_t opset : {4, 10, 11, 13, 18}) {
+      for (size_t profile = 0; profile < 4; ++profile) {
+        for (size_t variant = 0; variant < 16; ++variant) {
+          const std::string bytes = sweep_model(f, fixed_family, opset, profile, variant);
+          EXPECT_THAT(findings(kRule, bytes), IsEmpty())
+              << (fixed_family ? "fixed" : "free") << " family, opset " << opset << ", profile "
+              << profile << ", variant " << variant;
+          ++models;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(models, 640u);
+}
+
+TEST(ExportBakedShape, EveryTrackedOpNestedInLoopAndIf) {
+  // The same models as subgraph bodies (the main graph's inputs become outer-scope values).
+  for (size_t variant = 0; variant < 8; ++variant) {
+    onnx::ModelProto m;
+    ASSERT_TRUE(m.ParseFromString(sweep_model(kFree, false, 13, variant, variant)));
+    EXPECT_THAT(findings(kRule, nest_in_loop(m)), IsEmpty()) << variant;
+    EXPECT_THAT(findings(kRule, nest_in_if(m)), IsEmpty()) << variant;
+    ASSERT_TRUE(m.ParseFromString(sweep_model(kFixed, true, 13, variant, variant)));
+    EXPECT_THAT(findings(kRule, nest_in_loop(m)), IsEmpty()) << variant;
+    EXPECT_THAT(findings(kRule, nest_in_if(m)), IsEmpty()) << variant;
+  }
+}
+
+// ---- Bounded work: products of many dims, extreme sizes --------------------------------------
+
+// s = Shape(x); s = s * s, `k` times; Reshape(x, s). The Reshape feeds no output, so that only
+// the rule follows N^(2^k) (rendering output dims is the analysis's business, not tested here).
+std::string mul_self_chain(int k) {
+  ModelBuilder m(14);
+  auto& g = m.graph();
+  g.input("x", kFloat, {std::string("N")}).output("y", kFloat, {}, false);
+  g.node("Identity", {"x"}, {"y"}, "out");
+  g.node("Shape", {"x"}, {"s"});
+  std::string prev = "s";
+  for (int i = 0; i < k; ++i) {
+    const std::string index = std::to_string(i);  // (not "s" + to_string: GCC 12 -Wrestrict)
+    const std::string next = std::string("s").append(index);
+    g.node("Mul", {prev, prev}, {next}, std::string("Mul_").append(index));
+    prev = next;
+  }
+  g.node("Reshape", {"x", prev}, {"r"}, "reshape");
+  return m.bytes();
+}
+
+TEST(ExportBakedShape, ProductOfManyFreeDimsIsOpaqueNotExponential) {
+  // N^(2^k) had 2^k factors (k = 27: 2.2 GB); past the cap it is opaque. Reshape(x, [N^2])
+  // pins nothing either way (it is x's own size only when N = 1, an invalid model otherwise).
+  for (int k : {1, 4, 5, 40, 2000}) EXPECT_THAT(findings(kRule, mul_self_chain(k)), IsEmpty()) << k;
+}
+
+TEST(ExportBakedShape, FixedProductsThatOverflowAreUnknown) {
+  // 2^40 * 2^40 overflows int64: the product is unknown, never a wrapped size.
+  ModelBuilder m(14);
+  auto& g = m.graph();
+  g.input("x", kFloat, {std::string("N"), 16}).output("y", kFloat, {}, false);
+  g.initializer(make_tensor_i64("big", {1}, {int64_t{1} << 40}));
+  g.initializer(make_tensor_i64("minus1", {1}, {-1}));
+  g.node("Mul", {"big", "big"}, {"sq"});  // wraps to 0 without the check
+  attr_int(g.node("Concat", {"sq", "minus1"}, {"shape"}), "axis", 0);
+  g.node("Reshape", {"x", "shape"}, {"y"}, "reshape");
+  EXPECT_THAT(findings(kRule, m.bytes()), IsEmpty());
 }
 
 }  // namespace

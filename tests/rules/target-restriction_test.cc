@@ -649,6 +649,25 @@ TEST(TargetRestriction, ShapesOfInputs) {
   EXPECT_THAT(run(softmax(-1), "nnpa"), IsEmpty());
 }
 
+TEST(TargetRestriction, ElementCountThatOverflowsIsNoClaim) {
+  // A scale declared [2^32, 2^32]: its 2^64 elements overflow int64 (and wrapped to a claimed
+  // "0 elements"); no such tensor exists, so no claim is made about it.
+  auto quantize = [](const std::vector<DimSpec>& scale) {
+    ModelBuilder q(17);
+    q.graph().input("x", kFloat, {3, 4}).input("s", kFloat, scale).output("y", kUint8, {3, 4});
+    q.graph().node("QuantizeLinear", {"x", "s"}, {"y"}, "q");
+    return q;
+  };
+  constexpr int64_t k2to32 = int64_t{1} << 32;
+  EXPECT_THAT(run(quantize({k2to32, k2to32}), "onnx-mlir"), IsEmpty());
+  // Below the overflow, the count is exact: 2^31 * 2^31 elements are per-axis.
+  constexpr int64_t k2to31 = int64_t{1} << 31;
+  auto d = diagnostics(kRule, quantize({k2to31, k2to31}).bytes(), for_targets({"onnx-mlir"}));
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_THAT(d[0].message, HasSubstr("with 4611686018427387904 elements (per-axis)"));
+  EXPECT_THAT(run(quantize({1, 1}), "onnx-mlir"), IsEmpty());
+}
+
 TEST(TargetRestriction, RecurrentAndPads) {
   // TensorRT LSTM: bidirectional activations must match.
   auto lstm = [](std::vector<std::string> acts) {

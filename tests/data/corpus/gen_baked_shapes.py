@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Remakes the export-baked-shape corpus models (tests/data/corpus/torch_baked_*.onnx and the
-near misses torch_dynamic_*_clean_op13.onnx).
+near misses torch_dynamic_*_clean_op13.onnx, torch_topk_min_dynamic_op11/13.onnx).
 
 Run with Debian's python3-torch 1.13 from this folder:  /usr/bin/python3 gen_baked_shapes.py
 Weights are random but seeded, and tiny (a few KB per file). Every model is traced by
@@ -17,13 +17,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 OPSET = 13
 
 
-def export(model, args, name, input_names, dynamic_axes, output_names=("y",)):
+def export(model, args, name, input_names, dynamic_axes, output_names=("y",), opset=OPSET):
     torch.manual_seed(0)
     model.eval()
     path = os.path.join(HERE, name)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # TracerWarning: exactly what these models are about
-        torch.onnx.export(model, args, path, opset_version=OPSET, input_names=list(input_names),
+        torch.onnx.export(model, args, path, opset_version=opset, input_names=list(input_names),
                           output_names=list(output_names), dynamic_axes=dynamic_axes)
     print(name, os.path.getsize(path), "bytes")
 
@@ -80,6 +80,35 @@ class OnesBakedBatch(nn.Module):
 
     def forward(self, x):  # x: [batch, 16]
         return x * torch.ones(int(x.shape[0]), 16)
+
+
+def topk_min(x, orig_kval, axis):
+    """torchvision.models.detection._utils._topk_min as it traces (torchvision 0.14):
+    min(orig_kval, x.size(axis)) computed by ONNX ops, Concat([k], Shape(x)[axis]) and a
+    ReduceMin to a scalar, which TopK's export reshapes to [1]. A scalar reshaped to [1] crashed
+    export-baked-shape (issue 27) on every torchvision detector exported with dynamic sizes."""
+    axis_dim_val = torch._shape_as_tensor(x)[axis].unsqueeze(0)
+    return torch.min(torch.cat((torch.tensor([orig_kval], dtype=axis_dim_val.dtype),
+                                axis_dim_val), 0))
+
+
+class TopkCandidates(nn.Module):
+    """A detection head keeping min(300, N) candidates; with `bake`, the box features are also
+    flattened with the box count written as a literal (boxes.view(2, -1)), a genuine bake."""
+
+    def __init__(self, bake=False):
+        super().__init__()
+        self.topk_candidates = 300
+        self.bake = bake
+        self.fc = nn.Linear(4, 4)
+
+    def forward(self, scores, boxes):  # scores: [N], boxes: [N, 4]
+        k = topk_min(scores, self.topk_candidates, 0)
+        top, idx = scores.topk(k)
+        picked = boxes[idx]
+        if self.bake:
+            return top, picked, self.fc(boxes.view(2, -1))
+        return top, picked
 
 
 # --- near misses (must stay clean) ------------------------------------------------------------
@@ -139,6 +168,15 @@ def main():
            ["x"], {"x": {0: "batch", 1: "seq"}, "y": {0: "batch"}})
     export(OnesBakedBatch(), (torch.randn(2, 16),), "torch_baked_ones_batch_op13.onnx", ["x"],
            {"x": {0: "batch"}, "y": {0: "batch"}})
+    topk_axes = {"scores": {0: "N"}, "boxes": {0: "N"}, "top": {0: "k"}, "picked": {0: "k"},
+                 "feat": {0: "N"}}
+    for opset in (11, 13):
+        export(TopkCandidates(), (torch.randn(2), torch.randn(2, 4)),
+               f"torch_topk_min_dynamic_op{opset}.onnx", ["scores", "boxes"], topk_axes,
+               output_names=("top", "picked"), opset=opset)
+    export(TopkCandidates(bake=True), (torch.randn(2), torch.randn(2, 4)),
+           "torch_baked_topk_min_view_op13.onnx", ["scores", "boxes"], topk_axes,
+           output_names=("top", "picked", "feat"))
 
 
 if __name__ == "__main__":
