@@ -3,9 +3,10 @@
 The contract every module of this folder follows (tests/hostile/growth_test.py discovers them):
 
 - GENERATORS: {name: build}, where build(scale) returns the model's bytes (a serialized
-  ModelProto), or a dict {relative path: bytes} of files to lay out in a folder that is then
-  linted as a whole (the first *.onnx file, or the folder, is the path given to onnx-lint).
-  The size of what build(scale) returns grows linearly with `scale`.
+  ModelProto, linted as one file), or a dict {relative path: bytes or str} of files laid out
+  in a fresh folder that is then linted as a whole (models, configs, external data...). The
+  size of what build(scale) returns grows linearly with `scale`.
+- Every model is linted with `--no-config --select ALL --format json` and every target.
 - SCALES (optional): {name: k}, the scale the growth test runs at k and 2k (default 2000).
   Pick k so that one run takes a few tenths of a second: above the noise of a shared machine,
   well within the test's time.
