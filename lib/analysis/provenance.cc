@@ -260,6 +260,7 @@ ArenaRef Provenance::Impl::push(std::span<const Sym> syms) {
     h = (h ^ static_cast<uint64_t>(s.v)) * 0x100000001B3ull;
     h = (h ^ (uint64_t{s.lo} << 40 | uint64_t{s.set} << 8 | s.kind)) * 0x100000001B3ull;
   }
+  h = seeded_mix(h);
   auto [it, added] = interned.try_emplace(h);
   if (!added) {
     std::span<const Sym> old = view(it->second);
@@ -364,7 +365,8 @@ Sym Provenance::Impl::derive(const Sym& x, const Sym& y, SymOp op) {
       }
     }
   }
-  uint64_t h = (sym_key(a) * 31 + sym_key(b)) * 0x100000001B3ull + static_cast<uint8_t>(op);
+  uint64_t h =
+      seeded_mix((sym_key(a) * 31 + sym_key(b)) * 0x100000001B3ull + static_cast<uint8_t>(op));
   for (;; ++h) {  // open addressing over the 64-bit key space on a (rare) collision
     auto [it, added] = expr_ids.try_emplace(h, static_cast<uint32_t>(exprs.size()));
     if (added) {

@@ -122,6 +122,25 @@ struct ArenaRef {
   uint32_t id = 0;
 };
 
+/// A 64-bit key mixed with the process's random seed (util/name_map.h). The keys of the
+/// analysis's hash tables are computed from model numbers (dims, shape-tensor elements): with a
+/// fixed mix a file could choose constants whose keys share one probe run or one bucket, and
+/// turn every lookup linear in the model.
+inline uint64_t seeded_mix(uint64_t x) {
+  x ^= hash_seed();
+  x ^= x >> 30;
+  x *= 0xBF58476D1CE4E5B9ull;
+  x ^= x >> 27;
+  x *= 0x94D049BB133111EBull;
+  x ^= x >> 31;
+  return x;
+}
+
+/// Dim names come from the model: hashed with the seeded hash of util/name_map.h.
+struct SeededNameHash {
+  size_t operator()(const std::string& s) const { return hash_name(s); }
+};
+
 struct ArenaSpan {
   uint32_t off = 0;
   int32_t n = -1;  // -1: none
@@ -175,7 +194,7 @@ struct Provenance::Impl {
 
   // Interned dim names and sets of them.
   std::vector<std::string> names;
-  std::unordered_map<std::string, uint32_t> name_ids;
+  std::unordered_map<std::string, uint32_t, SeededNameHash> name_ids;
   // sets[0] = {}; sorted name ids, ending with kMoreNames when names past kMaxSetNames were
   // dropped
   std::vector<std::vector<uint32_t>> sets;

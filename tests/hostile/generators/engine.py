@@ -14,7 +14,8 @@ The contract every module of this folder follows (tests/hostile/growth_test.py d
   must be linted within a few seconds.
 - ARGS (optional): {name: [extra onnx-lint arguments]}.
 
-Names start with the issue's defect id ("N3-add-self-chain"), so a failure names the defect.
+Names start with the issue's defect id ("N3-add-self-chain"), or "engine-" for a defect found
+while fixing them, so a failure names the defect.
 """
 from onnx import TensorProto, helper
 
@@ -217,6 +218,30 @@ def attribute_rank(scale):
                   [_tensor("Y", TensorProto.FLOAT, None)], opset=4)
 
 
+# Hash flooding: the expression table's keys were a fixed function of the constants, so `scale`
+# Adds with constants chosen to fill consecutive keys, then `scale` Muls whose keys start inside
+# that run, made every Mul probe through it (quadratic). The keys are now mixed with a seed
+# chosen per process. Constants for the fixed mix of main at 8c2933b.
+def hash_flood_constants(scale):
+    mod, golden, prime = 2**64, 0x9E3779B97F4A7C15, 0x100000001B3
+    inverse = pow(golden * prime % mod, -1, mod)
+    dim_key = (1 << 8) | 1  # the key of input dim N (set 1, symbolic)
+
+    def constant_for(key, op):  # the c whose expression N op c had `key`
+        c = ((key - op - dim_key * 31 * prime) * inverse) % mod
+        return c - mod if c >= 2**63 else c
+
+    nodes = [helper.make_node("Shape", ["X"], ["s"], name="Shape_X")]
+    inits, k = [], 0
+    for op_name, op in (("Add", 1), ("Mul", 3)):
+        for i in range(scale):
+            inits.append(_i64(f"c{k}", [constant_for((1 << 40) + i, op)]))
+            nodes.append(helper.make_node(op_name, ["s", f"c{k}"], [f"a{k}"], name=f"{op_name}_{k}"))
+            k += 1
+    return _model(nodes, [_tensor("X", TensorProto.FLOAT, ["N"])],
+                  [_tensor(f"a{k - 1}", TensorProto.INT64, None)], inits)
+
+
 GENERATORS = {
     "N1-range-extremes": range_extremes,
     "N2-shape-add-chain": shape_add_chain,
@@ -227,6 +252,7 @@ GENERATORS = {
     "N6-add-chain-untyped": add_chain_untyped,
     "N13-overflow-sites": overflow_sites,
     "N17-attribute-rank": attribute_rank,
+    "engine-hash-flood-constants": hash_flood_constants,
 }
 
 SCALES = {
@@ -239,6 +265,7 @@ SCALES = {
     "N6-add-chain-untyped": 10000,
     "N13-overflow-sites": 10000,
     "N17-attribute-rank": 100000,
+    "engine-hash-flood-constants": 8000,
 }
 
 ISSUE_SIZES = {
