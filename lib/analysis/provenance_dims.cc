@@ -1234,9 +1234,8 @@ void Infer::arith() {
           {"Mod", SymOp::kMod}, {"Max", SymOp::kMax}, {"Min", SymOp::kMin}};
       if (op == "Mod" && attr("fmod", 0) != 0) {
         // fmod: the remainder takes the dividend's sign (C's %).
-        auto q =
-            acc.is_fixed() && y.is_fixed() ? fixed_arith(SymOp::kDiv, acc.v, y.v) : std::nullopt;
-        acc = q ? Sym::fixed(acc.v - *q * y.v) : derive(acc, y, SymOp::kF);
+        auto r = acc.is_fixed() && y.is_fixed() ? checked_fmod(acc.v, y.v) : std::nullopt;
+        acc = r ? Sym::fixed(*r) : derive(acc, y, SymOp::kF);
         continue;
       }
       auto it = ops.find(op);

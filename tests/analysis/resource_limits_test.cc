@@ -3,6 +3,7 @@
 // sets, ranks and fixed-point work are bounded, and past a bound the fact is unknown (or an
 // opaque expression) while the analysis says where it was cut short. The growth of time and
 // memory with the input is checked end to end by tests/hostile/growth_test.py.
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <onnxlint/linter.h>
@@ -47,7 +48,7 @@ struct Limits : AnalysedModel {
           break;
         case DimFact::Kind::Data:
           out += "data";
-          if (d.bound >= 0) out += "<=" + std::to_string(d.bound);
+          if (d.bound >= 0) out += fmt::format("<={}", d.bound);
           break;
         case DimFact::Kind::Unknown:
           out += "?";
@@ -236,6 +237,31 @@ TEST(ResourceLimits, NmsBoundThatWouldWrapIsDropped) {
   EXPECT_EQ(a.dims("sel"), "data,3");  // no bound: 2^62 * 2^62 * 4 has none in int64
 }
 
+TEST(ResourceLimits, ShapeArithmeticModAndDivAtTheEdgesOfInt64) {
+  ModelBuilder m(13);
+  auto& g = m.graph();
+  g.initializer(make_tensor_i64("a", {3}, {-7, kMin, 7}));
+  g.initializer(make_tensor_i64("b", {3}, {3, -1, 0}));
+  attr_int(g.node("Mod", {"a", "b"}, {"fmod"}), "fmod", 1);
+  g.node("Mod", {"a", "b"}, {"mod"});
+  g.node("Div", {"a", "b"}, {"div"});
+  for (const char* out : {"fmod", "mod", "div"}) g.output(out, kInt64, {}, false);
+  Limits a = analyse(m.bytes());
+  auto elems = [&](const std::string& name) {
+    std::string out;
+    const auto facts = a.p->elements(a.v(name));
+    if (!facts) return std::string("none");
+    for (const DimFact& d : *facts) {
+      if (!out.empty()) out += ",";
+      out += d.kind == DimFact::Kind::Fixed ? std::to_string(d.value) : "?";
+    }
+    return out;
+  };
+  EXPECT_EQ(elems("fmod"), "-1,0,?");  // the dividend's sign; x % 0 is not a number
+  EXPECT_EQ(elems("mod"), "2,0,?");    // the divisor's sign
+  EXPECT_EQ(elems("div"), "-2,?,?");   // INT64_MIN / -1 does not fit: unknown, not SIGFPE
+}
+
 // --- N17: ranks computed from attributes
 
 TEST(ResourceLimits, RankAboveTheLoadersLimitIsUnknown) {
@@ -280,7 +306,7 @@ std::string add_chain(int count, bool self) {
   g.node("Shape", {"x"}, {"s"});
   std::string prev = "s";
   for (int k = 0; k < count; ++k) {
-    const std::string next = "s" + std::to_string(k);
+    const std::string next = fmt::format("s{}", k);
     g.node("Add", {prev, self ? prev : std::string("s")}, {next});
     prev = next;
   }
@@ -332,7 +358,7 @@ std::string concat_of_untyped(int count) {
   auto& g = m.graph();
   std::vector<std::string> ins;
   for (int k = 0; k < count; ++k) {
-    ins.push_back("x" + std::to_string(k));
+    ins.push_back(fmt::format("x{}", k));
     g.input(ins.back(), kFloat, {}, false);
   }
   attr_int(g.node("Concat", ins, {"y"}), "axis", 0);
@@ -370,7 +396,7 @@ std::string nested_loops(int depth) {
     b.input("i" + l, kInt64, {}).input("c" + l, kBool, {}).input("t" + l, kFloat, {}, false);
     std::string cur = "t" + l;
     if (inner != nullptr) {
-      attr_graph(b.node("Loop", {"M", "", "x"}, {"u" + l}, "Loop_" + std::to_string(level + 1)),
+      attr_graph(b.node("Loop", {"M", "", "x"}, {"u" + l}, fmt::format("Loop_{}", level + 1)),
                  "body", *inner);
       b.node("Add", {cur, "u" + l}, {"v" + l});
       cur = "v" + l;
@@ -420,7 +446,7 @@ TEST(ResourceLimits, TheDynamicShapeSummarySaysWhereTheAnalysisWasCutShort) {
   const nlohmann::json& cut = s.data["analysis_cut_short"];
   EXPECT_EQ(cut["op_type"], "Loop");
   std::string path = "main";
-  for (int level = 0; level < 38; ++level) path += "/Loop_" + std::to_string(level) + ":body";
+  for (int level = 0; level < 38; ++level) path += fmt::format("/Loop_{}:body", level);
   path += "/Loop_38";  // the deepest loop body runs out first; the others follow it
   EXPECT_EQ(cut["node"], path);
   EXPECT_EQ(cut["count"], 39);
