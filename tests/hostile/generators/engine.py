@@ -263,7 +263,7 @@ SCALES = {
     "N4-nested-loops-wide": 400,
     "N6-concat-untyped": 20000,
     "N6-add-chain-untyped": 10000,
-    "N13-overflow-sites": 10000,
+    "N13-overflow-sites": 5000,
     "N17-attribute-rank": 100000,
     "engine-hash-flood-constants": 8000,
 }
