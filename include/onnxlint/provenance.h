@@ -104,11 +104,15 @@ struct DimFact {
     Unknown,   ///< not followed by the analysis
   };
   Kind kind = Kind::Unknown;
-  int64_t value = 0;                    ///< Fixed: the size (or element value)
-  std::vector<std::string_view> names;  ///< Symbolic: the input dims it derives from
-  std::string expr;                     ///< Symbolic: "N", or "f(N, H)"; Data: its origin node
-  int64_t bound = -1;                   ///< Data: a static upper bound, -1 if none is known
-  const Node* origin = nullptr;         ///< Data: the node where the value arose
+  int64_t value = 0;  ///< Fixed: the size (or element value)
+  /// Symbolic: the input dims it derives from (as Provenance::shape_dims: at most 64, then
+  /// "…").
+  std::vector<std::string_view> names;
+  /// Symbolic: "N", "N+1", or "f(N, H)" for a function the analysis does not spell out (an
+  /// expression of more than 64 terms is one too); Data: its origin node.
+  std::string expr;
+  int64_t bound = -1;            ///< Data: a static upper bound, -1 if none is known
+  const Node* origin = nullptr;  ///< Data: the node where the value arose
   /// Data and Unknown: a proven lower bound, 0 when none is known (a tensor carried through
   /// a loop that starts with one row and only grows has at least 1).
   int64_t at_least = 0;
@@ -146,7 +150,9 @@ class Provenance {
   ShapeClass shape_class(ValueId v) const;
   ValueClass value_class(ValueId v) const;
   /// Input dim names the shape (resp. value) depends on, sorted; empty unless input-dim-
-  /// dependent/shape-derived (or unknown with some known dims).
+  /// dependent/shape-derived (or unknown with some known dims). At most 64 names are kept per
+  /// value (the first met); a list that lost some ends with "…" (docs/security.md,
+  /// "Resource limits").
   std::vector<std::string_view> shape_dims(ValueId v) const;
   std::vector<std::string_view> value_dims(ValueId v) const;
   /// The node where the class arose: e.g. NonZero for its outputs and everything downstream;
@@ -197,6 +203,20 @@ class Provenance {
   std::vector<const Node*> data_dependent_origins() const;
   /// Total nodes analysed (all graphs).
   size_t node_count() const;
+
+  /// Where the analysis stopped short of its fixed point. Loop and Scan bodies are re-run
+  /// until what they carry is stable, and function bodies once per call signature; the work
+  /// of that is bounded per model (a multiple of the model's size, docs/security.md "Resource
+  /// limits"). Past the budget a body is not run again: its values, and what the node
+  /// computes from them, are unknown rather than proven.
+  struct CutShort {
+    const Node* node = nullptr;  ///< the first Loop, Scan or function call left unanalysed
+    uint64_t count = 0;          ///< how many bodies or calls were left unanalysed
+    uint64_t work = 0;           ///< work done, in node-cost units
+    uint64_t budget = 0;         ///< the model's budget, in the same units
+  };
+  /// nullopt when every body was analysed to its fixed point.
+  std::optional<CutShort> cut_short() const;
 
   struct Impl;
 

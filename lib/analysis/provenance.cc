@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "analysis/provenance_internal.h"
+#include "util/checked_math.h"
 
 namespace onnxlint {
 
@@ -149,9 +150,27 @@ Provenance::Impl::Impl(const Model& m, AnalysisCache& cache)
     functions.try_emplace({f->domain(), f->name()}, std::move(st));
   }
 
+  // Graphs are numbered in pre-order: a graph's subtree ends where its last descendant does.
+  // Children come after their parent, so one backward sweep settles every subtree.
+  subtree_end.assign(slots.size(), 0);
+  for (size_t i = slots.size(); i-- > 0;) {
+    subtree_end[i] = std::max(subtree_end[i], slots[i].end);
+    const Graph* parent = slots[i].graph->parent();
+    const GraphSlot* ps = parent != nullptr ? table.slot(*parent) : nullptr;
+    if (ps != nullptr) {
+      uint32_t& up = subtree_end[static_cast<size_t>(ps - slots.data())];
+      up = std::max(up, subtree_end[i]);
+    }
+  }
+
   // Loop bodies may be re-run (carried classes) and function bodies run once per call
-  // signature; nested loops must not multiply that without bound on a hostile file.
-  budget = 4 * static_cast<uint64_t>(next_node) + 10000;
+  // signature; nested loops must not multiply that without bound on a hostile file. The
+  // budget is a multiple of what analysing every node once costs.
+  uint64_t once = 0;
+  for (const GraphSlot& s : slots) {
+    for (const Node& n : s.graph->nodes()) once += node_cost(n);
+  }
+  budget = kWorkPerNode * once + kWorkConstant;
   set_main_inputs();
   run_graph(model.graph());
   finish_functions();
@@ -166,12 +185,13 @@ uint32_t Provenance::Impl::name_id(const std::string& name) {
   return it->second;
 }
 
-uint32_t Provenance::Impl::single_set(uint32_t name) {
-  std::vector<uint32_t> v{name};
+uint32_t Provenance::Impl::intern_set(std::vector<uint32_t> v) {
   auto [it, inserted] = set_ids.try_emplace(v, static_cast<uint32_t>(sets.size()));
   if (inserted) sets.push_back(std::move(v));
   return it->second;
 }
+
+uint32_t Provenance::Impl::single_set(uint32_t name) { return intern_set({name}); }
 
 uint32_t Provenance::Impl::join_sets(uint32_t x, uint32_t y) {
   if (x == y || y == 0) return x;
@@ -179,19 +199,58 @@ uint32_t Provenance::Impl::join_sets(uint32_t x, uint32_t y) {
   if (x > y) std::swap(x, y);
   uint64_t key = (uint64_t{x} << 32) | y;
   if (auto it = join_cache.find(key); it != join_cache.end()) return it->second;
+  // Sorted ids, and the marker (the largest id) last when either side lost names. At most
+  // kMaxSetNames names are kept, the first met: a Concat of 50 000 inputs, each with a dim of
+  // its own, must not build sets of 1, 2, ..., 50 000 names.
   std::vector<uint32_t> u;
-  std::set_union(sets[x].begin(), sets[x].end(), sets[y].begin(), sets[y].end(),
-                 std::back_inserter(u));
-  auto [it, inserted] = set_ids.try_emplace(u, static_cast<uint32_t>(sets.size()));
-  if (inserted) sets.push_back(std::move(u));
-  join_cache.emplace(key, it->second);
-  return it->second;
+  u.reserve(std::min(sets[x].size() + sets[y].size(), kMaxSetNames + 1));
+  auto xi = sets[x].begin(), yi = sets[y].begin();
+  const auto xe = sets[x].end(), ye = sets[y].end();
+  bool more = false;
+  while ((xi != xe || yi != ye) && u.size() < kMaxSetNames) {
+    uint32_t next;
+    if (yi == ye || (xi != xe && *xi < *yi)) {
+      next = *xi++;
+    } else if (xi == xe || *yi < *xi) {
+      next = *yi++;
+    } else {
+      next = *xi++;
+      ++yi;
+    }
+    if (next == kMoreNames) {
+      more = true;
+      break;
+    }
+    u.push_back(next);
+  }
+  if (more || xi != xe || yi != ye) u.push_back(kMoreNames);
+  const uint32_t id = intern_set(std::move(u));
+  join_cache.emplace(key, id);
+  return id;
+}
+
+std::vector<std::string_view> Provenance::Impl::set_names(uint32_t set) const {
+  std::vector<std::string_view> out;
+  bool more = false;
+  for (uint32_t id : sets[set]) {
+    if (id == kMoreNames) {
+      more = true;
+    } else {
+      out.push_back(names[id]);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  if (more) out.push_back(kMoreNamesText);
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Arena of dims / small integer vectors
 
 ArenaRef Provenance::Impl::push(std::span<const Sym> syms) {
+  // Dims of a rank above the loader's limit (an Unsqueeze of 100 000 axes) are not followed:
+  // the rank is unknown. Integer vectors are shorter than this anyway (kMaxSvec).
+  if (syms.size() > kMaxRank) return ArenaRef{};
   // Reuse an identical vector (every field equal, not just Sym::operator==).
   auto identical = [](const Sym& a, const Sym& b) {
     return a.v == b.v && a.set == b.set && a.kind == b.kind && a.lo == b.lo;
@@ -201,6 +260,7 @@ ArenaRef Provenance::Impl::push(std::span<const Sym> syms) {
     h = (h ^ static_cast<uint64_t>(s.v)) * 0x100000001B3ull;
     h = (h ^ (uint64_t{s.lo} << 40 | uint64_t{s.set} << 8 | s.kind)) * 0x100000001B3ull;
   }
+  h = seeded_mix(h);
   auto [it, added] = interned.try_emplace(h);
   if (!added) {
     std::span<const Sym> old = view(it->second);
@@ -233,29 +293,19 @@ uint64_t sym_key(const Sym& s) {
 // answer where it would overflow or divide by zero: a hostile model must not make the analysis
 // claim a number, nor make it run into undefined behaviour.
 std::optional<int64_t> fixed_arith(SymOp op, int64_t p, int64_t q) {
-  int64_t r = 0;
-  const bool div_ok = q != 0 && !(p == std::numeric_limits<int64_t>::min() && q == -1);
   switch (op) {
     case SymOp::kAdd:
-      if (__builtin_add_overflow(p, q, &r)) return std::nullopt;
-      return r;
+      return checked_add(p, q);
     case SymOp::kSub:
-      if (__builtin_sub_overflow(p, q, &r)) return std::nullopt;
-      return r;
+      return checked_sub(p, q);
     case SymOp::kMul:
-      if (__builtin_mul_overflow(p, q, &r)) return std::nullopt;
-      return r;
+      return checked_mul(p, q);
     case SymOp::kDiv:
-      if (!div_ok) return std::nullopt;
-      return p / q;
+      return checked_div(p, q);
     case SymOp::kCeilDiv:
-      if (!div_ok) return std::nullopt;
-      return p / q + ((p % q != 0) && ((p < 0) == (q < 0)) ? 1 : 0);
-    case SymOp::kMod: {
-      if (!div_ok) return std::nullopt;
-      const int64_t m = p % q;
-      return m != 0 && ((m < 0) != (q < 0)) ? m + q : m;
-    }
+      return checked_ceil_div(p, q);
+    case SymOp::kMod:
+      return checked_mod(p, q);
     case SymOp::kMax:
       return std::max(p, q);
     case SymOp::kMin:
@@ -272,7 +322,7 @@ Sym Provenance::Impl::derive(const Sym& x, const Sym& y, SymOp op) {
     // of 0 claims nothing: an element may be negative).
     const int64_t a = x.lower(), b = y.lower();
     if (a >= 1 && b >= 1 && (op == SymOp::kAdd || op == SymOp::kMul)) {
-      return Sym::at_least(op == SymOp::kAdd ? a + b : a * b);
+      if (auto bound = fixed_arith(op, a, b)) return Sym::at_least(*bound);
     }
     return Sym::unknown();
   }
@@ -309,16 +359,25 @@ Sym Provenance::Impl::derive(const Sym& x, const Sym& y, SymOp op) {
         auto folded = fixed_arith(op, c, b.v);
         return folded ? derive(base, Sym::fixed(*folded), op) : Sym::unknown();
       }
-      if (op == SymOp::kDiv && inner->op == SymOp::kMul && b.v > 0 && c % b.v == 0) {
-        return derive(base, Sym::fixed(c / b.v), SymOp::kMul);
+      if (op == SymOp::kDiv && inner->op == SymOp::kMul && b.v > 0 &&
+          checked_mod(c, b.v) == int64_t{0}) {
+        if (auto q = checked_div(c, b.v)) return derive(base, Sym::fixed(*q), SymOp::kMul);
       }
     }
   }
-  uint64_t h = (sym_key(a) * 31 + sym_key(b)) * 0x100000001B3ull + static_cast<uint8_t>(op);
+  uint64_t h =
+      seeded_mix((sym_key(a) * 31 + sym_key(b)) * 0x100000001B3ull + static_cast<uint8_t>(op));
   for (;; ++h) {  // open addressing over the 64-bit key space on a (rare) collision
     auto [it, added] = expr_ids.try_emplace(h, static_cast<uint32_t>(exprs.size()));
     if (added) {
-      exprs.push_back(SymExpr{op, a, b});
+      // Sizes add up (s = Add(s, s) doubles them): past kMaxExprLeaves the expression is
+      // opaque, and so is everything computed from it, which keeps every rendering (and the
+      // renderer's recursion) within kMaxExprLeaves leaves.
+      SymExpr e{op, a, b};
+      const uint64_t leaves = uint64_t{leaves_of(a)} + leaves_of(b);
+      e.opaque = opaque(a) || opaque(b) || leaves > kMaxExprLeaves;
+      e.leaves = op == SymOp::kF || e.opaque ? 1 : static_cast<uint32_t>(leaves);
+      exprs.push_back(e);
       break;
     }
     const SymExpr& e = exprs[it->second];
@@ -358,9 +417,12 @@ std::string Provenance::Impl::render_sym(const Sym& s) const {
   }
   if (s.v == 0) {
     const auto& members = sets[s.set];
-    return members.size() == 1 ? names[members[0]] : "?";
+    return members.size() == 1 && members[0] != kMoreNames ? names[members[0]] : "?";
   }
   const SymExpr& e = exprs[static_cast<size_t>(s.v)];
+  // An opaque expression renders as a function of its names, as kF does (below); the others
+  // have at most kMaxExprLeaves leaves, which bounds this recursion.
+  if (e.opaque) return fmt::format("f({})", fmt::join(set_names(s.set), ", "));
   const int prec = precedence(e.op);
   // `right`: the right operand of a non-associative operator (a-(b+c), a/(b*c)).
   auto operand = [&](const Sym& x, bool right) {
@@ -391,10 +453,7 @@ std::string Provenance::Impl::render_sym(const Sym& s) const {
     case SymOp::kF:
       break;
   }
-  std::vector<std::string_view> ns;
-  for (uint32_t id : sets[s.set]) ns.push_back(names[id]);
-  std::sort(ns.begin(), ns.end());
-  return fmt::format("f({})", fmt::join(ns, ", "));
+  return fmt::format("f({})", fmt::join(set_names(s.set), ", "));
 }
 
 ArenaRef Provenance::Impl::merge(ArenaRef x, ArenaRef y, bool& varies) {
@@ -611,8 +670,28 @@ void Provenance::Impl::run_graph(const Graph& g) {
   for (const Node& n : g.nodes()) transfer(n, s);
 }
 
+uint64_t Provenance::Impl::node_cost(const Node& n) {
+  uint64_t cost = 1 + n.inputs().size() + n.outputs().size();
+  for (const Attribute& a : n.attributes()) {
+    cost += 1 + a.ints.size() + a.floats.size() + a.strings.size() +
+            (a.t != nullptr ? a.t->dims.size() : 0);
+  }
+  return cost;
+}
+
+void Provenance::Impl::forget_subtree(const Graph& g) {
+  const GraphSlot& s = slot(g);
+  const uint32_t end = subtree_end[static_cast<size_t>(&s - slots.data())];
+  for (uint32_t v = s.base; v < end; ++v) {
+    shape[v] = value[v] = Fact{};
+    dims[v] = svec[v] = ArenaRef{};
+    if (!seq_len.empty()) seq_len.erase(v);
+    if (!seq_elem.empty()) seq_elem.erase(v);
+  }
+}
+
 void Provenance::Impl::transfer(const Node& n, const GraphSlot& s) {
-  ++visits;
+  work += node_cost(n);
   uint32_t small[16];
   std::vector<uint32_t> big;
   uint32_t* buf = small;
@@ -758,17 +837,24 @@ void Provenance::Impl::do_if(const Node& n, const GraphSlot& s, std::span<const 
   }
 }
 
-void Provenance::Impl::iterate_body(const Graph& body, std::span<const uint32_t> carried,
-                                    std::vector<uint8_t>& varies,
+void Provenance::Impl::iterate_body(const Node& n, const Graph& body,
+                                    std::span<const uint32_t> carried, std::vector<uint8_t>& varies,
                                     const std::function<bool()>& join) {
+  // The budget is checked before every run of the body, not only after a pass: a body nested
+  // in others runs once per pass of each enclosing loop, so runs multiply with the nesting.
+  bool cut = false;
   for (int pass = 0; pass < kMaxLoopPasses; ++pass) {
+    if (over_budget()) {
+      cut = true;
+      break;
+    }
     run_graph(body);
     if (!join()) return;  // stable
-    if (over_budget()) break;
   }
   // Not stable after the passes allowed: what is carried is not followed any further (dims
   // and elements unknown, so nothing in the body is claimed fixed from them), and the body is
-  // run once more on that.
+  // run once more on that. Over budget it is not: every value of the body (and of the graphs
+  // in it) is unknown instead, which is what a run would at best leave uncertain.
   auto forget = [&] {
     for (size_t k = 0; k < carried.size(); ++k) {
       if (carried[k] == kNoValue) continue;
@@ -779,7 +865,12 @@ void Provenance::Impl::iterate_body(const Graph& body, std::span<const uint32_t>
     }
   };
   forget();
-  run_graph(body);
+  if (cut || over_budget()) {
+    record_cut(node_id(n));
+    forget_subtree(body);
+  } else {
+    run_graph(body);
+  }
   join();
   forget();
 }
@@ -832,7 +923,7 @@ void Provenance::Impl::do_loop(const Node& n, const GraphSlot& s, std::span<cons
   uint32_t cond_out = kNoValue;
   std::vector<uint32_t> carried(nc);
   for (size_t k = 0; k < nc; ++k) carried[k] = formal(2 + k);
-  iterate_body(body, carried, varies, [&] {
+  iterate_body(n, body, carried, varies, [&] {
     bool changed = false;
     cond_out = body_out(0);
     if (uint32_t c = formal(1); c != kNoValue && cond_out != kNoValue) {
@@ -989,7 +1080,7 @@ void Provenance::Impl::do_scan(const Node& n, const GraphSlot& s, std::span<cons
   std::vector<uint8_t> varies(ns, 0);
   std::vector<uint32_t> carried(ns);
   for (size_t k = 0; k < ns; ++k) carried[k] = formal(k);
-  iterate_body(body, carried, varies, [&] {
+  iterate_body(n, body, carried, varies, [&] {
     bool changed = false;
     for (size_t k = 0; k < ns; ++k) {
       uint32_t f = formal(k), o = body_out(k), a = ins[off + k];
@@ -1180,6 +1271,7 @@ void Provenance::Impl::call_function(const Node& n, const GraphSlot& s, FnState&
   }
   if (inst == nullptr) {
     if (st.instances.size() >= kMaxFunctionInstances || over_budget()) {
+      if (over_budget()) record_cut(node_id(n));
       default_call(n, s, ins);
       return;
     }
@@ -1504,23 +1596,14 @@ ValueClass Provenance::value_class(ValueId v) const {
   return static_cast<ValueClass>(impl_->value[v].level);
 }
 
-namespace {
-std::vector<std::string_view> set_names(const Provenance::Impl& a, uint32_t set) {
-  std::vector<std::string_view> out;
-  for (uint32_t id : a.sets[set]) out.push_back(a.names[id]);
-  std::sort(out.begin(), out.end());
-  return out;
-}
-}  // namespace
-
 std::vector<std::string_view> Provenance::shape_dims(ValueId v) const {
   if (v >= impl_->shape.size()) return {};
-  return set_names(*impl_, impl_->shape[v].dims);
+  return impl_->set_names(impl_->shape[v].dims);
 }
 
 std::vector<std::string_view> Provenance::value_dims(ValueId v) const {
   if (v >= impl_->value.size()) return {};
-  return set_names(*impl_, impl_->value[v].dims);
+  return impl_->set_names(impl_->value[v].dims);
 }
 
 const Node* Provenance::shape_origin(ValueId v) const {
@@ -1552,7 +1635,7 @@ std::optional<std::vector<DimFact>> facts_of(const Provenance::Impl& a, ArenaRef
       d.value = s.v;
     } else if (s.kind == Sym::kSymbolic) {
       d.kind = DimFact::Kind::Symbolic;
-      d.names = set_names(a, s.set);
+      d.names = a.set_names(s.set);
       d.expr = a.render_sym(s);
     } else if (s.kind == Sym::kData) {
       d.kind = DimFact::Kind::Data;
@@ -1645,8 +1728,9 @@ std::vector<Provenance::DimUsage> Provenance::dim_usage() const {
       for (size_t k = 0; k < n.outputs().size(); ++k) {
         uint32_t id = a.out_id(s, n, k);
         if (id == kNoValue || a.shape[id].level != kDims) continue;
-        const auto& set = a.sets[a.shape[id].dims];
-        seen.insert(seen.end(), set.begin(), set.end());
+        for (uint32_t d : a.sets[a.shape[id].dims]) {
+          if (d != kMoreNames) seen.push_back(d);  // the marker is not a name
+        }
       }
       std::sort(seen.begin(), seen.end());
       seen.erase(std::unique(seen.begin(), seen.end()), seen.end());
@@ -1688,5 +1772,10 @@ std::vector<const Node*> Provenance::data_dependent_origins() const {
 }
 
 size_t Provenance::node_count() const { return impl_->node_total; }
+
+std::optional<Provenance::CutShort> Provenance::cut_short() const {
+  if (impl_->cut_count == 0) return std::nullopt;
+  return CutShort{impl_->node_at(impl_->cut_node), impl_->cut_count, impl_->work, impl_->budget};
+}
 
 }  // namespace onnxlint

@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "analysis/provenance_internal.h"
+#include "util/checked_math.h"
 
 namespace onnxlint {
 
@@ -252,13 +253,9 @@ const std::span<const int64_t>* ints_attr(const Node& n, std::string_view name) 
   return &a->ints;
 }
 
-int64_t floor_div(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
-
-int64_t ceil_div(int64_t a, int64_t b) { return -floor_div(-a, b); }
+/// A dim computed from fixed numbers: fixed when the arithmetic did not overflow (see
+/// util/checked_math.h), else unknown, never a wrapped number.
+Sym fixed_or_unknown(CheckedInt v) { return v ? Sym::fixed(*v) : Sym::unknown(); }
 
 // The inference of one node.
 struct Infer {
@@ -526,12 +523,12 @@ struct Infer {
   int64_t fixed_numel(size_t i) const {
     auto d = dims(i);
     if (!d) return -1;
-    int64_t p = 1;
+    CheckedInt p = 1;
     for (const Sym& x : *d) {
       if (!x.is_fixed() || x.v < 0) return -1;
-      p *= x.v;
+      p = checked_mul(p, CheckedInt(x.v));
     }
-    return p;
+    return p.value_or(-1);
   }
 };
 
@@ -698,7 +695,8 @@ void Infer::run(K kind) {
       auto d = dims(0);
       const auto* idx = ints_attr(n, "ngram_indexes");
       if (!d || idx == nullptr || idx->empty() || d->empty() || d->size() > 2) return;
-      const Sym width = Sym::fixed(*std::max_element(idx->begin(), idx->end()) + 1);
+      const Sym width =
+          fixed_or_unknown(checked_add(*std::max_element(idx->begin(), idx->end()), 1));
       set_dims(0, d->size() == 1 ? std::vector<Sym>{width} : std::vector<Sym>{(*d)[0], width});
       break;
     }
@@ -825,12 +823,17 @@ void Infer::conv_transpose() {
       out.push_back(derive(in, Sym::fixed(stride), SymOp::kMul));
       continue;
     }
-    int64_t pb =
-        auto_pad != "VALID" && pads && pads->size() == 2 * sp ? (*pads)[i] + (*pads)[i + sp] : 0;
+    const CheckedInt pb = auto_pad != "VALID" && pads && pads->size() == 2 * sp
+                              ? checked_add((*pads)[i], (*pads)[i + sp])
+                              : CheckedInt(0);
     // stride * (in - 1) + output_padding + (kernel - 1) * dilation + 1 - pads
-    const int64_t tail = op + (kernel[i] - 1) * dl + 1 - pb - stride;
+    const CheckedInt tail = checked_sub(
+        checked_sub(checked_add(checked_add(op, checked_mul(checked_sub(kernel[i], 1), dl)), 1),
+                    pb),
+        stride);
     out.push_back(
-        derive(derive(in, Sym::fixed(stride), SymOp::kMul), Sym::fixed(tail), SymOp::kAdd));
+        tail ? derive(derive(in, Sym::fixed(stride), SymOp::kMul), Sym::fixed(*tail), SymOp::kAdd)
+             : Sym::unknown());
   }
   set_dims(0, out);
 }
@@ -850,10 +853,13 @@ void Infer::max_unpool() {
   std::vector<Sym> out{(*x)[0], (*x)[1]};
   for (size_t i = 0; i < sp; ++i) {
     const int64_t stride = strides && i < strides->size() ? (*strides)[i] : 1;
-    const int64_t pb = pads && pads->size() == 2 * sp ? (*pads)[i] + (*pads)[i + sp] : 0;
+    const CheckedInt pb =
+        pads && pads->size() == 2 * sp ? checked_add((*pads)[i], (*pads)[i + sp]) : CheckedInt(0);
     // (in - 1) * stride + kernel - pads
-    out.push_back(derive(derive((*x)[2 + i], Sym::fixed(stride), SymOp::kMul),
-                         Sym::fixed((*ks)[i] - pb - stride), SymOp::kAdd));
+    const CheckedInt tail = checked_sub(checked_sub((*ks)[i], pb), stride);
+    out.push_back(tail ? derive(derive((*x)[2 + i], Sym::fixed(stride), SymOp::kMul),
+                                Sym::fixed(*tail), SymOp::kAdd)
+                       : Sym::unknown());
   }
   set_dims(0, out);
 }
@@ -864,7 +870,7 @@ void Infer::gather_nd() {
   if (!d || !idx || idx->empty() || !idx->back().is_fixed()) return;
   const int64_t b = attr("batch_dims", 0), last = idx->back().v;
   const int64_t r = static_cast<int64_t>(d->size());
-  if (b < 0 || last < 0 || b + last > r) return;
+  if (b < 0 || last < 0 || last > r || b > r - last) return;
   std::vector<Sym> out(idx->begin(), idx->end() - 1);
   out.insert(out.end(), d->begin() + b + last, d->end());
   set_dims(0, out);
@@ -874,7 +880,7 @@ void Infer::space_depth(bool to_space) {
   auto d = dims(0);
   auto bs = n.attr_int("blocksize");
   if (!d || d->size() != 4 || !bs || *bs <= 0) return;
-  const Sym b = Sym::fixed(*bs), b2 = Sym::fixed(*bs * *bs);
+  const Sym b = Sym::fixed(*bs), b2 = fixed_or_unknown(checked_mul(*bs, *bs));
   if (to_space) {
     set_dims(0, {(*d)[0], derive((*d)[1], b2, SymOp::kDiv), derive((*d)[2], b, SymOp::kMul),
                  derive((*d)[3], b, SymOp::kMul)});
@@ -1023,8 +1029,8 @@ void Infer::nms() {
       bound = 0;
     } else if (max_out && max_out->size() == 1 && (*max_out)[0].is_fixed()) {
       const int64_t m = std::max<int64_t>(0, (*max_out)[0].v);
-      const int64_t bc = (*scores)[0].v * (*scores)[1].v;
-      if (bc == 0 || m <= std::numeric_limits<int64_t>::max() / bc) bound = bc * m;
+      const CheckedInt all = checked_mul(checked_mul((*scores)[0].v, (*scores)[1].v), m);
+      if (all && *all >= 0) bound = *all;
     }
   }
   set_dims(0, {count_of({0, 1, 2, 3, 4}, bound), Sym::fixed(3)});
@@ -1228,9 +1234,8 @@ void Infer::arith() {
           {"Mod", SymOp::kMod}, {"Max", SymOp::kMax}, {"Min", SymOp::kMin}};
       if (op == "Mod" && attr("fmod", 0) != 0) {
         // fmod: the remainder takes the dividend's sign (C's %).
-        auto q =
-            acc.is_fixed() && y.is_fixed() ? fixed_arith(SymOp::kDiv, acc.v, y.v) : std::nullopt;
-        acc = q ? Sym::fixed(acc.v - *q * y.v) : derive(acc, y, SymOp::kF);
+        auto r = acc.is_fixed() && y.is_fixed() ? checked_fmod(acc.v, y.v) : std::nullopt;
+        acc = r ? Sym::fixed(*r) : derive(acc, y, SymOp::kF);
         continue;
       }
       auto it = ops.find(op);
@@ -1293,7 +1298,7 @@ void Infer::unsqueeze() {
   auto e = elems(0);
   if (e) set_elems(0, *e);
   auto d = dims(0);
-  if (!d || !axes) return;
+  if (!d || !axes || d->size() + axes->size() > kMaxRank) return;  // rank past the limit
   const int64_t r = static_cast<int64_t>(d->size() + axes->size());
   std::vector<bool> ones(r, false);
   for (int64_t ax : *axes) {
@@ -1358,6 +1363,7 @@ void Infer::reshape() {
   std::optional<std::vector<Sym>> target;
   if (opset < 5) {
     if (const auto* at = ints_attr(n, "shape")) {
+      if (at->size() > kMaxRank) return;  // a rank past the loader's limit: unknown
       target.emplace();
       for (int64_t v : *at) target->push_back(Sym::fixed(v));
     }
@@ -1398,7 +1404,7 @@ void Infer::reshape() {
     }
     Sym rest = product(others);
     if (total.is_fixed() && rest.is_fixed()) {
-      out[infer_at] = rest.v != 0 ? Sym::fixed(total.v / rest.v) : Sym::unknown();
+      out[infer_at] = fixed_or_unknown(checked_div(total.v, rest.v));
     } else {
       out[infer_at] = derive(total, rest, SymOp::kDiv);
       // The symbolic parts may cancel ([batch, 16] to [batch, -1]): still a correct superset.
@@ -1435,7 +1441,7 @@ void Infer::tile() {
   for (size_t i = 0; i < d->size(); ++i) {
     const Sym &x = (*d)[i], &y = (*r)[i];
     if (x.is_fixed() && y.is_fixed()) {
-      out.push_back(Sym::fixed(x.v * y.v));
+      out.push_back(fixed_or_unknown(checked_mul(x.v, y.v)));  // Tile([2^62], [4]): unknown
     } else if (y.is_fixed() && y.v == 1) {
       out.push_back(x);
     } else {
@@ -1516,19 +1522,28 @@ void Infer::gather() {
 }
 
 namespace {
-// ONNX Slice length along one axis with everything fixed.
+// ONNX Slice length along one axis with everything fixed; -1 when not defined (a step of 0,
+// a negative dim: an invalid model).
 int64_t slice_len(int64_t dim, int64_t start, int64_t end, int64_t step) {
-  if (step == 0) return -1;
+  if (step == 0 || dim < 0) return -1;
+  if (dim == 0) return 0;
+  // A negative index counts from the end: start + dim cannot overflow (start < 0 <= dim).
   if (start < 0) start += dim;
   if (end < 0) end += dim;
+  CheckedInt len;
   if (step > 0) {
     start = std::clamp<int64_t>(start, 0, dim);
     end = std::clamp<int64_t>(end, 0, dim);
-    return std::max<int64_t>(0, ceil_div(end - start, step));
+    len = checked_ceil_div(checked_sub(end, start), CheckedInt(step));
+  } else {
+    start = std::clamp<int64_t>(start, 0, dim - 1);
+    end = std::clamp<int64_t>(end, -1, dim - 1);
+    // A step of INT64_MIN has no negation: every slice with it has at most one element.
+    len = step == std::numeric_limits<int64_t>::min()
+              ? CheckedInt(start > end ? 1 : 0)
+              : checked_ceil_div(checked_sub(start, end), checked_neg(step));
   }
-  start = std::clamp<int64_t>(start, 0, dim - 1);
-  end = std::clamp<int64_t>(end, -1, dim - 1);
-  return std::max<int64_t>(0, ceil_div(start - end, -step));
+  return len ? std::max<int64_t>(0, *len) : -1;
 }
 }  // namespace
 
@@ -1540,8 +1555,8 @@ std::optional<int64_t> len_from_lower_bound(const Sym& dim, const Sym& st, const
   if (dim.is_fixed() || !st.is_fixed() || !en.is_fixed() || step != 1) return std::nullopt;
   const int64_t lower = dim.lower();
   if (lower <= 0) return std::nullopt;
-  if (st.v < 0 && en.v >= std::numeric_limits<int32_t>::max() && -st.v <= lower) return -st.v;
-  if (st.v >= 0 && en.v >= st.v && en.v <= lower) return en.v - st.v;
+  if (st.v < 0 && en.v >= std::numeric_limits<int32_t>::max() && st.v >= -lower) return -st.v;
+  if (st.v >= 0 && en.v >= st.v && en.v <= lower) return checked_sub(en.v, st.v);
   return std::nullopt;
 }
 
@@ -1648,12 +1663,14 @@ void Infer::split() {
     } else if (dim.is_fixed()) {
       const int64_t parts = static_cast<int64_t>(m);
       if (n.attr_int("num_outputs")) {
-        int64_t chunk = ceil_div(dim.v, parts);
-        int64_t left = dim.v - chunk * static_cast<int64_t>(k);
-        out[axis] = Sym::fixed(std::clamp<int64_t>(left, 0, chunk));
+        const CheckedInt chunk = checked_ceil_div(dim.v, parts);
+        const CheckedInt left =
+            checked_sub(CheckedInt(dim.v), checked_mul(chunk, static_cast<int64_t>(k)));
+        out[axis] = chunk && left && *chunk >= 0 ? Sym::fixed(std::clamp<int64_t>(*left, 0, *chunk))
+                                                 : Sym::unknown();
       } else {
-        if (dim.v % parts != 0) return;
-        out[axis] = Sym::fixed(dim.v / parts);
+        if (checked_mod(dim.v, parts) != int64_t{0}) return;
+        out[axis] = fixed_or_unknown(checked_div(dim.v, parts));
       }
     } else if (n.attr_int("num_outputs")) {
       out[axis] = derive(dim, Sym::fixed(static_cast<int64_t>(m)), SymOp::kF);  // uneven chunks
@@ -1723,12 +1740,21 @@ void Infer::range() {
     return;
   }
   const Sym &x = (*st)[0], &y = (*li)[0], &z = (*de)[0];
-  if (x.is_fixed() && y.is_fixed() && z.is_fixed() && z.v != 0) {
-    int64_t len = std::max<int64_t>(0, ceil_div(y.v - x.v, z.v));
-    set_dims(0, {Sym::fixed(len)});
-    if (static_cast<size_t>(len) <= Provenance::Impl::kMaxSvec) {
+  if (x.is_fixed() && y.is_fixed() && z.is_fixed()) {
+    // max(ceil((limit - start) / delta), 0); Range(0, INT64_MIN, -1) has 2^63 elements, which
+    // no int64 holds: unknown, as is a delta of 0 (an invalid model).
+    const CheckedInt len = checked_ceil_div(checked_sub(y.v, x.v), CheckedInt(z.v));
+    if (!len) {
+      set_dims(0, {Sym::unknown()});
+      return;
+    }
+    const int64_t count = std::max<int64_t>(0, *len);
+    set_dims(0, {Sym::fixed(count)});
+    if (count <= static_cast<int64_t>(Provenance::Impl::kMaxSvec)) {
       std::vector<Sym> out;
-      for (int64_t i = 0; i < len; ++i) out.push_back(Sym::fixed(x.v + i * z.v));
+      for (int64_t i = 0; i < count; ++i) {
+        out.push_back(fixed_or_unknown(checked_add(CheckedInt(x.v), checked_mul(i, z.v))));
+      }
       set_elems(0, out);
     }
     return;
@@ -1767,7 +1793,10 @@ void Infer::conv(bool pool) {
     int64_t stride = strides && i < strides->size() ? (*strides)[i] : 1;
     int64_t dl = dil && i < dil->size() ? (*dil)[i] : 1;
     if (stride <= 0 || dl <= 0) return;
-    int64_t ek = dl * (kernel[i] - 1) + 1;
+    // The effective kernel, dilation * (kernel - 1) + 1; an overflow anywhere below leaves
+    // the dim unknown.
+    const CheckedInt ek = checked_add(checked_mul(CheckedInt(dl), checked_sub(kernel[i], 1)), 1);
+    const bool has_pads = pads && pads->size() == 2 * sp;
     if (!in.is_fixed()) {
       // The same formula on a symbolic size: (H + pads - ek) / stride + 1.
       const Sym st = Sym::fixed(stride);
@@ -1776,32 +1805,47 @@ void Infer::conv(bool pool) {
       } else if (ceil_mode) {
         out.push_back(in.kind == Sym::kData ? Sym::data(in.set) : Sym::unknown());
       } else {
-        int64_t pb = auto_pad != "VALID" && pads && pads->size() == 2 * sp
-                         ? (*pads)[i] + (*pads)[i + sp]
-                         : 0;
-        Sym num = derive(in, Sym::fixed(pb - ek), SymOp::kAdd);
-        if (pb - ek == 0) num = in;
-        Sym q = stride == 1 ? num : derive(num, st, SymOp::kDiv);
-        out.push_back(pb - ek + stride == 0 && stride == 1 ? in
-                                                           : derive(q, Sym::fixed(1), SymOp::kAdd));
+        const CheckedInt pb = auto_pad != "VALID" && has_pads
+                                  ? checked_add((*pads)[i], (*pads)[i + sp])
+                                  : CheckedInt(0);
+        const CheckedInt shift = checked_sub(pb, ek);  // pads - ek
+        if (!shift) {
+          out.push_back(Sym::unknown());
+          continue;
+        }
+        const Sym num = *shift == 0 ? in : derive(in, Sym::fixed(*shift), SymOp::kAdd);
+        const Sym q = stride == 1 ? num : derive(num, st, SymOp::kDiv);
+        out.push_back(stride == 1 && *shift == -1 ? in : derive(q, Sym::fixed(1), SymOp::kAdd));
       }
       continue;
     }
-    int64_t o;
+    CheckedInt o;
     if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
-      o = ceil_div(in.v, stride);
+      o = checked_ceil_div(in.v, stride);
     } else if (auto_pad == "VALID") {
-      o = floor_div(in.v - ek, stride) + 1;
+      o = checked_add(checked_floor_div(checked_sub(CheckedInt(in.v), ek), stride), 1);
     } else {
-      int64_t pb = pads && pads->size() == 2 * sp ? (*pads)[i] + (*pads)[i + sp] : 0;
-      int64_t num = in.v + pb - ek;
-      o = (ceil_mode ? ceil_div(num, stride) : floor_div(num, stride)) + 1;
+      const CheckedInt pb = has_pads ? checked_add((*pads)[i], (*pads)[i + sp]) : CheckedInt(0);
+      const CheckedInt num = checked_sub(checked_add(CheckedInt(in.v), pb), ek);
+      o = checked_add(ceil_mode ? checked_ceil_div(num, stride) : checked_floor_div(num, stride),
+                      1);
       // A last window starting inside the right padding is dropped (ceil_mode).
-      if (ceil_mode && (o - 1) * stride >= in.v + (pads && pads->size() == 2 * sp ? (*pads)[i] : 0))
-        --o;
+      if (ceil_mode && o) {
+        const CheckedInt last_start = checked_mul(checked_sub(o, 1), stride);
+        const CheckedInt right_edge = checked_add(in.v, has_pads ? (*pads)[i] : 0);
+        if (!last_start || !right_edge) {
+          o.reset();
+        } else if (*last_start >= *right_edge) {
+          o = checked_sub(o, 1);
+        }
+      }
     }
-    if (o < 0) return;
-    out.push_back(Sym::fixed(o));
+    if (!o) {
+      out.push_back(Sym::unknown());
+      continue;
+    }
+    if (*o < 0) return;
+    out.push_back(Sym::fixed(*o));
   }
   set_dims(0, out);
   if (pool && n.outputs().size() > 1) set_dims(1, out);
@@ -1933,7 +1977,7 @@ void Infer::pad() {
     if (!norm_axis(ax, r)) return;
     const Sym &b = pads[j], &e = pads[j + na], &x = out[ax];
     if (x.is_fixed() && b.is_fixed() && e.is_fixed()) {
-      out[ax] = Sym::fixed(x.v + b.v + e.v);
+      out[ax] = fixed_or_unknown(checked_add(checked_add(x.v, b.v), CheckedInt(e.v)));
     } else {
       out[ax] = derive(derive(x, b, SymOp::kAdd), e, SymOp::kAdd);
     }
@@ -1979,17 +2023,17 @@ void Infer::resize(bool upsample) {
   for (size_t i = 0; i < r; ++i) {
     const Sym& x = (*d)[i];
     double sc = (*scales)[i];
+    // A hostile scale (NaN, inf, 1e300) must not reach an undefined conversion: unknown.
     if (x.is_fixed()) {
-      // A hostile scale (NaN, inf, 1e300) must not reach an undefined conversion: unknown.
-      const double y = std::floor(static_cast<double>(x.v) * sc);
-      out.push_back(y > -9.2e18 && y < 9.2e18 ? Sym::fixed(static_cast<int64_t>(y))
-                                              : Sym::unknown());
+      out.push_back(
+          fixed_or_unknown(checked_from_double(std::floor(static_cast<double>(x.v) * sc))));
     } else if (sc == 1.0) {
       out.push_back(x);
-    } else if (sc > 1.0 && sc == std::floor(sc)) {
-      out.push_back(derive(x, Sym::fixed(static_cast<int64_t>(sc)), SymOp::kMul));
-    } else if (sc > 0.0 && sc < 1.0 && 1.0 / sc == std::floor(1.0 / sc)) {
-      out.push_back(derive(x, Sym::fixed(static_cast<int64_t>(1.0 / sc)), SymOp::kDiv));
+    } else if (auto k = checked_from_double(sc); k && sc > 1.0 && sc == std::floor(sc)) {
+      out.push_back(derive(x, Sym::fixed(*k), SymOp::kMul));
+    } else if (auto d = checked_from_double(1.0 / sc);
+               d && sc > 0.0 && sc < 1.0 && 1.0 / sc == std::floor(1.0 / sc)) {
+      out.push_back(derive(x, Sym::fixed(*d), SymOp::kDiv));
     } else {
       out.push_back(Sym::unknown());
     }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <onnxlint/graph_index.h>
+#include <onnxlint/loader.h>
 #include <onnxlint/provenance.h>
 
 #include <algorithm>
@@ -21,6 +22,30 @@
 namespace onnxlint {
 
 inline constexpr uint32_t kNoNode = 0xffffffffu;
+
+// Resource limits of the analysis (docs/security.md, "Resource limits"). Each keeps the work
+// and memory of one model proportional to its size; past a limit the fact concerned is
+// unknown, never a wrong number.
+/// Ranks above the loader's limit on dims per shape are unknown (a rank computed from an
+/// attribute, such as Reshape-1's `shape` or Unsqueeze-1's `axes`, is not bounded otherwise).
+inline constexpr size_t kMaxRank = LoadLimits{}.max_dims;
+/// Input-dim names one set holds. A value that depends on more keeps the first ones (in the
+/// order the names were met: the main graph's inputs first) and a marker that more exist.
+inline constexpr size_t kMaxSetNames = 64;
+/// The marker ending a set that lost names past kMaxSetNames; shown as kMoreNamesText.
+inline constexpr uint32_t kMoreNames = 0xffffffffu;
+inline constexpr std::string_view kMoreNamesText = "\u2026";
+/// Leaves an expression renders with (N+N+1 has 3). A larger expression is kept (it is still
+/// equal only to itself) but is opaque: it renders as f(names), and so does everything
+/// computed from it. This bounds the text of a dim and the depth of the renderer's recursion.
+inline constexpr uint32_t kMaxExprLeaves = 64;
+/// Fixed-point work per model, in units of node cost (see Impl::node_cost): this many times
+/// the cost of every node of the model once, plus a constant. Loop and Scan bodies are re-run
+/// until their carried facts are stable, and nesting multiplies the runs; past the budget a
+/// body is not run again: its values are unknown and the analysis records that it was cut
+/// short, and where.
+inline constexpr uint64_t kWorkPerNode = 4;
+inline constexpr uint64_t kWorkConstant = 10000;
 
 // Levels shared by shape and value classes: the two lattices are isomorphic (a constant value
 // sets a static shape, a shape-derived value an input-dim-dependent one, data a data-dependent
@@ -89,10 +114,31 @@ std::optional<int64_t> fixed_arith(SymOp op, int64_t p, int64_t q);
 struct SymExpr {
   SymOp op = SymOp::kF;
   Sym a, b;
+  uint32_t leaves = 1;  // leaves of the rendered tree (1 for kF and opaque expressions)
+  bool opaque = false;  // over kMaxExprLeaves, or computed from an opaque expression
 };
 
 struct ArenaRef {
   uint32_t id = 0;
+};
+
+/// A 64-bit key mixed with the process's random seed (util/name_map.h). The keys of the
+/// analysis's hash tables are computed from model numbers (dims, shape-tensor elements): with a
+/// fixed mix a file could choose constants whose keys share one probe run or one bucket, and
+/// turn every lookup linear in the model.
+inline uint64_t seeded_mix(uint64_t x) {
+  x ^= hash_seed();
+  x ^= x >> 30;
+  x *= 0xBF58476D1CE4E5B9ull;
+  x ^= x >> 27;
+  x *= 0x94D049BB133111EBull;
+  x ^= x >> 31;
+  return x;
+}
+
+/// Dim names come from the model: hashed with the seeded hash of util/name_map.h.
+struct SeededNameHash {
+  size_t operator()(const std::string& s) const { return hash_name(s); }
 };
 
 struct ArenaSpan {
@@ -148,8 +194,10 @@ struct Provenance::Impl {
 
   // Interned dim names and sets of them.
   std::vector<std::string> names;
-  std::unordered_map<std::string, uint32_t> name_ids;
-  std::vector<std::vector<uint32_t>> sets;  // sets[0] = {}
+  std::unordered_map<std::string, uint32_t, SeededNameHash> name_ids;
+  // sets[0] = {}; sorted name ids, ending with kMoreNames when names past kMaxSetNames were
+  // dropped
+  std::vector<std::vector<uint32_t>> sets;
   std::map<std::vector<uint32_t>, uint32_t> set_ids;
   std::unordered_map<uint64_t, uint32_t> join_cache;
 
@@ -194,6 +242,9 @@ struct Provenance::Impl {
   uint32_t name_id(const std::string& name);
   uint32_t single_set(uint32_t name);
   uint32_t join_sets(uint32_t a, uint32_t b);
+  uint32_t intern_set(std::vector<uint32_t> names);
+  /// The names of a set for display, sorted, with kMoreNamesText last when it lost some.
+  std::vector<std::string_view> set_names(uint32_t set) const;
 
   // --- arena
   ArenaRef push(std::span<const Sym> syms);
@@ -213,10 +264,35 @@ struct Provenance::Impl {
   std::unordered_map<uint64_t, uint32_t> expr_ids;
   /// "N", "N+1", "2*S", "H/2", "f(H, W)".
   std::string render_sym(const Sym& s) const;
+  /// Leaves the rendering of `s` has (an input dim, a number: 1).
+  uint32_t leaves_of(const Sym& s) const {
+    return s.kind == Sym::kSymbolic && s.v != 0 ? exprs[static_cast<size_t>(s.v)].leaves : 1;
+  }
+  bool opaque(const Sym& s) const {
+    return s.kind == Sym::kSymbolic && s.v != 0 && exprs[static_cast<size_t>(s.v)].opaque;
+  }
 
   // --- the pass
-  uint64_t visits = 0, budget = 0;  // node transfers so far, and the cap for optional re-runs
-  bool over_budget() const { return visits > budget; }
+  // Work done so far (node costs of every transfer) and the cap for the model (kWorkPerNode).
+  uint64_t work = 0, budget = 0;
+  bool over_budget() const { return work > budget; }
+  /// The cost of one transfer of `n`: its inputs, outputs and attribute elements, which is
+  /// what the per-op inference may walk.
+  static uint64_t node_cost(const Node& n);
+  // Where the budget ran out: the first node (global id) whose subgraphs or function body
+  // were not analysed (further) for it, and how many such cuts there were.
+  uint32_t cut_node = kNoNode;
+  uint64_t cut_count = 0;
+  void record_cut(uint32_t node) {
+    if (cut_node == kNoNode) cut_node = node;
+    ++cut_count;
+  }
+  // Per slot: one past the last value id of the graph and all graphs nested in it (graphs
+  // are numbered in pre-order, so a subtree is one range of value ids).
+  std::vector<uint32_t> subtree_end;
+  /// Every value of graph `g` and of the graphs nested in it becomes unknown: what a body
+  /// that is not run (again) leaves behind.
+  void forget_subtree(const Graph& g);
   int call_depth = 0;  // function calls being analysed (bounded by Model::max_call_depth)
   int64_t opset_of(const Node& n) const;
   const OpSemantics& semantics_of(const Node& n) const;
@@ -240,10 +316,11 @@ struct Provenance::Impl {
     auto v = view(d);
     return push(std::vector<Sym>(v.begin() + static_cast<std::ptrdiff_t>(count), v.end()));
   }
-  /// Runs a loop body until the carried values (`carried`, formal inputs of the body) are
-  /// stable under `join`, which returns whether they changed. After kMaxLoopPasses, or over
-  /// budget, carried dims and elements become unknown and the body is run once more.
-  void iterate_body(const Graph& body, std::span<const uint32_t> carried,
+  /// Runs the body of loop `n` until the carried values (`carried`, formal inputs of the body)
+  /// are stable under `join`, which returns whether they changed. After kMaxLoopPasses,
+  /// carried dims and elements become unknown and the body is run once more. Over budget
+  /// (checked before every run) the body is not run: its values become unknown.
+  void iterate_body(const Node& n, const Graph& body, std::span<const uint32_t> carried,
                     std::vector<uint8_t>& varies, const std::function<bool()>& join);
   void do_loop(const Node& n, const GraphSlot& s, std::span<const uint32_t> ins);
   void do_scan(const Node& n, const GraphSlot& s, std::span<const uint32_t> ins);

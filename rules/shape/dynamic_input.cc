@@ -326,6 +326,19 @@ class DynamicInput final : public RuleBase<DynamicInput> {
                                  origins.empty() ? "" : ", arising at " + list));
     }
 
+    // The analysis ran out of its work budget (nested loops re-run to a fixed point): say where,
+    // since every fact computed there and below is unknown rather than proven.
+    nlohmann::json cut_short = nullptr;
+    if (auto cut = p.cut_short(); cut && cut->node != nullptr) {
+      const std::string where = node_anchor(*cut->node);
+      cut_short = {
+          {"node", where}, {"op_type", std::string(cut->node->op_type())}, {"count", cut->count}};
+      text.push_back(fmt::format(
+          "analysis cut short: its work budget ran out at {} ({} loop bod{} or call{} left "
+          "unanalysed; what they compute is unknown)",
+          where, cut->count, cut->count == 1 ? "y" : "ies", cut->count == 1 ? "" : "s"));
+    }
+
     ReportSection section;
     section.name = "dynamic_shapes";
     section.data = {
@@ -341,6 +354,7 @@ class DynamicInput final : public RuleBase<DynamicInput> {
                                                               {"maxShapes", fixes.trt_max}})}}},
         {"dims", std::move(dims)},
         {"data_dependent", {{"nodes", data_nodes}, {"origins", std::move(origins)}}}};
+    if (!cut_short.is_null()) section.data["analysis_cut_short"] = std::move(cut_short);
     section.text = std::move(text);
     ctx.add_section(std::move(section));
   }
