@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <unordered_map>
 
 #include "rules/categories.h"
 #include "rules/shape/provenance_text.h"
@@ -32,6 +34,83 @@ std::string dims_text(std::span<const Dim> dims) {
   return s;
 }
 
+// The nodes (any graph, in model order) with an output whose shape depends on some dims:
+// a count and the first few, for the note.
+struct Readers {
+  static constexpr size_t kShown = 5;
+  std::vector<const Node*> shown;
+  size_t count = 0;
+  bool count_is_lower_bound = false;  // the work budget ran out before the count was exact
+};
+
+// Which nodes each input dim reaches, indexed in one pass over the model: per dim name the
+// ordinals of the nodes reached, ascending. Asking for an input's dims merges their lists, so
+// one input costs what its lists hold, not a walk of every node (a model with 10^4 dynamic
+// inputs was inputs x nodes). The merges share one budget proportional to the index; past it
+// a count is a lower bound.
+class ReadersIndex {
+ public:
+  ReadersIndex(const Model& model, const Provenance& prov) {
+    for (const Graph* g : model.all_graphs()) {
+      for (const Node& n : g->nodes()) {
+        const auto ordinal = static_cast<uint32_t>(nodes_.size());
+        nodes_.push_back(&n);
+        for (size_t k = 0; k < n.outputs().size(); ++k) {
+          const ValueId v = prov.output(n, k);
+          if (v == kNoValue || prov.shape_class(v) != ShapeClass::InputDim) continue;
+          for (std::string_view name : prov.shape_dims(v)) {
+            std::vector<uint32_t>& list = by_dim_[std::string(name)];
+            // Outputs of one node may name a dim twice; keep each node once.
+            if (list.empty() || list.back() != ordinal) list.push_back(ordinal);
+            ++entries_;
+          }
+        }
+      }
+    }
+    budget_ = 8 * entries_ + 100'000;
+  }
+
+  Readers of(const std::vector<std::string>& dims) {
+    std::vector<const std::vector<uint32_t>*> lists;
+    for (const std::string& d : dims) {
+      auto it = by_dim_.find(d);
+      if (it != by_dim_.end()) lists.push_back(&it->second);
+    }
+    Readers r;
+    if (lists.size() == 1) return take(*lists.front(), r);
+    size_t total = 0;
+    for (const auto* l : lists) total += l->size();
+    if (total > budget_) {
+      // Too much merging left: the longest list alone is a lower bound of the count.
+      const auto* longest = *std::max_element(
+          lists.begin(), lists.end(), [](auto* a, auto* b) { return a->size() < b->size(); });
+      take(*longest, r);
+      r.count_is_lower_bound = lists.size() > 1;
+      return r;
+    }
+    budget_ -= total;
+    merged_.clear();
+    for (const auto* l : lists) merged_.insert(merged_.end(), l->begin(), l->end());
+    std::sort(merged_.begin(), merged_.end());
+    merged_.erase(std::unique(merged_.begin(), merged_.end()), merged_.end());
+    return take(merged_, r);
+  }
+
+ private:
+  Readers& take(const std::vector<uint32_t>& ordinals, Readers& r) const {
+    r.count = ordinals.size();
+    for (size_t i = 0; i < ordinals.size() && i < Readers::kShown; ++i)
+      r.shown.push_back(nodes_[ordinals[i]]);
+    return r;
+  }
+
+  std::vector<const Node*> nodes_;
+  std::unordered_map<std::string, std::vector<uint32_t>> by_dim_;
+  std::vector<uint32_t> merged_;
+  size_t entries_ = 0;
+  size_t budget_ = 0;
+};
+
 class DynamicShape final : public RuleBase<DynamicShape> {
  public:
   static const RuleInfo& static_info() {
@@ -55,6 +134,7 @@ class DynamicShape final : public RuleBase<DynamicShape> {
     const Graph& g = model.graph();
     const GraphInfo& info = ctx.get<GraphIndex>().info(g);
     const Provenance& prov = ctx.get<Provenance>();
+    std::optional<ReadersIndex> readers_index;  // built on the first dynamic input
     for (const ValueInfo& in : g.inputs()) {
       // An input with an initializer is an overridable weight with the initializer's shape.
       const ValueDef* def = info.local(in.name_id);
@@ -92,10 +172,13 @@ class DynamicShape final : public RuleBase<DynamicShape> {
       } else {
         dim_names.push_back(fmt::format("{}.shape", in.name));
       }
-      std::vector<std::string> readers = nodes_reached(model, prov, dim_names);
-      if (readers.empty()) {
+      if (!readers_index) readers_index.emplace(model, prov);
+      Readers readers = readers_index->of(dim_names);
+      if (readers.count == 0) {
         for (const ValueUse& u : info.uses_of(in.name_id)) {
-          if (u.node != nullptr) readers.push_back(u.node->display_name());
+          if (u.node == nullptr) continue;
+          if (readers.shown.size() < Readers::kShown) readers.shown.push_back(u.node);
+          ++readers.count;
         }
       }
       for (const TargetInfo* t : targets) {
@@ -107,17 +190,20 @@ class DynamicShape final : public RuleBase<DynamicShape> {
                      : fmt::format("graph input '{}' {}; {} runs dynamic shapes more slowly",
                                    in.name, what, t->display_name));
         d.target = std::string(t->id);
-        if (!readers.empty()) {
-          constexpr size_t kShown = 5;
+        if (readers.count != 0) {
           std::string list;
-          for (size_t i = 0; i < readers.size() && i < kShown; ++i) {
-            list += (i == 0 ? "" : ", ") + readers[i];
+          for (size_t i = 0; i < readers.shown.size(); ++i) {
+            list += (i == 0 ? "" : ", ") + readers.shown[i]->display_name();
           }
-          if (readers.size() > kShown) list += fmt::format(" and {} more", readers.size() - kShown);
+          if (readers.count > readers.shown.size()) {
+            list += fmt::format(" and {}{} more", readers.count_is_lower_bound ? "at least " : "",
+                                readers.count - readers.shown.size());
+          }
           d.notes.push_back(fmt::format(
-              "{} node{} get{} {} shape from it: {}{}", readers.size(),
-              readers.size() == 1 ? "" : "s", readers.size() == 1 ? "s" : "",
-              readers.size() == 1 ? "its" : "their", list,
+              "{}{} node{} get{} {} shape from it: {}{}",
+              readers.count_is_lower_bound ? "at least " : "", readers.count,
+              readers.count == 1 ? "" : "s", readers.count == 1 ? "s" : "",
+              readers.count == 1 ? "its" : "their", list,
               required ? "; nodes with dynamic shapes are not offloaded to the target" : ""));
         }
         if (auto src =
@@ -175,27 +261,6 @@ class DynamicShape final : public RuleBase<DynamicShape> {
           "instead of boolean indexing or nonzero(), fixed-size top-k instead of "
           "filtering), or run this part elsewhere";
     }
-  }
-
- private:
-  // Display names of the nodes (any graph) with an output whose shape depends on `dims`.
-  static std::vector<std::string> nodes_reached(const Model& model, const Provenance& prov,
-                                                const std::vector<std::string>& dims) {
-    std::vector<std::string> out;
-    for (const Graph* g : model.all_graphs()) {
-      for (const Node& n : g->nodes()) {
-        bool hit = false;
-        for (size_t k = 0; k < n.outputs().size() && !hit; ++k) {
-          const ValueId v = prov.output(n, k);
-          if (v == kNoValue || prov.shape_class(v) != ShapeClass::InputDim) continue;
-          for (std::string_view name : prov.shape_dims(v)) {
-            if (std::find(dims.begin(), dims.end(), name) != dims.end()) hit = true;
-          }
-        }
-        if (hit) out.push_back(n.display_name());
-      }
-    }
-    return out;
   }
 };
 

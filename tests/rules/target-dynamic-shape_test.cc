@@ -47,6 +47,32 @@ TEST(TargetDynamicShape, DynamicInputOnATargetThatRequiresStaticShapes) {
   EXPECT_THAT(diags[0].help, HasSubstr("dynamic_axes"));
 }
 
+// The note counts each node once however many of the input's dims reach it, lists the first
+// five in model order, and is exact for every input of a model with many (the readers are
+// indexed once per model, not walked per input).
+TEST(TargetDynamicShape, ReadersOfSeveralDimsAreCountedOnce) {
+  ModelBuilder m(17);
+  m.graph()
+      .input("x", kFloat, {"b", "s"})
+      .input("y", kFloat, {"b", 4})
+      .output("z", kFloat, {"b", "s"});
+  m.graph().node("Relu", {"x"}, {"a"}, "relu");     // b, s
+  m.graph().node("Relu", {"y"}, {"c"}, "ry");       // b
+  m.graph().node("Neg", {"a"}, {"d"}, "neg");       // b, s
+  m.graph().node("Sigmoid", {"d"}, {"e"}, "sig");   // b, s
+  m.graph().node("Tanh", {"e"}, {"f"}, "tanh");     // b, s
+  m.graph().node("Abs", {"f"}, {"g"}, "abs");       // b, s
+  m.graph().node("Add", {"g", "c"}, {"z"}, "add");  // b, s
+  auto diags = diagnostics(kRule, m.bytes(), for_targets({"nnapi"}));
+  ASSERT_EQ(diags.size(), 2u);
+  EXPECT_EQ(diags[0].notes[0],
+            "7 nodes get their shape from it: relu, ry, neg, sig, tanh and 2 more; nodes with "
+            "dynamic shapes are not offloaded to the target");
+  EXPECT_EQ(diags[1].notes[0],
+            "7 nodes get their shape from it: relu, ry, neg, sig, tanh and 2 more; nodes with "
+            "dynamic shapes are not offloaded to the target");
+}
+
 TEST(TargetDynamicShape, PreferredStaticShapesAreInfo) {
   auto diags = diagnostics(kRule, mlp({"batch", 16}).bytes(), for_targets({"coreml"}));
   ASSERT_EQ(diags.size(), 1u);
