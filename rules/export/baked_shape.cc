@@ -27,6 +27,7 @@
 
 #include "rules/categories.h"
 #include "rules/shape/provenance_text.h"
+#include "util/checked_math.h"
 
 namespace onnxlint::rules {
 namespace {
@@ -90,12 +91,6 @@ constexpr size_t kMaxTrackedRank = 64;
 
 // Overflow-checked int64 arithmetic: false on overflow, never UB. (A local copy until the
 // engine's lib/util/checked_math.h exists; then this should call it.)
-namespace checked {
-bool mul(int64_t a, int64_t b, int64_t& out) { return !__builtin_mul_overflow(a, b, &out); }
-bool add(int64_t a, int64_t b, int64_t& out) { return !__builtin_add_overflow(a, b, &out); }
-bool sub(int64_t a, int64_t b, int64_t& out) { return !__builtin_sub_overflow(a, b, &out); }
-}  // namespace checked
-
 // Checked access to dims and axes. Every transfer function reads an operand's dims and its
 // axis arguments through these, so that a rank other than the one the op expects (rank 0, a
 // mismatched operand, an axis out of range) gives "unknown" or the fallback, never an index
@@ -274,11 +269,12 @@ class BakedShape final : public RuleBase<BakedShape> {
     // A product of many free dims says nothing a finding could use, and would grow without
     // bound on `s = Mul(s, s)` chains: past the cap it is opaque.
     if (sets_[a.names].size() + sets_[b.names].size() > kMaxFreeFactors) return Expr::opaque();
+    const CheckedInt num = checked_mul(a.num, b.num), den = checked_mul(a.den, b.den);
+    if (!num || !den) return Expr::opaque();
     Expr e;
     e.kind = Expr::Exact;
-    if (!checked::mul(a.num, b.num, e.num) || !checked::mul(a.den, b.den, e.den)) {
-      return Expr::opaque();
-    }
+    e.num = *num;
+    e.den = *den;
     std::vector<uint32_t> s = sets_[a.names];
     s.insert(s.end(), sets_[b.names].begin(), sets_[b.names].end());
     e.names = intern(std::move(s));
@@ -295,11 +291,12 @@ class BakedShape final : public RuleBase<BakedShape> {
       if (it == s.end()) return Expr::opaque();
       s.erase(it);
     }
+    const CheckedInt num = checked_mul(a.num, b.den), den = checked_mul(a.den, b.num);
+    if (!num || !den) return Expr::opaque();
     Expr e;
     e.kind = Expr::Exact;
-    if (!checked::mul(a.num, b.den, e.num) || !checked::mul(a.den, b.num, e.den)) {
-      return Expr::opaque();
-    }
+    e.num = *num;
+    e.den = *den;
     e.names = intern(std::move(s));
     normalize(e);
     if (e.names == 0 && e.den != 1) return Expr{};  // not an integer: an invalid model
@@ -613,22 +610,17 @@ class BakedShape final : public RuleBase<BakedShape> {
 
   Expr elem_arith(std::string_view op, const Expr& x, const Expr& y) {
     if (x.fixed() && y.fixed()) {
-      int64_t r = 0;
-      bool ok = true;
+      CheckedInt r;
       if (op == "Mul") {
-        ok = checked::mul(x.num, y.num, r);
+        r = checked_mul(x.num, y.num);
       } else if (op == "Add") {
-        ok = checked::add(x.num, y.num, r);
+        r = checked_add(x.num, y.num);
       } else if (op == "Sub") {
-        ok = checked::sub(x.num, y.num, r);
+        r = checked_sub(x.num, y.num);
       } else {
-        if (y.num == 0 || (x.num == std::numeric_limits<int64_t>::min() && y.num == -1)) {
-          return Expr{};
-        }
-        r = x.num / y.num;
-        if ((x.num % y.num != 0) && ((x.num < 0) != (y.num < 0))) --r;  // floor
+        r = checked_floor_div(x.num, y.num);
       }
-      return ok ? Expr::fixed_at(r) : Expr{};
+      return r ? Expr::fixed_at(*r) : Expr{};
     }
     // Exact products of dims stay exact; a division must come out whole to be a dim.
     if (op == "Mul") return mul(x, y);
@@ -673,11 +665,10 @@ class BakedShape final : public RuleBase<BakedShape> {
 
   // The value of the free dims' product forced by free == need, or nullopt.
   std::optional<int64_t> forced_value(const Expr& free, int64_t need) const {
-    int64_t x = 0;
-    if (!checked::mul(need, free.den, x) || x % free.num != 0) return std::nullopt;
-    x /= free.num;
-    if (x < 1) return std::nullopt;
-    return x;
+    const CheckedInt x = checked_mul(need, free.den);
+    if (!x || *x % free.num != 0) return std::nullopt;
+    if (*x / free.num < 1) return std::nullopt;
+    return *x / free.num;
   }
 
   std::string dim_phrase(uint32_t set) const {
@@ -1271,17 +1262,15 @@ class BakedShape final : public RuleBase<BakedShape> {
             acc = x.kind == Expr::Unknown ? Expr{} : Expr::opaque();
             break;
           }
-          int64_t a = 0, b = 0, den = 0;
-          if (!checked::mul(acc.num, x.den, a) || !checked::mul(x.num, acc.den, b) ||
-              !checked::mul(acc.den, x.den, den)) {
+          const CheckedInt num =
+              checked_add(checked_mul(acc.num, x.den), checked_mul(x.num, acc.den));
+          const CheckedInt den = checked_mul(acc.den, x.den);
+          if (!num || !den) {
             acc = Expr::opaque();
             break;
           }
-          if (!checked::add(a, b, acc.num)) {
-            acc = Expr::opaque();
-            break;
-          }
-          acc.den = den;
+          acc.num = *num;
+          acc.den = *den;
           acc.lit = nullptr;
           acc.mixed = nullptr;
           normalize(acc);
@@ -1418,15 +1407,16 @@ class BakedShape final : public RuleBase<BakedShape> {
     const Expr dim = (*d)[axis];
     if (sizes) {
       if (sizes->size() != m) return fallback(n);
-      int64_t total = 0;
+      CheckedInt total = 0;
       for (int64_t s : *sizes) {
-        if (s < 0 || !checked::add(total, s, total)) return fallback(n);
+        total = s < 0 ? std::nullopt : checked_add(total, s);
+        if (!total) return fallback(n);
       }
       if (dim.free()) {
         force(
-            Force{&n, dim, input(n, 0), total, nullptr, kNoValue, false,
+            Force{&n, dim, input(n, 0), *total, nullptr, kNoValue, false,
                   fmt::format("cuts axis {} of '{}' {} into the constant sizes {} ({} in all)",
-                              axis, p_->name_of(input(n, 0)), text(*d), ints_text(*sizes), total)},
+                              axis, p_->name_of(input(n, 0)), text(*d), ints_text(*sizes), *total)},
             ctx);
       }
       for (size_t k = 0; k < m; ++k) {
