@@ -1,14 +1,14 @@
-// opset-invalid-type: a tensor whose element type is known (graph input, initializer,
-// value_info, Constant, Cast `to`, an op that fixes its output type) but that the op version's
-// type constraints do not allow, or two arguments of one type parameter with different known
-// types. Unknown types are never guessed.
+// opset-invalid-type: a tensor whose element type is known (inferred as ONNX does: graph
+// inputs, initializers, Constant, Cast `to`, the schemas' type constraints; a declaration only
+// where inference knows nothing) but that the op version's type constraints do not allow, or two
+// arguments of one type parameter with different known types. Unknown types are never guessed.
 #include <fmt/format.h>
 #include <onnxlint/data_type.h>
+#include <onnxlint/element_types.h>
 
 #include <map>
 
 #include "rules/categories.h"
-#include "rules/opset/element_types.h"
 #include "rules/opset/op_resolution.h"
 
 namespace onnxlint::rules {
@@ -58,16 +58,12 @@ class InvalidType final : public RuleBase<InvalidType> {
 
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const auto& ops = ctx.get<OpResolutionIndex>();
-    const ValueTable* values = nullptr;
-    std::optional<KnownElemTypes> types;
+    const ElementTypes* types = nullptr;
     for (const Node& n : g.nodes()) {
       const OpResolution& r = ops.of(n);
       if (r.status != OpStatus::Standard) continue;
-      if (!types) {
-        values = &ctx.get<ValueTable>();
-        types.emplace(*values, ops);
-      }
-      check(n, *r.schema, *values, *types, ctx);
+      if (types == nullptr) types = &ctx.get<ElementTypes>();
+      check(n, *r.schema, *types, ctx);
     }
   }
 
@@ -77,8 +73,7 @@ class InvalidType final : public RuleBase<InvalidType> {
     std::string_view value;
   };
 
-  static void check(const Node& n, const OpSchema& s, const ValueTable& values,
-                    KnownElemTypes& types, RuleContext& ctx) {
+  static void check(const Node& n, const OpSchema& s, const ElementTypes& types, RuleContext& ctx) {
     std::vector<std::string> problems;
     std::map<std::string_view, Binding> bound;
     auto visit = [&](const ValueNames& args, bool inputs, std::span<const ParamSchema> ps,
@@ -87,9 +82,9 @@ class InvalidType final : public RuleBase<InvalidType> {
         if (args[i].empty()) continue;
         const ParamSchema* p = param_for(ps, i);
         if (p == nullptr) return;  // arity is opset-invalid-arity's business
-        std::optional<int32_t> t =
-            types.of(inputs ? values.stated_input(n, i) : values.stated_output(n, i));
-        if (!t) continue;
+        const int32_t elem = inputs ? types.input_elem(n, i) : types.output_elem(n, i);
+        if (elem == 0) continue;
+        const std::optional<int32_t> t = elem;
         const char* ts = tensor_type_string(*t);
         if (*ts == '\0') continue;
         const TypeConstraint* c = s.find_constraint(p->type);
@@ -103,6 +98,9 @@ class InvalidType final : public RuleBase<InvalidType> {
           continue;
         }
         if (!has_tensor_types(*c)) continue;
+        // An output whose type the inputs bound repeats what the inputs' check says.
+        if (auto b = bound.find(p->type); !inputs && b != bound.end() && b->second.type == *t)
+          continue;
         if (!c->allows(ts)) {
           problems.push_back(
               fmt::format("{} '{}' is {}, which {}-{} does not allow for {} "
