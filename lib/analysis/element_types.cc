@@ -410,16 +410,21 @@ struct ElementTypes::Pass final : ops::TypeContext {
     cur = &n;
     cur_slot = &s;
     cur_info = info;
-    for (size_t k = 0; k < n.output_count(); ++k) set(k, ValueType{});
-
+    // The outputs are Unknown here (the table starts so, and a call's re-inference clears the
+    // body first): a rule sets what it decides, from_schema fills the rest.
     if (fn != nullptr) {
       call(n, *fn, s);
     } else if (info->entry != nullptr && info->entry->sem.shape == ShapeBehavior::ControlFlow) {
       control_flow(n, s, record);
     } else {
       // Subgraphs of other ops (custom ops holding graphs): typed from their declarations.
-      for (const Graph* sub : n.subgraphs()) {
-        if (const GraphSlot* ss = vt.slot(*sub)) graph(*ss, nullptr, record);
+      // (Scanned without Node::subgraphs(), which allocates, since nearly no node has any.)
+      for (const Attribute& a : n.attributes()) {
+        if (a.g == nullptr && a.graphs.empty()) continue;
+        for (const Graph* sub : n.subgraphs()) {
+          if (const GraphSlot* ss = vt.slot(*sub)) graph(*ss, nullptr, record);
+        }
+        break;
       }
       cur = &n;
       cur_slot = &s;

@@ -256,3 +256,58 @@ TEST(ElementTypes, TypeStrings) {
 
 }  // namespace
 }  // namespace onnxlint::testing
+
+namespace onnxlint::testing {
+namespace {
+
+// A function that calls itself: inference stops at the nesting limit (the call's output stays
+// unknown), with no hang and no crash.
+TEST(ElementTypes, RecursiveLocalFunctionStopsAtTheNestingLimit) {
+  ModelBuilder m(17);
+  m.opset("local", 1);
+  m.graph().input("x", kFloat, {2}).output("y", 0, {}, false);
+  m.graph().node("Self", {"x"}, {"y"}, "call", "local");
+  onnx::FunctionProto* f = m.proto().add_functions();
+  f->set_name("Self");
+  f->set_domain("local");
+  f->add_input("a");
+  f->add_output("b");
+  auto* imp = f->add_opset_import();
+  imp->set_domain("");
+  imp->set_version(17);
+  auto* imp2 = f->add_opset_import();
+  imp2->set_domain("local");
+  imp2->set_version(1);
+  auto* inner = f->add_node();
+  inner->set_op_type("Self");
+  inner->set_domain("local");
+  inner->add_input("a");
+  inner->add_output("b");
+  Typed t(m.bytes());
+  EXPECT_FALSE(t.inferred("y"));
+  EXPECT_EQ(t.type("y"), "tensor(?)");  // only the output's declaration: a tensor
+}
+
+// A Loop body's formal input declared with another type than the node passes in is stale.
+TEST(ElementTypes, StaleSubgraphFormalInput) {
+  ModelBuilder body_m(17);
+  GraphBuilder body = body_m.graph();
+  body.input("i", kInt64, {}, false).input("c", kBool, {}, false).input("acc", kInt8, {}, false);
+  body.output("c_out", kBool, {}, false).output("acc_out", 0, {}, false);
+  body.node("Identity", {"c"}, {"c_out"});
+  body.node("Identity", {"acc"}, {"acc_out"});
+  ModelBuilder m(17);
+  m.graph().input("x", kFloat, {1}).output("final", 0, {}, false);
+  m.graph().initializer(make_tensor_i64("n", {}, {3}));
+  m.graph().initializer(make_tensor_bool("go", true));
+  attr_graph(m.graph().node("Loop", {"n", "go", "x"}, {"final"}, "loop"), "body", body.proto());
+  Typed t(m.bytes());
+  EXPECT_EQ(t.type("acc", "main/loop:body"), "tensor(float)");
+  EXPECT_EQ(t.type("final"), "tensor(float)");
+  ASSERT_EQ(t.types->stale_declarations().size(), 1u);
+  EXPECT_TRUE(t.types->stale_declarations()[0].formal_input);
+  EXPECT_EQ(value_type_text(t.types->stale_declarations()[0].declared_type), "tensor(int8)");
+}
+
+}  // namespace
+}  // namespace onnxlint::testing

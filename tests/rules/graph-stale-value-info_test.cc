@@ -68,3 +68,30 @@ TEST(GraphStaleValueInfo, NestedInIfBranch) {
 
 }  // namespace
 }  // namespace onnxlint::testing
+
+namespace onnxlint::testing {
+namespace {
+
+TEST(GraphStaleValueInfo, LoopBodyInputDeclaredWithAnotherType) {
+  ModelBuilder body_m(17);
+  GraphBuilder body = body_m.graph();
+  body.input("i", kInt64, {}, false).input("c", kBool, {}, false).input("acc", kInt8, {}, false);
+  body.output("c_out", kBool, {}, false).output("acc_out", 0, {}, false);
+  body.node("Identity", {"c"}, {"c_out"});
+  body.node("Identity", {"acc"}, {"acc_out"});
+  ModelBuilder m(17);
+  m.graph().input("x", kFloat, {1}).output("final", 0, {}, false);
+  m.graph().initializer(make_tensor_i64("n", {}, {3}));
+  m.graph().initializer(make_tensor_bool("go", true));
+  attr_graph(m.graph().node("Loop", {"n", "go", "x"}, {"final"}, "loop"), "body", body.proto());
+  auto d = diagnostics(kRule, m.bytes());
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].message,
+            "subgraph input 'acc' is declared tensor(int8), but Loop 'loop' passes in "
+            "tensor(float)");
+  EXPECT_THAT(findings(kRule, m.bytes()),
+              ElementsAre("graph-stale-value-info main/loop:body:'acc'"));
+}
+
+}  // namespace
+}  // namespace onnxlint::testing
