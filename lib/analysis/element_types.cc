@@ -226,6 +226,9 @@ struct ElementTypes::Pass final : ops::TypeContext {
     const OpSchema* schema = nullptr;
     const SchemaPlan* plan = nullptr;
     int64_t opset = 0;
+    /// Every output takes the type parameter of input 0 and no rule applies (Relu, Abs,
+    /// Sigmoid, ...): a node with one input gives its outputs its input's type.
+    bool same_as_input = false;
   };
 
   Pass(const Model& m, ElementTypes& e) : model(m), vt(e.values_), out(e) {}
@@ -312,6 +315,14 @@ struct ElementTypes::Pass final : ops::TypeContext {
       auto [it, added] = plans.try_emplace(info.schema);
       if (added) it->second = make_plan(*info.schema);
       info.plan = &it->second;
+      const SchemaPlan& p = it->second;
+      info.same_as_input =
+          (info.entry == nullptr || info.entry->types == nullptr) &&
+          (info.entry == nullptr || info.entry->sem.shape != ShapeBehavior::ControlFlow) &&
+          !p.in_param.empty() && p.in_param[0] >= 0 && !p.out_param.empty();
+      for (size_t k = 0; k < p.out_param.size() && info.same_as_input; ++k) {
+        info.same_as_input = p.out_param[k] == p.in_param[0] && !p.out_fixed[k].known();
+      }
     } else {
       info.schema = nullptr;
     }
@@ -412,7 +423,14 @@ struct ElementTypes::Pass final : ops::TypeContext {
     cur_info = info;
     // The outputs are Unknown here (the table starts so, and a call's re-inference clears the
     // body first): a rule sets what it decides, from_schema fills the rest.
-    if (fn != nullptr) {
+    if (fn == nullptr && info->same_as_input && n.input_count() == 1 && n.attributes().empty()) {
+      // The common case, decided without the schema walk.
+      const ValueType t = input(0);
+      const SchemaPlan& p = *info->plan;
+      for (size_t k = 0; k < n.output_count(); ++k) {
+        if (k < p.out_param.size() || p.last_output_variadic) set(k, t);  // not past the schema
+      }
+    } else if (fn != nullptr) {
       call(n, *fn, s);
     } else if (info->entry != nullptr && info->entry->sem.shape == ShapeBehavior::ControlFlow) {
       control_flow(n, s, record);
