@@ -125,6 +125,8 @@ class ValueTable {
     bool graph_output = false;  ///< from the graph's output list (else value_info)
   };
   Declaration declaration(ValueId v) const;
+  /// True when declaration(v) has an entry (inline: most values have none).
+  bool has_declaration(ValueId v) const { return v < decl_.size() && decl_[v] != 0; }
 
   /// Whether a constant-folding pass (the runtime's own, or onnx-simplifier's) turns the value
   /// into a weight: computed from initializers that no graph input overrides, Constant nodes,

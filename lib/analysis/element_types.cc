@@ -353,6 +353,7 @@ struct ElementTypes::Pass final : ops::TypeContext {
   }
 
   void declare_value(ValueId v, bool record) {
+    if (!vt.has_declaration(v)) return;
     const ValueTable::Declaration d = vt.declaration(v);
     declare(v, d.info, d.graph_output, false, record);
   }

@@ -7,7 +7,8 @@
 #include <onnxlint/element_types.h>
 
 #include <array>
-#include <unordered_map>
+#include <deque>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -96,16 +97,26 @@ class InvalidType final : public RuleBase<InvalidType> {
     return f;
   }
 
+  // Indexed by the schema's position in all_schemas(): no hashing per node.
   const SchemaFacts& facts(const OpSchema& s) {
-    auto [it, added] = schema_facts_.try_emplace(&s);
-    if (added) {
-      for (const ParamSchema& p : s.inputs) it->second.inputs.push_back(facts_of(s, p));
-      for (const ParamSchema& p : s.outputs) it->second.outputs.push_back(facts_of(s, p));
+    const std::span<const OpSchema> all = all_schemas();
+    if (slot_of_.empty()) slot_of_.assign(all.size() + 1, -1);
+    // Schemas come from the embedded table; anything else shares the last slot's cache miss.
+    const bool in_table = !all.empty() && &s >= all.data() && &s < all.data() + all.size();
+    const size_t i = in_table ? static_cast<size_t>(&s - all.data()) : all.size();
+    if (!in_table) slot_of_[i] = -1;
+    int32_t& slot = slot_of_[i];
+    if (slot < 0) {
+      slot = static_cast<int32_t>(schema_facts_.size());
+      SchemaFacts& f = schema_facts_.emplace_back();
+      for (const ParamSchema& p : s.inputs) f.inputs.push_back(facts_of(s, p));
+      for (const ParamSchema& p : s.outputs) f.outputs.push_back(facts_of(s, p));
     }
-    return it->second;
+    return schema_facts_[static_cast<size_t>(slot)];
   }
 
-  std::unordered_map<const OpSchema*, SchemaFacts> schema_facts_;
+  std::vector<int32_t> slot_of_;  // per schema of all_schemas(): index into schema_facts_
+  std::deque<SchemaFacts> schema_facts_;
 
   void check(const Node& n, const OpSchema& s, const ElementTypes& types, RuleContext& ctx) {
     const SchemaFacts& sf = facts(s);
