@@ -113,8 +113,20 @@ class ValueTable {
   /// The same for input `k` / output `k` of a node, without looking the producer up.
   StatedType stated_input(const Node& n, size_t k) const;
   StatedType stated_output(const Node& n, size_t k) const;
-  /// stated(v).elem_type.
+  /// stated(v).elem_type: what the model states, not what inference proves. Rules read
+  /// element types from ElementTypes (element_types.h), which infers them as ONNX does.
   int32_t elem_type(ValueId v) const { return stated(v).elem_type; }
+
+  /// The declaration (graph output or value_info entry of the value's graph) of a node output
+  /// or initializer; `info` is nullptr when there is none. Graph inputs are not declarations
+  /// here: they state what a graph receives.
+  struct Declaration {
+    const ValueInfo* info = nullptr;
+    bool graph_output = false;  ///< from the graph's output list (else value_info)
+  };
+  Declaration declaration(ValueId v) const;
+  /// True when declaration(v) has an entry (inline: most values have none).
+  bool has_declaration(ValueId v) const { return v < decl_.size() && decl_[v] != 0; }
 
   /// Whether a constant-folding pass (the runtime's own, or onnx-simplifier's) turns the value
   /// into a weight: computed from initializers that no graph input overrides, Constant nodes,

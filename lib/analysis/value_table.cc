@@ -3,17 +3,14 @@
 
 #include <algorithm>
 
+#include "analysis/ops/registry.h"
+#include "util/name_map.h"
+
 namespace onnxlint {
 namespace {
 
 constexpr uint32_t kDeclOutput = 1, kDeclValueInfo = 2;
 constexpr uint32_t kDeclIndexMask = (1u << 30) - 1;
-
-// Ops whose output differs between runs even with constant inputs.
-bool is_nondeterministic(std::string_view op) {
-  return op == "RandomNormal" || op == "RandomUniform" || op == "RandomNormalLike" ||
-         op == "RandomUniformLike" || op == "Multinomial" || op == "Bernoulli";
-}
 
 // A Constant node's payload: its `value` tensor or one value_* attribute. Attributes that
 // refer to a function's attribute are not constants of the body.
@@ -292,6 +289,15 @@ std::optional<std::vector<int64_t>> ValueTable::constant_ints(ValueId v,
   return std::nullopt;
 }
 
+ValueTable::Declaration ValueTable::declaration(ValueId v) const {
+  if (v >= size_ || decl_[v] == 0) return {};
+  const GraphSlot* s = slot_of_value(v);
+  if (s == nullptr) return {};
+  const uint32_t d = decl_[v], k = d & kDeclIndexMask;
+  const bool out = (d >> 30) == kDeclOutput;
+  return {out ? &s->graph->outputs()[k] : &s->graph->value_info()[k], out};
+}
+
 StatedType ValueTable::stated(ValueId v) const {
   return stated_in(v, slot_of_value(v), nullptr, 0);
 }
@@ -398,6 +404,15 @@ void ValueTable::compute_fold_states() const {
   auto set = [&](ValueId v, FoldState st) {
     if (v != kNoValue) fold_[v] = static_cast<uint8_t>(st);
   };
+  // Ops whose output differs between runs even with constant inputs (the op registry's
+  // random ops), asked once per op type.
+  NameMap<bool> random_ops;
+  auto is_random = [&](std::string_view op) {
+    if (const bool* known = random_ops.find(op)) return *known;
+    const bool r = ops::is_random_op(op);
+    random_ops.try_emplace(op, r);
+    return r;
+  };
   // Slots list a graph before its subgraphs, so outer values are decided first.
   for (const GraphSlot& s : slots_) {
     const Graph& g = *s.graph;
@@ -425,8 +440,7 @@ void ValueTable::compute_fold_states() const {
           } else {
             st = n.inputs()[0].empty() ? FoldState::Constant : state(in);
           }
-        } else if (!is_nondeterministic(n.op_type()) && n.subgraphs().empty() &&
-                   !n.inputs().empty()) {
+        } else if (!is_random(n.op_type()) && n.subgraphs().empty() && !n.inputs().empty()) {
           st = FoldState::Constant;
           for (size_t k = 0; k < n.inputs().size(); ++k) {
             if (n.inputs()[k].empty()) continue;  // an omitted optional input

@@ -10,6 +10,7 @@
 // the constants on a float16 path and float16 tensors, and only up to `max-elements` each.
 #include <fmt/format.h>
 #include <onnxlint/data_type.h>
+#include <onnxlint/element_types.h>
 #include <onnxlint/provenance.h>
 #include <onnxlint/value_table.h>
 
@@ -188,7 +189,7 @@ class Fp16Overflow final : public RuleBase<Fp16Overflow> {
     if (n.op_type() == "Cast") {
       to_half = n.attr_int("to") == DataType::Float16;
     } else if (n.inputs().size() > 1) {
-      to_half = vt.stated_input(n, 1).elem_type == DataType::Float16;
+      to_half = ctx.get<ElementTypes>().input_elem(n, 1) == DataType::Float16;
     }
     if (!to_half) return;
     const ValueId src = vt.input(n, 0);
@@ -334,7 +335,7 @@ class Fp16Overflow final : public RuleBase<Fp16Overflow> {
 
   void check_reduction(const Node& n, RuleContext& ctx) {
     const ValueTable& vt = ctx.get<ValueTable>();
-    if (n.inputs().empty() || vt.stated_input(n, 0).elem_type != DataType::Float16) return;
+    if (n.inputs().empty() || ctx.get<ElementTypes>().input_elem(n, 0) != DataType::Float16) return;
     const Provenance& prov = ctx.get<Provenance>();
     const auto dims = prov.dims(vt.input(n, 0));
     if (!dims) return;

@@ -1,14 +1,18 @@
-// opset-invalid-type: a tensor whose element type is known (graph input, initializer,
-// value_info, Constant, Cast `to`, an op that fixes its output type) but that the op version's
-// type constraints do not allow, or two arguments of one type parameter with different known
-// types. Unknown types are never guessed.
+// opset-invalid-type: a tensor whose element type is known (inferred as ONNX does: graph
+// inputs, initializers, Constant, Cast `to`, the schemas' type constraints; a declaration only
+// where inference knows nothing) but that the op version's type constraints do not allow, or two
+// arguments of one type parameter with different known types. Unknown types are never guessed.
 #include <fmt/format.h>
 #include <onnxlint/data_type.h>
+#include <onnxlint/element_types.h>
 
-#include <map>
+#include <array>
+#include <deque>
+#include <span>
+#include <utility>
+#include <vector>
 
 #include "rules/categories.h"
-#include "rules/opset/element_types.h"
 #include "rules/opset/op_resolution.h"
 
 namespace onnxlint::rules {
@@ -37,13 +41,6 @@ std::string allowed_text(const TypeConstraint& c) {
   return out;
 }
 
-bool has_tensor_types(const TypeConstraint& c) {
-  for (std::string_view t : c.allowed) {
-    if (t.starts_with("tensor(")) return true;
-  }
-  return false;
-}
-
 class InvalidType final : public RuleBase<InvalidType> {
  public:
   static const RuleInfo& static_info() {
@@ -58,16 +55,12 @@ class InvalidType final : public RuleBase<InvalidType> {
 
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const auto& ops = ctx.get<OpResolutionIndex>();
-    const ValueTable* values = nullptr;
-    std::optional<KnownElemTypes> types;
+    const ElementTypes* types = nullptr;
     for (const Node& n : g.nodes()) {
       const OpResolution& r = ops.of(n);
       if (r.status != OpStatus::Standard) continue;
-      if (!types) {
-        values = &ctx.get<ValueTable>();
-        types.emplace(*values, ops);
-      }
-      check(n, *r.schema, *values, *types, ctx);
+      if (types == nullptr) types = &ctx.get<ElementTypes>();
+      check(n, *r.schema, *types, ctx);
     }
   }
 
@@ -77,47 +70,111 @@ class InvalidType final : public RuleBase<InvalidType> {
     std::string_view value;
   };
 
-  static void check(const Node& n, const OpSchema& s, const ValueTable& values,
-                    KnownElemTypes& types, RuleContext& ctx) {
+  // What a formal parameter accepts, decided once per schema: the tensor element types as a
+  // bit set (bit e: DataType e), for a type parameter or a concrete "tensor(...)" type.
+  struct ParamFacts {
+    const TypeConstraint* constraint = nullptr;
+    uint64_t allowed = 0;
+    bool checked = false;  // a concrete tensor type, or a constraint with tensor types
+  };
+  struct SchemaFacts {
+    std::vector<ParamFacts> inputs, outputs;
+  };
+
+  static ParamFacts facts_of(const OpSchema& s, const ParamSchema& p) {
+    ParamFacts f;
+    auto add = [&](std::string_view type) {
+      if (!type.starts_with("tensor(")) return;
+      f.checked = true;
+      if (auto e = element_type_from_name(type); e && *e > 0 && *e < 64) f.allowed |= 1ull << *e;
+    };
+    f.constraint = s.find_constraint(p.type);
+    if (f.constraint == nullptr) {
+      add(p.type);
+    } else {
+      for (std::string_view t : f.constraint->allowed) add(t);
+    }
+    return f;
+  }
+
+  // Indexed by the schema's position in all_schemas(): no hashing per node.
+  const SchemaFacts& facts(const OpSchema& s) {
+    const std::span<const OpSchema> all = all_schemas();
+    if (slot_of_.empty()) slot_of_.assign(all.size() + 1, -1);
+    // Schemas come from the embedded table; anything else shares the last slot's cache miss.
+    const bool in_table = !all.empty() && &s >= all.data() && &s < all.data() + all.size();
+    const size_t i = in_table ? static_cast<size_t>(&s - all.data()) : all.size();
+    if (!in_table) slot_of_[i] = -1;
+    int32_t& slot = slot_of_[i];
+    if (slot < 0) {
+      slot = static_cast<int32_t>(schema_facts_.size());
+      SchemaFacts& f = schema_facts_.emplace_back();
+      for (const ParamSchema& p : s.inputs) f.inputs.push_back(facts_of(s, p));
+      for (const ParamSchema& p : s.outputs) f.outputs.push_back(facts_of(s, p));
+    }
+    return schema_facts_[static_cast<size_t>(slot)];
+  }
+
+  std::vector<int32_t> slot_of_;  // per schema of all_schemas(): index into schema_facts_
+  std::deque<SchemaFacts> schema_facts_;
+
+  void check(const Node& n, const OpSchema& s, const ElementTypes& types, RuleContext& ctx) {
+    const SchemaFacts& sf = facts(s);
     std::vector<std::string> problems;
-    std::map<std::string_view, Binding> bound;
+    // Type parameter -> the first argument bound to it. A schema has a handful of parameters:
+    // a small array, no allocation per node.
+    std::array<std::pair<std::string_view, Binding>, 16> bound;
+    size_t bound_count = 0;
+    auto find_bound = [&](std::string_view param) -> const Binding* {
+      for (size_t k = 0; k < bound_count; ++k) {
+        if (bound[k].first == param) return &bound[k].second;
+      }
+      return nullptr;
+    };
     auto visit = [&](const ValueNames& args, bool inputs, std::span<const ParamSchema> ps,
                      const char* what) {
       for (size_t i = 0; i < args.size(); ++i) {
         if (args[i].empty()) continue;
         const ParamSchema* p = param_for(ps, i);
         if (p == nullptr) return;  // arity is opset-invalid-arity's business
-        std::optional<int32_t> t =
-            types.of(inputs ? values.stated_input(n, i) : values.stated_output(n, i));
-        if (!t) continue;
-        const char* ts = tensor_type_string(*t);
-        if (*ts == '\0') continue;
-        const TypeConstraint* c = s.find_constraint(p->type);
-        if (c == nullptr) {
-          // A concrete type ("tensor(int64)"); other kinds (seq, map) are not tracked.
-          if (p->type.starts_with("tensor(") && p->type != ts) {
-            problems.push_back(fmt::format("{} '{}' is {}, but {} '{}' of {}-{} must be {}", what,
-                                           args[i], data_type_name(*t), what, p->name, n.op_type(),
-                                           s.since_version, p->type.substr(7, p->type.size() - 8)));
-          }
-          continue;
+        const int32_t elem = inputs ? types.input_elem(n, i) : types.output_elem(n, i);
+        if (elem == 0) continue;
+        // An output whose type the inputs bound repeats what the inputs' check says.
+        if (!inputs) {
+          const Binding* b = find_bound(p->type);
+          if (b != nullptr && b->type == elem) continue;
         }
-        if (!has_tensor_types(*c)) continue;
-        if (!c->allows(ts)) {
+        const std::optional<int32_t> t = elem;
+        if (elem < 0 || elem >= 64 || *tensor_type_string(elem) == '\0') continue;
+        const std::vector<ParamFacts>& pf = inputs ? sf.inputs : sf.outputs;
+        const ParamFacts& f = pf[static_cast<size_t>(p - ps.data())];
+        if (!f.checked) continue;  // other kinds (seq, map) are not tracked
+        if ((f.allowed >> elem) & 1u) {
+          // allowed
+        } else if (f.constraint == nullptr) {
+          // A concrete type ("tensor(int64)").
+          problems.push_back(fmt::format("{} '{}' is {}, but {} '{}' of {}-{} must be {}", what,
+                                         args[i], data_type_name(*t), what, p->name, n.op_type(),
+                                         s.since_version, p->type.substr(7, p->type.size() - 8)));
+          continue;
+        } else {
           problems.push_back(
               fmt::format("{} '{}' is {}, which {}-{} does not allow for {} "
                           "(allowed: {})",
                           what, args[i], data_type_name(*t), n.op_type(), s.since_version, p->type,
-                          allowed_text(*c)));
+                          allowed_text(*f.constraint)));
           continue;
         }
+        if (f.constraint == nullptr) continue;
         // Heterogeneous variadics (Loop, Scan, ...) bind the parameter per argument.
         if (p->option == ParamOption::Variadic && !p->homogeneous) continue;
-        auto [it, inserted] = bound.try_emplace(p->type, Binding{*t, args[i]});
-        if (!inserted && it->second.type != *t) {
+        const Binding* first = find_bound(p->type);
+        if (first == nullptr) {
+          if (bound_count < bound.size()) bound[bound_count++] = {p->type, Binding{*t, args[i]}};
+        } else if (first->type != *t) {
           problems.push_back(fmt::format("{} '{}' is {} but '{}' is {}; both bind {} of {}-{}",
-                                         what, args[i], data_type_name(*t), it->second.value,
-                                         data_type_name(it->second.type), p->type, n.op_type(),
+                                         what, args[i], data_type_name(*t), first->value,
+                                         data_type_name(first->type), p->type, n.op_type(),
                                          s.since_version));
         }
       }

@@ -1,6 +1,7 @@
 // quant-qdq-mismatch: a DequantizeLinear reading a QuantizeLinear's output with other
 // quantization parameters than those it was quantized with.
 #include <fmt/format.h>
+#include <onnxlint/element_types.h>
 
 #include <algorithm>
 
@@ -33,11 +34,9 @@ class QdqMismatch final : public RuleBase<QdqMismatch> {
     if (q != nullptr && q->op_type() == "Cast" && q->in_default_domain() && !q->inputs().empty()) {
       const Node* before = vt.producer(vt.input(*q, 0));
       if (before != nullptr && is_qdq(*before) && before->op_type() == "QuantizeLinear") {
-        // The QuantizeLinear's output type is its zero point's (uint8 without one).
-        const int32_t type = before->inputs().size() > 2 && !before->inputs()[2].empty()
-                                 ? vt.stated_input(*before, 2).elem_type
-                                 : 2;
-        if (q->attr_int("to") == type) q = before;
+        // The QuantizeLinear's output type, as inferred (zero point, output_dtype, uint8).
+        const int32_t type = ctx.get<ElementTypes>().output_elem(*before, 0);
+        if (type != 0 && q->attr_int("to") == type) q = before;
       }
     }
     if (q == nullptr || !is_qdq(*q) || q->op_type() != "QuantizeLinear" || q->inputs().size() < 2) {

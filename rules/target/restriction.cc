@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <onnxlint/data_type.h>
+#include <onnxlint/element_types.h>
 #include <onnxlint/graph_index.h>
 
 #include <algorithm>
@@ -276,6 +277,10 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
   const Graph& g = *n.graph();
   const ValueTable& values = ctx.get<ValueTable>();
   auto stated = [&](std::string_view name) { return values.stated(values.find(g, name)); };
+  // Element types as inferred (declarations never override inference).
+  auto elem_of = [&](std::string_view name) {
+    return ctx.get<ElementTypes>().elem_type(values.find(g, name));
+  };
   auto fold = [&](std::string_view name) { return values.fold_state(values.find(g, name)); };
   auto is_runtime = [&](std::string_view name) { return fold(name) == FoldState::Runtime; };
   const std::string_view who = t.display_name;
@@ -417,7 +422,7 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
     case Check::TypeIn:
     case Check::TypeNotIn:
       for (const Arg& a : find_args(n, schema, r.args, true)) {
-        const int32_t elem = stated(a.value).elem_type;
+        const int32_t elem = elem_of(a.value);
         const std::string_view name = elem != DataType::Undefined ? data_type_name(elem) : "";
         if (name.empty()) continue;
         const bool listed = std::find(r.values.begin(), r.values.end(), name) != r.values.end();
@@ -624,7 +629,7 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
     case Check::ConstUnlessType:
       for (const Arg& a : find_args(n, schema, r.args, false)) {
         if (!is_runtime(a.value)) continue;
-        const int32_t elem = stated(a.value).elem_type;
+        const int32_t elem = elem_of(a.value);
         if (elem == DataType::Undefined || data_type_name(elem) == value0()) continue;
         found.push_back({fmt::format("computes {} ('{}', {}) at run time, but {} needs it "
                                      "constant unless it is {}",

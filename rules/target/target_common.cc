@@ -147,7 +147,7 @@ const ParamSchema* formal_for(std::span<const ParamSchema> formals, size_t i) {
 }  // namespace
 
 std::vector<TypeOffence> unsupported_types(const Model& model, const TargetInfo& t, const Node& n,
-                                           const NodeCheck& nc, const ValueTable& values) {
+                                           const NodeCheck& nc, const ElementTypes& types) {
   std::vector<TypeOffence> out;
   if (!nc.runs_node() || !nc.op.supported() || nc.op.entry == nullptr) return out;
   const TargetOp& entry = *nc.op.entry;
@@ -205,11 +205,10 @@ std::vector<TypeOffence> unsupported_types(const Model& model, const TargetInfo&
     (is_input ? o.inputs : o.outputs).push_back(value);
   };
   for (size_t i = 0; i < n.inputs().size(); ++i) {
-    check(n.inputs()[i], values.stated_input(n, i).elem_type, formal_for(schema->inputs, i), true);
+    check(n.inputs()[i], types.input_elem(n, i), formal_for(schema->inputs, i), true);
   }
   for (size_t i = 0; i < n.outputs().size(); ++i) {
-    check(n.outputs()[i], values.stated_output(n, i).elem_type, formal_for(schema->outputs, i),
-          false);
+    check(n.outputs()[i], types.output_elem(n, i), formal_for(schema->outputs, i), false);
   }
   out.reserve(offences.size());
   for (auto& [key, o] : offences) out.push_back(std::move(o));

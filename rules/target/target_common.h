@@ -3,6 +3,7 @@
 #pragma once
 
 #include <onnxlint/analysis.h>
+#include <onnxlint/element_types.h>
 #include <onnxlint/graph_index.h>
 #include <onnxlint/model.h>
 #include <onnxlint/opset_table.h>
@@ -125,11 +126,12 @@ struct TypeOffence {
 };
 
 /// The element types of `n` that target `t` does not support (target-unsupported-type), where
-/// both the model's type and the table's type list are known, ordered by (param, type). Empty
+/// both the inferred type (ElementTypes: declarations never override inference) and the
+/// table's type list are known, ordered by (param, type). Empty
 /// when the target does not run the node itself or its op is not supported (`nc` from
 /// check_node): types only matter once the op runs.
 std::vector<TypeOffence> unsupported_types(const Model& model, const TargetInfo& t, const Node& n,
-                                           const NodeCheck& nc, const ValueTable& values);
+                                           const NodeCheck& nc, const ElementTypes& types);
 
 /// The node's schema at its visible opset (standard domains only), or nullptr.
 const OpSchema* node_schema(const Model& model, const Node& n);

@@ -134,7 +134,8 @@ class UnsupportedOp final : public RuleBase<UnsupportedOp> {
       // The op alone does not decide: a node with an element type the target's kernel does not
       // take, or that breaks a documented restriction, is not taken either (the findings are
       // target-unsupported-type's and target-restriction's; the same checks decide here).
-      const bool bad_type = ok && !target::unsupported_types(model, t, n, nc, values).empty();
+      const bool bad_type =
+          ok && !target::unsupported_types(model, t, n, nc, ctx.get<ElementTypes>()).empty();
       if (bad_type) ok = false;
       const bool restricted = ok && refuses(t, n, nc, ctx);
       if (restricted) ok = false;

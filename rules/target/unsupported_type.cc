@@ -33,16 +33,20 @@ class UnsupportedType final : public RuleBase<UnsupportedType> {
     if (targets_.empty()) return;
     const Model& model = ctx.model();
     const ValueTable& values = ctx.get<ValueTable>();
+    const ElementTypes& types = ctx.get<ElementTypes>();
     for (const TargetInfo* tp : targets_) {
       const TargetInfo& t = *tp;
       const target::NodeCheck nc = target::check_node(model, t, n, &values);
       // An unsupported op is target-unsupported-op's finding; types only matter once it runs.
-      for (const target::TypeOffence& o : target::unsupported_types(model, t, n, nc, values)) {
+      for (const target::TypeOffence& o : target::unsupported_types(model, t, n, nc, types)) {
         std::string names;
         for (auto list : {&o.inputs, &o.outputs}) {
           for (std::string_view v : *list) {
             names += names.empty() ? "" : ", ";
-            names += "'" + std::string(v) + "'";
+            // Appended piecewise: GCC 12 misreads `"'" + std::string(v)` here (-Wrestrict).
+            names += '\'';
+            names += v;
+            names += '\'';
           }
         }
         const char* verb = o.outputs.empty() ? "reads" : (o.inputs.empty() ? "produces" : "uses");

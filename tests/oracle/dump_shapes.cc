@@ -1,7 +1,9 @@
 // onnxlint-dump-shapes FILE...: one JSON line per model with the per-dimension facts of every
-// value (dump_shape_facts), or {"file", "error"} when the model cannot be read. Used by the
-// shape oracle test, which compares the facts with ONNX's own shape inference.
+// value (dump_shape_facts) and its inferred type ("type": "tensor(float)", ...; "inferred":
+// false when only a declaration gave it), or {"file", "error"} when the model cannot be read.
+// Used by the shape oracle test, which compares both with ONNX's own shape inference.
 #include <onnxlint/analysis.h>
+#include <onnxlint/element_types.h>
 #include <onnxlint/loader.h>
 #include <onnxlint/provenance.h>
 
@@ -19,7 +21,21 @@ int main(int argc, char** argv) {
     }
     onnxlint::AnalysisCache cache(*r.model);
     const auto& p = cache.get<onnxlint::Provenance>();
-    std::puts(onnxlint::dump_shape_facts(*r.model, p).c_str());
+    const auto& types = cache.get<onnxlint::ElementTypes>();
+    nlohmann::json doc = nlohmann::json::parse(onnxlint::dump_shape_facts(*r.model, p));
+    for (auto& g : doc["graphs"]) {
+      const onnxlint::Graph* graph = nullptr;
+      for (const onnxlint::Graph* c : r.model->all_graphs()) {
+        if (c->path() == g["path"].get<std::string>()) graph = c;
+      }
+      if (graph == nullptr) continue;
+      for (auto& [name, entry] : g["values"].items()) {
+        const onnxlint::ValueId v = p.find(*graph, name);
+        entry["type"] = onnxlint::value_type_text(types.type(v));
+        entry["inferred"] = types.inferred(v);
+      }
+    }
+    std::puts(doc.dump().c_str());
   }
   return 0;
 }

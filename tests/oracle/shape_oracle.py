@@ -12,7 +12,17 @@ facts `onnxlint-dump-shapes` prints for the same value:
   agreed         the same number
 
 Dims onnx-lint calls fixed where ONNX has no number are counted as `extra` and listed.
-Exit status 1 when there is any contradiction, or when `missing` exceeds --max-missing.
+
+Element types are compared the same way: every type ONNX infers for a value (value_info and
+graph outputs of the inferred model, in every graph) against the type onnx-lint infers
+(`"type"`, with `"inferred": true`; a type only a declaration gave counts as missing):
+
+  type contradiction  onnx-lint infers another type: a soundness bug
+  type missing        onnx-lint does not infer one
+  type agreed         the same type
+
+Exit status 1 when there is any contradiction (dims or types), or when `missing` exceeds
+--max-missing.
 Cases where ONNX's own inference is wrong are listed in KNOWN_ONNX_ERRORS with the evidence.
 """
 import argparse
@@ -78,6 +88,37 @@ def onnx_shapes(model):
     return out
 
 
+def type_text(tp):
+    """The type as onnx-lint writes it: tensor(float), seq(tensor(int64)), optional(...)."""
+    kind = tp.WhichOneof("value")
+    if kind in ("tensor_type", "sparse_tensor_type"):
+        elem = getattr(tp, kind).elem_type
+        if not elem:
+            return None
+        name = onnx.TensorProto.DataType.Name(elem).lower()
+        return f"{'tensor' if kind == 'tensor_type' else 'sparse_tensor'}({name})"
+    if kind == "sequence_type":
+        inner = type_text(tp.sequence_type.elem_type)
+        return f"seq({inner})" if inner and inner.startswith("tensor(") else None
+    if kind == "optional_type":
+        inner = type_text(tp.optional_type.elem_type)
+        return f"optional({inner})" if inner and inner.startswith(("tensor(", "seq(")) else None
+    return None
+
+
+def onnx_types(model):
+    """{graph key: {value name: type text}} for values ONNX gives a tensor/seq/optional type."""
+    out = {}
+    for key, g in subgraphs(model.graph, "main"):
+        types = {}
+        for vi in list(g.value_info) + list(g.output):
+            t = type_text(vi.type)
+            if t is not None:
+                types[vi.name] = t
+        out[key] = types
+    return out
+
+
 def lint_facts(tool, files):
     facts = {}
     for i in range(0, len(files), 200):
@@ -102,8 +143,11 @@ def main():
     files = sorted(set(model_files(args.paths)))
     facts = lint_facts(args.tool, files)
     stats = dict(models=0, skipped=0, values=0, fixed=0, agreed=0, missing=0,
-                 contradictions=0, extra=0, onnx_wrong=0)
-    cases = {"contradiction": [], "missing": [], "extra": [], "skipped": []}
+                 contradictions=0, extra=0, onnx_wrong=0, types=0, types_agreed=0,
+                 types_missing=0, type_contradictions=0)
+    cases = {"contradiction": [], "missing": [], "extra": [], "skipped": [],
+             "type contradiction": [], "type missing": []}
+    types_missing_by_op = {}
     missing_by_op = {}
 
     for path in files:
@@ -164,6 +208,24 @@ def main():
                     else:
                         stats["agreed"] += 1
 
+        for key, types in onnx_types(inferred).items():
+            ours_values = ours_by_key.get(key, {})
+            for name, t in types.items():
+                ours = ours_values.get(name) or {}
+                stats["types"] += 1
+                mine = ours.get("type") if ours.get("inferred") else None
+                where = f"{path} {key} '{name}': onnx {t} onnx-lint {ours.get('type')}"
+                if mine is None or mine == "?" or "?" in mine:
+                    stats["types_missing"] += 1
+                    cases["type missing"].append(where)
+                    op = producers.get((key, name), "(graph input)")
+                    types_missing_by_op[op] = types_missing_by_op.get(op, 0) + 1
+                elif mine != t:
+                    stats["type_contradictions"] += 1
+                    cases["type contradiction"].append(where)
+                else:
+                    stats["types_agreed"] += 1
+
     for kind, items in cases.items():
         if items:
             print(f"{kind}: {len(items)}")
@@ -172,16 +234,22 @@ def main():
     if missing_by_op:
         print("missing by producing op: " + ", ".join(
             f"{op} {n}" for op, n in sorted(missing_by_op.items(), key=lambda x: (-x[1], x[0]))))
+    if types_missing_by_op:
+        print("types missing by producing op: " + ", ".join(
+            f"{op} {n}" for op, n in sorted(types_missing_by_op.items(),
+                                            key=lambda x: (-x[1], x[0]))))
     print("summary: " + ", ".join(f"{k} {v}" for k, v in stats.items()))
     if stats["fixed"]:
         print(f"agreement on ONNX-fixed dims: {100.0 * stats['agreed'] / stats['fixed']:.2f}%")
-    ok = stats["contradictions"] == 0
+    ok = stats["contradictions"] == 0 and stats["type_contradictions"] == 0
     if args.max_missing >= 0 and stats["missing"] > args.max_missing:
         print(f"FAIL: {stats['missing']} ONNX-fixed dims not fixed in onnx-lint "
               f"(at most {args.max_missing} allowed)")
         ok = False
     if stats["contradictions"]:
         print(f"FAIL: {stats['contradictions']} contradictions")
+    if stats["type_contradictions"]:
+        print(f"FAIL: {stats['type_contradictions']} element-type contradictions")
     print(f"{1 if ok else 0} passed, {0 if ok else 1} failed")
     return 0 if ok else 1
 

@@ -154,18 +154,39 @@ TEST(TargetUnsupportedType, OrtCpuRunsFloat16OnItsFloatKernel) {
   EXPECT_THAT(findings(kRule, pad(kFloat16).bytes(), for_targets({"ort-cuda"})), IsEmpty());
 }
 
-// Values whose type nothing states are not guessed.
+// Values whose type nothing proves are not guessed; a declaration adds what inference cannot
+// know (a custom op's output type).
 TEST(TargetUnsupportedType, UnknownTypesAreSilent) {
   ModelBuilder m(17);
+  m.opset("custom.domain", 1);
   m.graph().input("x", kFloat, {4}).output("y", kFloat, {4});
-  m.graph().node("Neg", {"x"}, {"t"}, "neg");
-  m.graph().node("Relu", {"t"}, {"y"}, "relu");
+  m.graph().node("Mystery", {"x"}, {"t"}, "mystery", "custom.domain");
+  m.graph().node("Neg", {"t"}, {"u"}, "neg");
+  m.graph().node("Relu", {"u"}, {"y"}, "relu");
   EXPECT_THAT(findings(kRule, m.bytes(), for_targets({"ort-cpu", "tensorrt"})), IsEmpty());
-  // value_info makes it known.
+  // value_info makes it known, and inference carries it on (Neg's output, Relu's input).
   m.graph().value_info("t", kUint8, {4});
   EXPECT_THAT(findings(kRule, m.bytes(), for_targets({"ort-cpu"})),
               ElementsAre("target-unsupported-type main/neg @onnxruntime-cpu",
                           "target-unsupported-type main/relu @onnxruntime-cpu"));
+}
+
+// A declaration never overrides what inference proves: the verdict is the same with and
+// without value_info (here a stale one; graph-stale-value-info reports it).
+TEST(TargetUnsupportedType, DeclarationsDoNotOverrideInference) {
+  ModelBuilder m(17);
+  m.graph().input("x", kFloat, {4}).output("y", kFloat, {4});
+  m.graph().node("Neg", {"x"}, {"t"}, "neg");
+  m.graph().node("Relu", {"t"}, {"y"}, "relu");
+  m.graph().value_info("t", kUint8, {4});
+  EXPECT_THAT(findings(kRule, m.bytes(), for_targets({"ort-cpu", "tensorrt"})), IsEmpty());
+  // A raw export's bool NonZero (no value_info at all) is known from Greater's schema.
+  ModelBuilder nz(13);
+  nz.graph().input("x", kFloat, {4}).output("y", kInt64, {1, -1});
+  nz.graph().node("Greater", {"x", "x"}, {"mask"}, "greater");
+  nz.graph().node("NonZero", {"mask"}, {"y"}, "nonzero");
+  EXPECT_THAT(findings(kRule, nz.bytes(), for_targets({"tensorrt"})),
+              ElementsAre("target-unsupported-type main/nonzero @tensorrt"));
 }
 
 // Unsupported ops are target-unsupported-op's business.
