@@ -2,6 +2,7 @@
 // model-local functions, reason chains and the public queries. Per-dimension facts for common
 // ops live in provenance_dims.cc.
 #include <fmt/format.h>
+#include <onnxlint/escape.h>
 #include <onnxlint/provenance.h>
 
 #include <algorithm>
@@ -358,7 +359,9 @@ std::string Provenance::Impl::render_sym(const Sym& s) const {
   }
   if (s.v == 0) {
     const auto& members = sets[s.set];
-    return members.size() == 1 ? names[members[0]] : "?";
+    // A dim name is echoed by every expression naming it: capped (escape.h), or a 100 KB name
+    // costs 100 KB per finding, note and output before any report caps it.
+    return members.size() == 1 ? capped(names[members[0]]) : "?";
   }
   const SymExpr& e = exprs[static_cast<size_t>(s.v)];
   const int prec = precedence(e.op);
@@ -391,8 +394,8 @@ std::string Provenance::Impl::render_sym(const Sym& s) const {
     case SymOp::kF:
       break;
   }
-  std::vector<std::string_view> ns;
-  for (uint32_t id : sets[s.set]) ns.push_back(names[id]);
+  std::vector<std::string> ns;
+  for (uint32_t id : sets[s.set]) ns.push_back(capped(names[id]));
   std::sort(ns.begin(), ns.end());
   return fmt::format("f({})", fmt::join(ns, ", "));
 }
@@ -1409,7 +1412,7 @@ std::string Provenance::Impl::describe_terminal(uint32_t v, bool via_value) cons
       for (const Dim& d : in.type.dims) {
         if (!ds.empty()) ds += ", ";
         ds += d.kind == Dim::Kind::Value   ? std::to_string(d.value)
-              : d.kind == Dim::Kind::Param ? d.param
+              : d.kind == Dim::Kind::Param ? capped(d.param)  // echoed per finding
                                            : std::string("?");
       }
       return fmt::format("input '{}' [{}]", in.name, ds);
