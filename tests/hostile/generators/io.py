@@ -1,4 +1,4 @@
-"""Model generators for the loading and output defects of issue 28 (N8, N10, N14, N15).
+"""Model generators for the loading and output defects of issue 28 (N8, N10, N15).
 
 Contract (tests/hostile/growth_test.py discovers every module of this folder): GENERATORS maps a
 name to a function of an integer scale that returns the bytes of a serialized ModelProto. The
@@ -6,7 +6,8 @@ model's size grows linearly with the scale, and so must onnx-lint's time and pea
 (x <= 2.5 when the scale doubles). Built with onnx.helper (/usr/bin/python3).
 
 The defects that need more than one model file (N9: one config file above many folders; N11: one
-weights file under many spellings) have their own growth checks in cli_hostile_test.py.
+weights file under many spellings) have their own growth checks in cli_hostile_test.py, and N14
+(a symlink out of the folder walked) its test there and in io_hostile_test.cc.
 """
 from onnx import TensorProto, helper
 
