@@ -195,6 +195,8 @@ std::vector<InputPath> expand_inputs(const std::vector<std::string>& paths);
 /// the first path that yields no model.
 std::vector<std::string> expand_paths(const std::vector<std::string>& paths);
 
+class FileHashCache;  // lib/driver/model_summary.h
+
 class Linter {
  public:
   /// Validates the options against the registry as the command line does, with its messages:
@@ -237,6 +239,9 @@ class Linter {
   std::vector<const RuleRegistry::Entry*> enabled_;
   struct PerFileCache;
   std::shared_ptr<PerFileCache> per_file_cache_;  // shared: copies of a Linter share it
+  /// External-data digests of the run (--hash), by file identity: each file is read once
+  /// however many models and spellings name it. Shared with copies and per-file linters.
+  std::shared_ptr<FileHashCache> hash_cache_;
 };
 
 /// Exit code per the CLI contract: 2 on internal errors and path errors, 1 if any finding is at or

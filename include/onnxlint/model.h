@@ -103,10 +103,18 @@ struct TensorData {
 
   /// Product of dims (1 for a scalar); nullopt on overflow or negative dims.
   std::optional<uint64_t> element_count() const;
-  /// element_count × element size, for fixed-size element types; nullopt otherwise.
+  /// element_count × element size, for fixed-size element types; nullopt otherwise (and when
+  /// the product does not fit in 64 bits).
   std::optional<uint64_t> expected_bytes() const;
   std::string_view external_value(std::string_view key) const;
 };
+
+/// Whether `bytes` bytes are exactly `count` elements of `width` bytes. Every check of a
+/// payload against a count goes through it: it divides, because `count * width` wraps for a
+/// count the file chooses (2^62 floats times 4 is 0 in 64 bits, the size of an empty payload).
+constexpr bool holds_exactly(uint64_t bytes, uint64_t count, uint64_t width) {
+  return width != 0 && bytes % width == 0 && bytes / width == count;
+}
 
 struct SparseTensorData {
   TensorData values;

@@ -34,10 +34,15 @@ std::string option_value_text(const OptionValue& value);
 /// An option of a rule, declared once: the default's alternative is the option's type, and the
 /// engine checks configured values against it before any rule sees them. Write the default as
 /// `3` (int), `0.5` (float), `false`, `"fast"` or `std::vector<std::string>{"a"}`.
+/// An int option accepts `min_int` to `max_int` (default 0 to 2^31 - 1): configured values
+/// outside are errors (exit 2), so that a configuration found in a repository cannot raise a
+/// count or a size past what the engine can afford.
 struct OptionInfo {
   std::string name;
   OptionValue default_value;
   std::string description;
+  int64_t min_int = 0;
+  int64_t max_int = int64_t{0x7fffffff};
 
   OptionType type() const { return static_cast<OptionType>(default_value.index()); }
 };

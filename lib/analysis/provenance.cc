@@ -2,6 +2,7 @@
 // model-local functions, reason chains and the public queries. Per-dimension facts for common
 // ops live in provenance_dims.cc.
 #include <fmt/format.h>
+#include <onnxlint/escape.h>
 #include <onnxlint/provenance.h>
 
 #include <algorithm>
@@ -244,6 +245,13 @@ std::vector<std::string_view> Provenance::Impl::set_names(uint32_t set) const {
   return out;
 }
 
+// "f(H, W)": an expression shown as a function of the input dims it reads, each name capped.
+std::string Provenance::Impl::render_f(uint32_t set) const {
+  std::vector<std::string> shown;
+  for (std::string_view name : set_names(set)) shown.push_back(capped(name));
+  return fmt::format("f({})", fmt::join(shown, ", "));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Arena of dims / small integer vectors
 
@@ -417,12 +425,14 @@ std::string Provenance::Impl::render_sym(const Sym& s) const {
   }
   if (s.v == 0) {
     const auto& members = sets[s.set];
-    return members.size() == 1 && members[0] != kMoreNames ? names[members[0]] : "?";
+    // A dim name is echoed by every expression naming it: capped (escape.h), or a 100 KB name
+    // costs 100 KB per finding, note and output before any report caps it.
+    return members.size() == 1 && members[0] != kMoreNames ? capped(names[members[0]]) : "?";
   }
   const SymExpr& e = exprs[static_cast<size_t>(s.v)];
   // An opaque expression renders as a function of its names, as kF does (below); the others
   // have at most kMaxExprLeaves leaves, which bounds this recursion.
-  if (e.opaque) return fmt::format("f({})", fmt::join(set_names(s.set), ", "));
+  if (e.opaque) return render_f(s.set);
   const int prec = precedence(e.op);
   // `right`: the right operand of a non-associative operator (a-(b+c), a/(b*c)).
   auto operand = [&](const Sym& x, bool right) {
@@ -453,7 +463,7 @@ std::string Provenance::Impl::render_sym(const Sym& s) const {
     case SymOp::kF:
       break;
   }
-  return fmt::format("f({})", fmt::join(set_names(s.set), ", "));
+  return render_f(s.set);
 }
 
 ArenaRef Provenance::Impl::merge(ArenaRef x, ArenaRef y, bool& varies) {
@@ -1501,7 +1511,7 @@ std::string Provenance::Impl::describe_terminal(uint32_t v, bool via_value) cons
       for (const Dim& d : in.type.dims) {
         if (!ds.empty()) ds += ", ";
         ds += d.kind == Dim::Kind::Value   ? std::to_string(d.value)
-              : d.kind == Dim::Kind::Param ? d.param
+              : d.kind == Dim::Kind::Param ? capped(d.param)  // echoed per finding
                                            : std::string("?");
       }
       return fmt::format("input '{}' [{}]", in.name, ds);

@@ -245,6 +245,7 @@ struct Provenance::Impl {
   uint32_t intern_set(std::vector<uint32_t> names);
   /// The names of a set for display, sorted, with kMoreNamesText last when it lost some.
   std::vector<std::string_view> set_names(uint32_t set) const;
+  std::string render_f(uint32_t set) const;
 
   // --- arena
   ArenaRef push(std::span<const Sym> syms);

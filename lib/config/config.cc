@@ -3,11 +3,17 @@
 // ignored leaves a rule off (or on) without anyone noticing.
 #include <fmt/format.h>
 #include <onnxlint/config.h>
+#include <sys/stat.h>
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <atomic>
 #include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <sstream>
+#include <tuple>
 
 #include "config/text_util.h"
 
@@ -181,9 +187,12 @@ class Parser {
       case OptionType::Bool:
         if (!v.is_boolean()) fail(v.source(), key, expected("a boolean", v));
         return v.as_boolean()->get();
-      case OptionType::Int:
+      case OptionType::Int: {
         if (!v.is_integer()) fail(v.source(), key, expected("an integer", v));
-        return v.as_integer()->get();
+        const OptionValue value = v.as_integer()->get();
+        if (auto error = option_type_error(info, value)) fail(v.source(), key, *error);
+        return value;
+      }
       case OptionType::Float:
         if (v.is_integer()) return static_cast<double>(v.as_integer()->get());
         if (!v.is_floating_point()) fail(v.source(), key, expected("a number", v));
@@ -273,21 +282,109 @@ class Parser {
   const TargetResolver& resolve_target_;
 };
 
+// A config file read and parsed: the TOML document (for pyproject.toml only its
+// [tool.onnx-lint] table, with its source positions), or why it is not valid TOML.
+struct ParsedFile {
+  std::shared_ptr<const toml::table> doc;  // null: invalid TOML, or a pyproject without our table
+  bool tool_is_table = false;              // pyproject.toml: [tool.onnx-lint] is a table
+  bool mentions_tool = false;              // pyproject.toml: the text names [tool.onnx-lint
+  std::optional<toml::source_region> tool_source;  // pyproject.toml: where tool.onnx-lint is
+  std::string parse_error;                         // invalid TOML: the ConfigError message
+};
+
+// Config files by identity (device, inode, size, modification and change times), parsed once
+// per process while they do not change: discovery asks about the same pyproject.toml from
+// every model folder below it (a 60 MB one above 50 folders was parsed 51 times), and
+// load_config() then needs what discovery parsed. Bounded: a long-lived process (the Python
+// module) that sees many files starts over.
+class ParsedFiles {
+ public:
+  static ParsedFiles& instance() {
+    static ParsedFiles cache;
+    return cache;
+  }
+
+  // Throws ConfigError when the file cannot be read.
+  std::shared_ptr<const ParsedFile> get(const fs::path& file) {
+    struct stat st {};
+    const bool keyed = ::stat(file.c_str(), &st) == 0;
+    const Key key{static_cast<uint64_t>(st.st_dev),
+                  static_cast<uint64_t>(st.st_ino),
+                  static_cast<int64_t>(st.st_size),
+                  st.st_mtim.tv_sec,
+                  st.st_mtim.tv_nsec,
+                  st.st_ctim.tv_sec,
+                  st.st_ctim.tv_nsec};
+    if (keyed) {
+      std::lock_guard lock(mutex_);
+      if (auto it = files_.find(key); it != files_.end()) return it->second;
+    }
+    auto parsed = std::make_shared<ParsedFile>(parse(file));
+    if (keyed) {
+      std::lock_guard lock(mutex_);
+      if (files_.size() >= kMaxEntries) files_.clear();
+      files_[key] = parsed;
+    }
+    return parsed;
+  }
+
+  uint64_t parses() const { return parses_; }
+
+ private:
+  using Key = std::tuple<uint64_t, uint64_t, int64_t, int64_t, int64_t, int64_t, int64_t>;
+  static constexpr size_t kMaxEntries = 256;
+
+  ParsedFile parse(const fs::path& file) {
+    ParsedFile out;
+    const std::string path = file.string();
+    const std::string text = read_small_file(path, "config file");
+    ++parses_;
+    const bool pyproject = file.filename() == "pyproject.toml";
+    try {
+      toml::table doc = toml::parse(text, path);
+      if (!pyproject) {
+        out.doc = std::make_shared<const toml::table>(std::move(doc));
+        return out;
+      }
+      toml::node_view tool = doc["tool"]["onnx-lint"];
+      if (tool) out.tool_source = tool.node()->source();
+      if (tool.is_table()) {
+        out.tool_is_table = true;
+        out.doc = std::make_shared<const toml::table>(std::move(*tool.as_table()));
+      }
+      out.mentions_tool = static_cast<bool>(tool);
+    } catch (const toml::parse_error& e) {
+      out.parse_error = fmt::format("{}:{}:{}: invalid TOML: {}", path, e.source().begin.line,
+                                    e.source().begin.column, e.description());
+      // A broken pyproject.toml of another tool is not ours to report, unless we would use it;
+      // a quick textual check decides.
+      out.mentions_tool = pyproject && text.find("[tool.onnx-lint") != std::string::npos;
+    }
+    return out;
+  }
+
+  std::mutex mutex_;
+  std::map<Key, std::shared_ptr<const ParsedFile>> files_;
+  std::atomic<uint64_t> parses_{0};
+};
+
 bool has_tool_table(const fs::path& pyproject) {
-  std::string text;
   try {
-    text = read_small_file(pyproject.string(), "config file");
+    const std::shared_ptr<const ParsedFile> parsed = ParsedFiles::instance().get(pyproject);
+    return parsed->parse_error.empty() ? parsed->tool_is_table : parsed->mentions_tool;
   } catch (const ConfigError&) {
     return false;  // not ours to report: we would not use it
   }
-  try {
-    toml::table t = toml::parse(text, pyproject.string());
-    return t["tool"]["onnx-lint"].is_table();
-  } catch (const toml::parse_error&) {
-    // A broken pyproject.toml of another tool is not ours to report, unless we would use it;
-    // a quick textual check decides.
-    return text.find("[tool.onnx-lint") != std::string::npos;
-  }
+}
+
+Config config_from(const toml::table& doc, bool pyproject, const std::string& path,
+                   const RuleRegistry& registry, const TargetResolver& resolve_target) {
+  Config c;
+  c.path = path;
+  std::error_code ec;
+  c.root = fs::absolute(fs::path(path), ec).lexically_normal().parent_path();
+  Parser(c.path, pyproject ? "tool.onnx-lint." : "", registry, resolve_target).top_level(doc, c);
+  return c;
 }
 
 }  // namespace
@@ -309,34 +406,40 @@ std::optional<fs::path> find_config_file(const fs::path& start) {
 
 Config parse_config(std::string_view text, const fs::path& file, const RuleRegistry& registry,
                     const TargetResolver& resolve_target) {
-  Config c;
-  c.path = file.string();
-  std::error_code ec;
-  c.root = fs::absolute(file, ec).lexically_normal().parent_path();
+  const std::string path = file.string();
   toml::table doc;
   try {
-    doc = toml::parse(text, c.path);
+    doc = toml::parse(text, path);
   } catch (const toml::parse_error& e) {
-    throw ConfigError(fmt::format("{}:{}:{}: invalid TOML: {}", c.path, e.source().begin.line,
+    throw ConfigError(fmt::format("{}:{}:{}: invalid TOML: {}", path, e.source().begin.line,
                                   e.source().begin.column, e.description()));
   }
   const bool pyproject = file.filename() == "pyproject.toml";
-  if (!pyproject) {
-    Parser(c.path, "", registry, resolve_target).top_level(doc, c);
-    return c;
-  }
+  if (!pyproject) return config_from(doc, false, path, registry, resolve_target);
   toml::node_view tool = doc["tool"]["onnx-lint"];
-  if (!tool) throw ConfigError(fmt::format("{}: no [tool.onnx-lint] table", c.path));
-  Parser parser(c.path, "tool.onnx-lint.", registry, resolve_target);
+  if (!tool) throw ConfigError(fmt::format("{}: no [tool.onnx-lint] table", path));
+  Parser parser(path, "tool.onnx-lint.", registry, resolve_target);
   if (!tool.is_table()) parser.fail(tool.node()->source(), "", "expected a table");
-  parser.top_level(*tool.as_table(), c);
-  return c;
+  return config_from(*tool.as_table(), true, path, registry, resolve_target);
 }
 
 Config load_config(const fs::path& file, const RuleRegistry& registry,
                    const TargetResolver& resolve_target) {
-  return parse_config(read_small_file(file.string(), "config file"), file, registry,
-                      resolve_target);
+  // Parsed once per file (ParsedFiles): discovery has usually read it already.
+  const std::shared_ptr<const ParsedFile> parsed = ParsedFiles::instance().get(file);
+  const std::string path = file.string();
+  if (!parsed->parse_error.empty()) throw ConfigError(parsed->parse_error);
+  const bool pyproject = file.filename() == "pyproject.toml";
+  if (pyproject && !parsed->tool_is_table) {
+    if (!parsed->tool_source) {
+      throw ConfigError(fmt::format("{}: no [tool.onnx-lint] table", path));
+    }
+    Parser(path, "tool.onnx-lint.", registry, resolve_target)
+        .fail(*parsed->tool_source, "", "expected a table");
+  }
+  return config_from(*parsed->doc, pyproject, path, registry, resolve_target);
 }
+
+uint64_t config_file_parses() { return ParsedFiles::instance().parses(); }
 
 }  // namespace onnxlint

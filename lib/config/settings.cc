@@ -3,6 +3,7 @@
 // nothing about layers; per-file overrides reach it through a FileOptionsResolver.
 #include <fmt/format.h>
 #include <onnxlint/config.h>
+#include <onnxlint/escape.h>
 
 #include <algorithm>
 #include <set>
@@ -384,11 +385,13 @@ std::string show_config(const RuleRegistry& registry, const Config& config,
   o.per_file = nullptr;
   Linter linter(registry, o);
   std::string out = "# onnx-lint effective configuration (valid input for --config)\n";
+  // Paths are folder and file names from the repository: a line break in one would start a
+  // TOML line of its own choosing, an escape sequence would reach the terminal.
   out += fmt::format("# config file: {}\n",
-                     config.path.empty() ? "none (built-in defaults)" : config.path);
+                     config.path.empty() ? "none (built-in defaults)" : visible(config.path));
   if (path) {
     std::vector<size_t> idx = matching_overrides(config, *path);
-    out += fmt::format("# for model: {} ({})\n", *path,
+    out += fmt::format("# for model: {} ({})\n", visible(*path),
                        idx.empty() ? std::string("no [[overrides]] apply")
                                    : fmt::format("[[overrides]] {} applied", fmt::join(idx, ", ")));
   }

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <onnxlint/escape.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -149,8 +150,14 @@ std::optional<std::string> option_type_error(const OptionInfo& option, const Opt
       }
       break;
   }
-  if (want == nullptr) return std::nullopt;
-  return fmt::format("expected {}, got {}", want, kGot[value.index()]);
+  if (want != nullptr) return fmt::format("expected {}, got {}", want, kGot[value.index()]);
+  if (option.type() == OptionType::Int) {
+    const int64_t v = std::get<int64_t>(value);
+    if (v < option.min_int || v > option.max_int) {
+      return fmt::format("{} is out of range (from {} to {})", v, option.min_int, option.max_int);
+    }
+  }
+  return std::nullopt;
 }
 
 OptionValue typed_option_value(const OptionInfo& option, OptionValue value) {
@@ -198,6 +205,8 @@ std::string toml_string(std::string_view value) {
         }
     }
   }
+  // Bidi controls, zero-width and tag characters would hide in the printed configuration.
+  out = escape(out, EscapeMode::Toml);
   return out + "\"";
 }
 

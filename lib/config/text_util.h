@@ -40,8 +40,9 @@ std::string unknown_rule_reason(const RuleRegistry& registry, std::string_view i
 std::string unknown_option_reason(const RuleInfo& info);
 
 /// Why `value` cannot be option `option` ("expected an integer, got string", the config
-/// reader's words), or nullopt when it can. A float option takes an integer; a strings option
-/// a single string (see typed_option_value).
+/// reader's words; "-1 is out of range (from 0 to 2147483647)" for an int outside the option's
+/// range), or nullopt when it can. A float option takes an integer; a strings option a single
+/// string (see typed_option_value).
 std::optional<std::string> option_type_error(const OptionInfo& option, const OptionValue& value);
 
 /// `value`, which option_type_error accepts, as exactly the option's type: an integer for a
@@ -58,5 +59,9 @@ std::string toml_string(std::string_view value);
 /// literal characters first, exact ids), so that applying them in order lets the most specific
 /// win. Stable for equal specificity.
 void sort_by_specificity(const RuleRegistry& registry, std::vector<SeverityOverride>& patterns);
+
+/// Config files read and parsed as TOML so far in this process (lib/config/config.cc parses
+/// each file once while it does not change): for tests of that promise.
+uint64_t config_file_parses();
 
 }  // namespace onnxlint

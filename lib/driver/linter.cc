@@ -20,6 +20,7 @@
 #include "driver/model_summary.h"
 #include "driver/suppression.h"
 #include "driver/unreadable.h"
+#include "emit/echo_cap.h"
 
 namespace onnxlint {
 
@@ -93,6 +94,7 @@ const Linter& Linter::for_path(std::string_view path) const {
     LintOptions o = options_.per_file->options(key);
     o.per_file = nullptr;
     slot = std::make_unique<Linter>(registry_, std::move(o));
+    slot->hash_cache_ = hash_cache_;  // one run, one digest per file
   }
   return *slot;
 }
@@ -100,6 +102,7 @@ const Linter& Linter::for_path(std::string_view path) const {
 Linter::Linter(const RuleRegistry& registry, LintOptions options)
     : registry_(registry), options_(std::move(options)) {
   if (options_.per_file) per_file_cache_ = std::make_shared<PerFileCache>();
+  if (options_.hash) hash_cache_ = std::make_shared<FileHashCache>();
   check_selectors(registry_, options_.select, "select");
   check_selectors(registry_, options_.extend_select, "extend-select");
   check_selectors(registry_, options_.ignore, "ignore");
@@ -263,6 +266,13 @@ FileReport Linter::lint_model(const Model& model) const {
     active.push_back(std::move(a));
   }
 
+  // Findings are capped as they come (cap_echoes): a name the model repeats in every finding
+  // costs at most kMaxEchoBytes per string, in memory and in every format.
+  size_t capped_upto = 0;
+  auto cap_new_findings = [&] {
+    for (; capped_upto < sink.size(); ++capped_upto) cap_echoes(sink[capped_upto]);
+  };
+
   // Runs one callback; an exception disables the rule for this model and is reported.
   // `where` is a Location or a callable returning one, so that node locations (three strings)
   // are built only when a rule fails rather than once per node.
@@ -271,6 +281,7 @@ FileReport Linter::lint_model(const Model& model) const {
     if (a.failed) return;
     try {
       call(*a.rule, *a.ctx);
+      if (capped_upto != sink.size()) cap_new_findings();
     } catch (const std::exception& ex) {
       a.failed = true;
       Diagnostic& d = sink.emplace_back();
@@ -331,7 +342,10 @@ FileReport Linter::lint_model(const Model& model) const {
     run(i, model_loc, [&](Rule& r, RuleContext& c) { r.on_model_end(model, c); });
   }
 
-  report.model = summarize(model, cache, options_.hash);
+  report.model = summarize(model, cache, options_.hash, hash_cache_.get());
+  // Again over all: a rule may add notes to a finding after the callback that reported it.
+  for (Diagnostic& d : sink) cap_echoes(d);
+  for (ReportSection& section : sections) cap_echoes(section);
 
   // A rule past its cap: one finding stands for the rest, and the report records the count.
   for (const ActiveRule& a : active) {
@@ -425,12 +439,29 @@ FileReport Linter::lint_model(const Model& model) const {
 
 namespace {
 
-// The *.onnx files below `root` (any depth; folder symlinks are not followed), and an error
-// entry for each folder that cannot be listed: one unreadable subfolder does not hide the rest.
-// Iterative, so a deep tree cannot exhaust the stack. Sorted by path.
+// Whether the symlink `link` leads to a file inside `real_root` (a canonical path). A folder
+// expansion lints what is in the folder walked: a link out of it (to a model elsewhere on the
+// machine, another checkout, a home folder) would lint that model and publish its names in
+// the report (a pull-request comment, a SARIF upload).
+bool links_inside(const std::filesystem::path& link, const std::filesystem::path& real_root) {
+  std::error_code ec;
+  const std::filesystem::path target = std::filesystem::canonical(link, ec);
+  if (ec || real_root.empty()) return false;
+  const std::filesystem::path rel = target.lexically_relative(real_root);
+  return !rel.empty() && *rel.begin() != "..";
+}
+
+// The *.onnx files below `root` (any depth), and an error entry for each folder that cannot be
+// listed: one unreadable subfolder does not hide the rest. Symlinks: a file symlink is followed
+// only when it leads to a file inside `root` (after resolving every link, `root`'s own
+// included); folder symlinks are never followed (what one leads to inside `root` is walked
+// anyway, and outside it is not the folder's). Iterative, so a deep tree cannot exhaust the
+// stack. Sorted by path.
 std::vector<InputPath> walk_folder(const std::filesystem::path& root) {
   namespace fs = std::filesystem;
   std::vector<InputPath> out;
+  std::error_code root_ec;
+  const fs::path real_root = fs::canonical(root, root_ec);
   std::vector<fs::path> pending{root};
   while (!pending.empty()) {
     const fs::path dir = std::move(pending.back());
@@ -439,9 +470,11 @@ std::vector<InputPath> walk_folder(const std::filesystem::path& root) {
     fs::directory_iterator it(dir, ec), end;
     for (; !ec && it != end; it.increment(ec)) {
       std::error_code type_ec;
-      if (it->is_directory(type_ec) && !it->is_symlink(type_ec)) {
+      const bool link = it->is_symlink(type_ec);
+      if (it->is_directory(type_ec) && !link) {
         pending.push_back(it->path());
-      } else if (it->path().extension() == ".onnx" && it->is_regular_file(type_ec)) {
+      } else if (it->path().extension() == ".onnx" && it->is_regular_file(type_ec) &&
+                 (!link || links_inside(it->path(), real_root))) {
         out.push_back({it->path().string(), ""});
       }
     }

@@ -14,6 +14,7 @@
 #include <memory>
 #include <unordered_map>
 
+#include "emit/echo_cap.h"
 #include "util/decimal.h"
 #include "util/name_map.h"
 
@@ -49,8 +50,8 @@ std::string finish_hex(EVP_MD_CTX* ctx) {
 }
 
 // Hashes a regular file in chunks (weights can be far larger than memory). Sets `error` and
-// returns "" when it cannot be read.
-std::string sha256_file(const fs::path& path, std::string& error) {
+// returns "" when it cannot be read; adds the bytes read to `counted`.
+std::string sha256_file(const fs::path& path, std::string& error, std::atomic<uint64_t>& counted) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
   if (fd < 0) {
     error = "cannot be opened";
@@ -68,6 +69,7 @@ std::string sha256_file(const fs::path& path, std::string& error) {
         ok = false;
         break;
       }
+      counted += static_cast<uint64_t>(n);
       ok = EVP_DigestUpdate(ctx.get(), buffer.data(), static_cast<size_t>(n)) == 1;
       if (!ok) break;
     }
@@ -172,7 +174,7 @@ ValueSignature signature(const ValueInfo& v) {
 
 // Each external-data location once, with the tensors stored in it; sized (and hashed) only when
 // it resolves inside the model's folder.
-std::vector<ExternalFile> external_files(const Model& model, bool hash) {
+std::vector<ExternalFile> external_files(const Model& model, FileHashCache* hashes) {
   std::vector<ExternalFile> files;
   std::unordered_map<std::string_view, size_t> index;
   for (const Graph* g : model.all_graphs()) {
@@ -214,12 +216,32 @@ std::vector<ExternalFile> external_files(const Model& model, bool hash) {
       continue;
     }
     f.bytes = static_cast<uint64_t>(st.st_size);
-    if (hash) f.sha256 = sha256_file(where.path, f.error);
+    if (hashes != nullptr) f.sha256 = hashes->sha256(where.path, st, f.error);
   }
   return files;
 }
 
 }  // namespace
+
+std::string FileHashCache::sha256(const fs::path& path, const struct stat& st, std::string& error) {
+  const Key key{static_cast<uint64_t>(st.st_dev),
+                static_cast<uint64_t>(st.st_ino),
+                static_cast<int64_t>(st.st_size),
+                st.st_mtim.tv_sec,
+                st.st_mtim.tv_nsec,
+                st.st_ctim.tv_sec,
+                st.st_ctim.tv_nsec};
+  std::shared_ptr<Entry> entry;
+  {
+    std::lock_guard lock(mutex_);
+    std::shared_ptr<Entry>& slot = entries_[key];
+    if (!slot) slot = std::make_shared<Entry>();
+    entry = slot;
+  }
+  std::call_once(entry->once, [&] { entry->hex = sha256_file(path, entry->error, bytes_hashed_); });
+  if (entry->hex.empty()) error = entry->error;
+  return entry->hex;
+}
 
 std::string sha256_hex(std::span<const std::byte> bytes) {
   Digest ctx = new_sha256();
@@ -227,7 +249,7 @@ std::string sha256_hex(std::span<const std::byte> bytes) {
   return finish_hex(ctx.get());
 }
 
-ModelSummary summarize(const Model& model, AnalysisCache& cache, bool hash) {
+ModelSummary summarize(const Model& model, AnalysisCache& cache, bool hash, FileHashCache* files) {
   ModelSummary s;
   s.ir_version = model.ir_version();
   for (const OpsetImport& imp : model.opset_imports()) {
@@ -271,10 +293,12 @@ ModelSummary summarize(const Model& model, AnalysisCache& cache, bool hash) {
     for (const Node& n : g->nodes()) count_op(n);
     for (const TensorData& t : g->initializers()) {
       if (t.storage == TensorData::Storage::External) {
-        if (auto n = parse_decimal(t.external_value("length"))) {
-          s.external_bytes += *n;
-        } else if (auto e = t.expected_bytes()) {
-          s.external_bytes += *e;
+        // Lengths are the file's numbers: the sum saturates rather than wrap.
+        const std::optional<uint64_t> n = parse_decimal(t.external_value("length"));
+        const std::optional<uint64_t> bytes = n ? n : t.expected_bytes();
+        if (bytes) {
+          s.external_bytes =
+              *bytes > UINT64_MAX - s.external_bytes ? UINT64_MAX : s.external_bytes + *bytes;
         }
       } else {
         s.initializer_bytes += t.payload.size;
@@ -315,7 +339,10 @@ ModelSummary summarize(const Model& model, AnalysisCache& cache, bool hash) {
     s.outputs.push_back(std::move(out));
   }
   if (hash) s.sha256 = sha256_hex(model.bytes());
-  s.external_data = external_files(model, hash);
+  std::optional<FileHashCache> own;
+  if (hash && files == nullptr) files = &own.emplace();
+  s.external_data = external_files(model, hash ? files : nullptr);
+  cap_echoes(s);
   return s;
 }
 

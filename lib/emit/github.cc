@@ -66,12 +66,13 @@ void emit_github(const Report& report, const Linter& linter, std::ostream& out) 
       std::string file = visible(f.path);
       while (file.starts_with("./")) file.erase(0, 2);
       out << "::error file=" << escape_property(file)
-          << ",title=onnx-lint::" << escape_data(visible(f.error, true)) << "\n";
+          << ",title=onnx-lint::" << escape_data(visible(f.error)) << "\n";
       continue;
     }
     for (const Diagnostic& d : f.diagnostics) {
-      // Each piece made visible first (ESC, bidi controls; newlines too inside names), then
-      // the runner's own escaping for the lines the message is made of.
+      // Each piece made visible first (ESC, bidi controls, and the line breaks inside it: the
+      // only line breaks are the note/help lines added here), then the runner's own escaping
+      // for the lines the message is made of.
       std::string file = visible(d.location.file);
       while (file.starts_with("./")) file.erase(0, 2);
       std::string anchor = visible(d.location.anchor());
@@ -82,9 +83,9 @@ void emit_github(const Report& report, const Linter& linter, std::ostream& out) 
         message += ": ";
       }
       if (!d.target.empty()) message += "[" + visible(d.target) + "] ";
-      message += visible(d.message, true);
-      for (const std::string& n : d.notes) message += "\nnote: " + visible(n, true);
-      if (!d.help.empty()) message += "\nhelp: " + visible(d.help, true);
+      message += visible(d.message);
+      for (const std::string& n : d.notes) message += "\nnote: " + visible(n);
+      if (!d.help.empty()) message += "\nhelp: " + visible(d.help);
       out << "::" << command(d.severity) << " file=" << escape_property(file)
           << ",title=" << escape_property(d.rule_id) << "::" << escape_data(message) << "\n";
     }

@@ -73,16 +73,16 @@ void emit_gitlab(const Report& report, const Linter& linter, std::ostream& out) 
       if (!description.empty()) description += ": ";
       if (!d.target.empty()) description += "[" + d.target + "] ";
       description += d.message;
-      std::string body;
-      for (const std::string& n : d.notes) body += "note: " + n + "\n";
-      if (!d.help.empty()) body += "help: " + d.help + "\n";
+      std::string body;  // one line per note: line breaks inside one are shown, not kept
+      for (const std::string& n : d.notes) body += "note: " + visible(n) + "\n";
+      if (!d.help.empty()) body += "help: " + visible(d.help) + "\n";
       json issue = {{"type", "issue"},
                     {"check_name", d.rule_id},
                     {"description", visible(description)},
                     {"fingerprint", fingerprint(d)},
                     {"severity", gitlab_severity(d)},
                     {"location", location(d.location.file)}};
-      if (!body.empty()) issue["content"] = {{"body", visible(body, true)}};
+      if (!body.empty()) issue["content"] = {{"body", body}};
       issues.push_back(std::move(issue));
     }
   }

@@ -3,15 +3,26 @@
 // at a time instead of the whole report's.
 #pragma once
 
+#include <onnxlint/escape.h>
+
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 
 namespace onnxlint::json_stream {
 
-/// `j` as dump(2) writes it; model strings are arbitrary bytes, so invalid UTF-8 is replaced.
+/// `j` as dump(2) writes it; model strings are arbitrary bytes, so invalid UTF-8 is replaced,
+/// and the hidden code points (bidi controls, zero-width and tag characters) are written as
+/// "\uXXXX" escapes by the one escaping function: the same strings to a JSON reader, visible in
+/// the file.
 inline std::string dump(const nlohmann::json& j) {
-  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string text = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+  // Hidden code points are all past ASCII: ASCII-only text (the usual case) needs no copy.
+  if (std::none_of(text.begin(), text.end(), [](char c) { return (c & 0x80) != 0; })) {
+    return text;
+  }
+  return escape(text, EscapeMode::Json);
 }
 
 /// Writes `text` (a dumped value) with `spaces` more indentation on every line but the first,

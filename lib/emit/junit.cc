@@ -15,15 +15,18 @@ namespace {
 
 using markup::xml_escape;
 
-// The finding as text: the text format's line, then its note and help lines.
+// The finding as text: the text format's line, then its note and help lines. Each piece is
+// made visible on its own (one line each: a line break inside a name or a message is shown as
+// "\x0a"), so the only line breaks are the ones put here; xml_escape keeps those. A CI log that
+// prints the report therefore shows no line that a model wrote (a "::" workflow command).
 std::string finding_text(const Diagnostic& d) {
-  std::string s = markup::repo_path(d.location.file);
-  if (std::string p = markup::place(d.location); !p.empty()) s += ": " + p;
+  std::string s = visible(markup::repo_path(d.location.file));
+  if (std::string p = markup::place(d.location); !p.empty()) s += ": " + visible(p);
   s += fmt::format(": {}: ", severity_name(d.severity));
-  if (!d.target.empty()) s += "[" + d.target + "] ";
-  s += d.message + " [" + d.rule_id + "]";
-  for (const std::string& n : d.notes) s += "\n    note: " + n;
-  if (!d.help.empty()) s += "\n    help: " + d.help;
+  if (!d.target.empty()) s += "[" + visible(d.target) + "] ";
+  s += visible(d.message) + " [" + d.rule_id + "]";
+  for (const std::string& n : d.notes) s += "\n    note: " + visible(n);
+  if (!d.help.empty()) s += "\n    help: " + visible(d.help);
   return s;
 }
 
@@ -31,7 +34,7 @@ std::string short_message(const Diagnostic& d) {
   std::string s = markup::place(d.location);
   if (!s.empty()) s += ": ";
   if (!d.target.empty()) s += "[" + d.target + "] ";
-  return s + d.message;
+  return s + d.message;  // an attribute: xml_escape keeps no line break
 }
 
 bool is_error(const Diagnostic& d) {
@@ -52,7 +55,7 @@ Case testcase(const FileReport& f, const std::optional<Severity>& fail_on) {
   body << "    <testcase classname=\"onnx-lint\" name=\"" << name << "\">\n";
   if (f.status == FileReport::Status::PathError) {
     body << "      <error type=\"path-error\" message=\"" << xml_escape(f.error, true) << "\">"
-         << xml_escape(fmt::format("{}: {}", f.path, f.error), false) << "</error>\n";
+         << xml_escape(visible(fmt::format("{}: {}", f.path, f.error)), false) << "</error>\n";
     c.error = true;
   }
   for (const Diagnostic& d : f.diagnostics) {

@@ -98,7 +98,8 @@ std::optional<uint64_t> TensorData::expected_bytes() const {
   auto bits = data_type_bits(data_type);
   auto n = element_count();
   if (!bits || !n) return std::nullopt;
-  if (*n > std::numeric_limits<uint64_t>::max() / *bits) return std::nullopt;
+  // n * bits + 7 must fit: checked by division, so no count can wrap it.
+  if (*n > (std::numeric_limits<uint64_t>::max() - 7) / *bits) return std::nullopt;
   return (*n * *bits + 7) / 8;
 }
 
@@ -226,7 +227,6 @@ std::optional<std::vector<int64_t>> Model::read_ints(const TensorData& t,
   auto n = t.element_count();
   if (!n || *n > max_elements) return std::nullopt;
   std::vector<int64_t> out;
-  out.reserve(*n);
   if (t.storage == TensorData::Storage::Raw) {
     size_t width = 0;
     switch (static_cast<DataType>(t.data_type)) {
@@ -251,7 +251,8 @@ std::optional<std::vector<int64_t>> Model::read_ints(const TensorData& t,
         return std::nullopt;
     }
     auto bytes = span_bytes(t.payload);
-    if (bytes.size() != *n * width) return std::nullopt;
+    if (!holds_exactly(bytes.size(), *n, width)) return std::nullopt;
+    out.reserve(*n);  // now known to be backed by the payload's bytes
     for (size_t i = 0; i < *n; ++i) {
       const std::byte* p = bytes.data() + i * width;
       switch (static_cast<DataType>(t.data_type)) {
@@ -286,6 +287,7 @@ std::optional<std::vector<int64_t>> Model::read_ints(const TensorData& t,
                uint64_field = t.typed_field == 11;
     if (!int32_field && !int64_field && !uint64_field) return std::nullopt;
     if (t.typed_count != *n) return std::nullopt;
+    out.reserve(*n);  // typed_count entries were counted in the file
     try {
       for_each_typed(*this, t, [&](uint64_t v) {
         if (int32_field) {
@@ -309,7 +311,6 @@ std::optional<std::vector<double>> Model::read_floats(const TensorData& t,
   auto n = t.element_count();
   if (!n || *n > max_elements) return std::nullopt;
   std::vector<double> out;
-  out.reserve(*n);
   if (t.storage == TensorData::Storage::Raw) {
     size_t width = t.data_type == DataType::Double                                           ? 8
                    : t.data_type == DataType::Float                                          ? 4
@@ -317,7 +318,8 @@ std::optional<std::vector<double>> Model::read_floats(const TensorData& t,
                                                                                              : 0;
     if (width == 0) return std::nullopt;
     auto bytes = span_bytes(t.payload);
-    if (bytes.size() != *n * width) return std::nullopt;
+    if (!holds_exactly(bytes.size(), *n, width)) return std::nullopt;
+    out.reserve(*n);  // now known to be backed by the payload's bytes
     for (size_t i = 0; i < *n; ++i) {
       const std::byte* p = bytes.data() + i * width;
       if (t.data_type == DataType::Double) out.push_back(load_le<double>(p));
@@ -329,6 +331,7 @@ std::optional<std::vector<double>> Model::read_floats(const TensorData& t,
   }
   if (t.storage == TensorData::Storage::Typed) {
     if (t.typed_count != *n) return std::nullopt;
+    out.reserve(*n);  // typed_count entries were counted in the file
     try {
       for_each_typed(*this, t, [&](uint64_t v) {
         if (t.typed_field == 4) {

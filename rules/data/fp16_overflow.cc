@@ -65,7 +65,7 @@ bool for_each_float(const Model& m, const TensorData& t, uint64_t max_elements, 
                          : dt == DataType::Float   ? 4
                          : dt == DataType::Float16 ? 2
                                                    : 0;
-    if (width == 0 || bytes.size() != *n * width) return false;
+    if (!holds_exactly(bytes.size(), *n, width)) return false;  // no n * width: it can wrap
     for (uint64_t i = 0; i < *n; ++i) {
       const std::byte* p = bytes.data() + i * width;
       if (dt == DataType::Double) {

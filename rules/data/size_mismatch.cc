@@ -13,14 +13,15 @@ std::optional<uint64_t> typed_entries(int32_t data_type, uint64_t n) {
   switch (static_cast<DataType>(data_type)) {
     case DataType::Complex64:   // real/imag pairs in float_data
     case DataType::Complex128:  // pairs in double_data
-      return 2 * n;
+      // Saturated, never wrapped: no file holds 2^64 entries, so that is a mismatch too.
+      return n > UINT64_MAX / 2 ? UINT64_MAX : 2 * n;
     case DataType::Uint4:  // two per int32_data entry
     case DataType::Int4:
     case DataType::Float4E2M1:
-      return (n + 1) / 2;
+      return n / 2 + n % 2;
     case DataType::Uint2:  // four per entry
     case DataType::Int2:
-      return (n + 3) / 4;
+      return n / 4 + (n % 4 != 0);
     case DataType::Undefined:
       return std::nullopt;
     default:
@@ -78,6 +79,10 @@ class SizeMismatch final : public RuleBase<SizeMismatch> {
         if (expected && *expected != t.payload.size) {
           return fmt::format("{} has {} bytes of raw_data but needs {}", label(t), t.payload.size,
                              *expected);
+        }
+        if (!expected && data_type_bits(t.data_type)) {  // dims x width past 2^64 bytes
+          return fmt::format("{} has {} bytes of raw_data but needs more than 2^64", label(t),
+                             t.payload.size);
         }
         return {};
       }

@@ -57,6 +57,31 @@ run 1 git commit -m "weights as an LFS pointer"
 expect_in "$WORK/err" "external-data file 'models/with weights/external.bin' is a Git LFS pointer"
 git reset -q --hard
 
+# A model naming an external-data file whose name holds an escape sequence and a bidi override
+# (not staged): the hook names it visibly, never raw (issue 28, N15).
+mkdir -p models/evil
+/usr/bin/python3 - "models/evil/m.onnx" <<'PY'
+import sys
+from onnx import TensorProto, helper
+t = TensorProto(name="w", data_type=TensorProto.FLOAT, dims=[1],
+                data_location=TensorProto.EXTERNAL)
+entry = t.external_data.add()
+entry.key, entry.value = "location", "w\x1b[31m\u202e.bin"
+graph = helper.make_graph([helper.make_node("Relu", ["w"], ["y"])], "g", [],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])], [t])
+m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+m.ir_version = 8
+open(sys.argv[1], "wb").write(m.SerializeToString())
+PY
+printf 'abcd' >$'models/evil/w\e[31m\xe2\x80\xae.bin'
+git add models/evil/m.onnx
+run 1 git commit -m "model naming an odd file"
+expect_in "$WORK/err" "external-data file '\$'models/evil/w\\E[31m\\342\\200\\256.bin'' is not in the git index"
+expect_not_in "$WORK/err" $'\e'
+expect_not_in "$WORK/err" $'\xe2\x80\xae'
+git reset -q --hard
+rm -rf models/evil
+
 # A missing binary blocks with a clear message instead of passing silently.
 cp "$WORK/models/clean.onnx" models/again.onnx
 git add models/again.onnx

@@ -11,8 +11,9 @@ namespace onnxlint {
 
 /// Writes "MODEL\0FILE\0" for every distinct external-data file of each model in `inputs`, in
 /// order; FILE is the `location` joined to the model's folder (as the loader resolves it).
-/// Models that cannot be read and "-" list nothing (linting reports them). Returns whether
-/// every input was a model file (false: a path error, named on stderr).
+/// Models that cannot be read and "-" list nothing (linting reports them). A location holding
+/// a NUL byte is named on stderr, not listed. Returns whether every input was a model file and
+/// every location could be listed (false: the problem is named on stderr).
 bool list_external_data(const std::vector<InputPath>& inputs, std::ostream& out);
 
 }  // namespace onnxlint
