@@ -445,7 +445,6 @@ TEST(Isolation, TestSwitchIsInertUnlessSetAndNamesOneRule) {
 // Without isolation, a program that installed the crash handler prints what was running and
 // exits with kExitCrash instead of dying by the signal; a stack overflow too (alternate stack).
 TEST(IsolationDeathTest, CrashHandlerNamesRuleAndFileAndExitsWith3) {
-  GTEST_FLAG_SET(death_test_style, "threadsafe");
   ThreeModels models;
   for (const char* how : {"segv", "stack", "abort"}) {
     SCOPED_TRACE(how);
