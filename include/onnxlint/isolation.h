@@ -17,10 +17,12 @@ namespace ONNXLINT_API onnxlint {
 /// outside isolation): install_crash_handler() exits with it instead of dying by the signal.
 inline constexpr int kExitCrash = 3;
 
-/// The test-only switch: `ONNXLINT_TEST_CRASH_RULE=<rule-id>[:<how>]` makes that rule crash on
-/// its first callback. <how>: abort (default), segv, bus, fpe, ill, kill (SIGKILL, as the
-/// out-of-memory killer sends), stack (a real stack overflow), oom (allocates until operator
-/// new fails), throw (an exception). Inert unless set; never set it outside tests.
+/// The test-only switch: `ONNXLINT_TEST_CRASH_RULE=<rule-id>[:<how>[:<path part>]]` makes that
+/// rule crash on its first callback, on the files whose path holds <path part> (every file
+/// without it); `@loading` or `@summary` instead of a rule id crash in that phase. <how>: abort
+/// (default), segv, bus, fpe, ill, kill (SIGKILL, as the out-of-memory killer sends), stack (a
+/// real stack overflow), oom (allocates until operator new fails), throw (an exception). Inert
+/// unless set; never set it outside tests.
 inline constexpr const char* kTestCrashVariable = "ONNXLINT_TEST_CRASH_RULE";
 
 /// Linter::lint_bytes in a worker process: a crash while linting gives the internal-error

@@ -168,6 +168,7 @@ void begin_file(std::string_view path) {
   // Printed by the crash handler as is: the path made visible here, where allocating is fine.
   copy_cut(r.file, sizeof r.file, is_visible(path) ? std::string(path) : visible(path));
   set_phase(r, Phase::Loading);
+  test_crash_in_phase("@loading", path);
 }
 
 std::string describe_phase(Phase phase, const RuleInfo* rule, std::string_view analysis) {
@@ -632,23 +633,51 @@ class CrashingRule final : public Rule {
   std::string path_part_;
 };
 
-}  // namespace
+// ONNXLINT_TEST_CRASH_RULE parsed: <target>[:<how>[:<path-part>]], where the target is a rule
+// id, "@loading" or "@summary".
+struct TestCrash {
+  std::string target;
+  std::string how = "abort";
+  std::string path_part;
+};
 
-std::unique_ptr<Rule> wrap_for_test_crash(std::unique_ptr<Rule> rule) {
+std::optional<TestCrash> test_crash_setting() {
   const char* setting = std::getenv(kTestCrashVariable);
-  if (setting == nullptr || *setting == '\0' || !rule) return rule;
-  // <rule-id>[:<how>[:<path-part>]]
+  if (setting == nullptr || *setting == '\0') return std::nullopt;
   std::string_view s(setting);
+  TestCrash out;
   const size_t colon = s.find(':');
-  if (s.substr(0, colon) != rule->info().id) return rule;
-  std::string how = "abort", path_part;
+  out.target = std::string(s.substr(0, colon));
   if (colon != std::string_view::npos) {
     std::string_view rest = s.substr(colon + 1);
     const size_t second = rest.find(':');
-    if (!rest.substr(0, second).empty()) how = std::string(rest.substr(0, second));
-    if (second != std::string_view::npos) path_part = std::string(rest.substr(second + 1));
+    if (!rest.substr(0, second).empty()) out.how = std::string(rest.substr(0, second));
+    if (second != std::string_view::npos) out.path_part = std::string(rest.substr(second + 1));
   }
-  return std::make_unique<CrashingRule>(std::move(rule), std::move(how), std::move(path_part));
+  return out;
+}
+
+}  // namespace
+
+void test_crash_in_phase(std::string_view phase, std::string_view path) {
+  const std::optional<TestCrash> crash = test_crash_setting();
+  if (crash && crash->target == phase && path.find(crash->path_part) != std::string_view::npos) {
+    crash_as(crash->how);
+  }
+}
+
+std::unique_ptr<Rule> wrap_for_test_crash(std::unique_ptr<Rule> rule) {
+  if (!rule) return rule;
+  std::optional<TestCrash> crash = test_crash_setting();
+  if (!crash || crash->target != rule->info().id) return rule;
+  return std::make_unique<CrashingRule>(std::move(rule), std::move(crash->how),
+                                        std::move(crash->path_part));
+}
+
+void enter_phase(CrashRecord& r, Phase p) {
+  r.rule.store(nullptr, std::memory_order_relaxed);
+  set_phase(r, p);
+  if (p == Phase::Summary) test_crash_in_phase("@summary", r.file);
 }
 
 }  // namespace isolation
@@ -708,14 +737,16 @@ void on_fatal_signal(int sig) {
   uint32_t phase = r.phase.load(std::memory_order_relaxed);
   if (phase > uint32_t(isolation::Phase::Sending)) phase = uint32_t(isolation::Phase::Idle);
   out << "onnx-lint: internal error";
-  if (phase != uint32_t(isolation::Phase::Idle)) {
+  const std::string_view file(r.file, strnlen(r.file, sizeof r.file));
+  if (phase == uint32_t(isolation::Phase::Loading)) {
+    out << " while loading " << file;
+  } else if (phase != uint32_t(isolation::Phase::Idle)) {
     const RuleInfo* rule = r.rule.load(std::memory_order_relaxed);
     out << " while ";
     isolation::format_phase(out, static_cast<isolation::Phase>(phase),
                             rule != nullptr ? std::string_view(rule->id) : "",
                             isolation::analysis_of(r));
-    if (r.file[0] != '\0')
-      out << " on " << std::string_view(r.file, strnlen(r.file, sizeof r.file));
+    if (!file.empty()) out << " on " << file;
   }
   out << ": " << isolation::signal_text(sig) << "\n";
   const std::string_view text = out.view();

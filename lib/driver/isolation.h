@@ -60,10 +60,7 @@ inline void set_rule(CrashRecord& r, const RuleInfo* info) {
 }
 
 /// Enters a phase that no rule runs in (the summary, the findings, idle).
-inline void enter_phase(CrashRecord& r, Phase p) {
-  r.rule.store(nullptr, std::memory_order_relaxed);
-  set_phase(r, p);
-}
+void enter_phase(CrashRecord& r, Phase p);
 
 /// An alternate signal stack for the calling thread while it lives, when install_crash_handler()
 /// was called (a stack overflow in a --jobs thread then still reaches the handler).
@@ -107,8 +104,13 @@ Report lint_inputs_isolated(const Linter& linter, const std::vector<InputPath>& 
                             const std::function<void(size_t, size_t)>& progress);
 
 /// `rule` itself, or, when ONNXLINT_TEST_CRASH_RULE names its id, a wrapper that crashes as the
-/// variable says on its first callback (tests only; docs/security.md).
+/// variable says on its first callback (tests only; docs/security.md). The variable may name a
+/// phase instead of a rule: `@loading` (begin_file) and `@summary` (enter_phase) crash there.
 std::unique_ptr<Rule> wrap_for_test_crash(std::unique_ptr<Rule> rule);
+
+/// The test switch for phases: crashes when ONNXLINT_TEST_CRASH_RULE names `phase` ("@loading",
+/// "@summary") and `path` holds its path part.
+void test_crash_in_phase(std::string_view phase, std::string_view path);
 
 /// An exception's text for a finding: "out of memory" for std::bad_alloc, else what().
 std::string exception_text(const std::exception& e);

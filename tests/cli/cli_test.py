@@ -932,6 +932,22 @@ class CrashIsolation(TempModels):
         self.assertIn("b_crash.onnx: SIGSEGV", err)
         self.assertEqual(self.run_env(None, "--isolate", "--no-isolate", path)[0], 2)
 
+    def test_loading_and_summary_phases_are_named(self):
+        folder = self.folder()
+        single = os.path.join(folder, "b_crash.onnx")
+        for phase, words in (("@loading", "loading the model"),
+                             ("@summary", "computing the model summary")):
+            code, out, _ = self.run_env(f"{phase}:segv:crash", "--format", "concise", folder)
+            self.assertEqual(code, 2, phase)
+            self.assertIn(f"b_crash.onnx: error: onnx-lint crashed with SIGSEGV (segmentation "
+                          f"fault) while {words}; nothing else is reported", out)
+            code, out, _ = self.run_env(f"{phase}:oom", "--format", "concise", single)
+            self.assertEqual(code, 2, phase)
+            self.assertIn(f"onnx-lint ran out of memory while {words}", out)
+        code, _, err = self.run_env("@loading:segv", single)
+        self.assertEqual((code, err), (3, f"onnx-lint: internal error while loading {single}: "
+                                          "SIGSEGV (segmentation fault)\n"))
+
     def test_out_of_memory_is_a_finding(self):
         """N12: mimalloc's operator new aborted (SIGABRT) on out of memory; now it throws and the
         rule's internal-error finding says so, with or without isolation, and under an

@@ -403,6 +403,39 @@ TEST(Isolation, CrashInAnAnalysisNamesTheAnalysisAndTheRule) {
   expect_same_output(one_file(plain.files[1]), one_file(report.files[2]), linter);
 }
 
+// The phases outside rules: a crash while loading the model or computing its summary names
+// that phase; out of memory there is the file's finding, in-process too (N12).
+TEST(Isolation, LoadingAndSummaryPhasesAreNamed) {
+  ThreeModels models;
+  const Report clean = Linter(builtin_registry(), {}).lint_paths(models.paths);
+  for (const char* phase : {"loading", "summary"}) {
+    SCOPED_TRACE(phase);
+    const std::string words =
+        std::string(phase) == "loading" ? "loading the model" : "computing the model summary";
+    for (bool isolate : {false, true}) {
+      LintOptions o;
+      o.isolate = isolate;
+      const Linter linter(builtin_registry(), o);
+      std::vector<std::string> hows = {"oom"};
+      if (isolate) hows.push_back("segv");
+      for (const std::string& how : hows) {
+        if (kSanitized && how == "oom") continue;
+        CrashSwitch crash(fmt::format("@{}:{}:crash", phase, how));
+        const Report report = linter.lint_paths(models.paths);
+        ASSERT_EQ(report.files.size(), 3u);
+        const std::string what = how == "oom"
+                                     ? "onnx-lint ran out of memory"
+                                     : "onnx-lint crashed with SIGSEGV (segmentation fault)";
+        EXPECT_EQ(only_finding(report.files[1]).message,
+                  what + " while " + words + "; nothing else is reported for this file");
+        EXPECT_FALSE(report.files[1].model);
+        expect_same_output(one_file(clean.files[0]), one_file(report.files[0]), linter);
+        expect_same_output(one_file(clean.files[2]), one_file(report.files[2]), linter);
+      }
+    }
+  }
+}
+
 // lint_bytes_isolated (the Python module's isolate=True for buffers): the same report as
 // lint_bytes, or the internal error when the lint crashes.
 TEST(Isolation, BytesInAWorker) {
@@ -446,6 +479,14 @@ TEST(Isolation, TestSwitchIsInertUnlessSetAndNamesOneRule) {
 // exits with kExitCrash instead of dying by the signal; a stack overflow too (alternate stack).
 TEST(IsolationDeathTest, CrashHandlerNamesRuleAndFileAndExitsWith3) {
   ThreeModels models;
+  EXPECT_EXIT(
+      {
+        install_crash_handler();
+        ::setenv(kTestCrashVariable, "@loading:segv", 1);
+        Linter(builtin_registry(), {}).lint_file(models.paths[0]);
+      },
+      ::testing::ExitedWithCode(kExitCrash),
+      "onnx-lint: internal error while loading .*a\\.onnx: SIGSEGV");
   for (const char* how : {"segv", "stack", "abort"}) {
     SCOPED_TRACE(how);
     if (kSanitized && std::string(how) == "stack") continue;
