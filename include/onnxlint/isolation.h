@@ -21,7 +21,8 @@ inline constexpr int kExitCrash = 3;
 /// rule crash on its first callback, on the files whose path holds <path part> (every file
 /// without it); `@loading` or `@summary` instead of a rule id crash in that phase. <how>: abort
 /// (default), segv, bus, fpe, ill, kill (SIGKILL, as the out-of-memory killer sends), stack (a
-/// real stack overflow), oom (allocates until operator new fails), throw (an exception). Inert
+/// real stack overflow), oom (allocates until operator new fails), orphan (segv after starting a
+/// process that holds the worker's socket for 20 s), throw (an exception). Inert
 /// unless set; never set it outside tests.
 inline constexpr const char* kTestCrashVariable = "ONNXLINT_TEST_CRASH_RULE";
 

@@ -458,6 +458,40 @@ std::vector<FileReport> run_in_workers(size_t count, size_t workers,
     return out;
   }
 
+  // Reads what the worker sent into its inbox (one read; `flags` MSG_DONTWAIT or 0); returns
+  // the read's result (0: end of stream).
+  auto receive = [](Worker& w, int flags) {
+    char buf[1 << 16];
+    ssize_t n;
+    do {
+      n = ::recv(w.fd, buf, sizeof buf, flags);
+    } while (n < 0 && errno == EINTR);
+    if (n > 0) w.inbox.append(buf, static_cast<size_t>(n));
+    return n;
+  };
+  // Finishes the worker's job if its inbox holds the whole answer.
+  auto take_answer = [&](Worker& w) {
+    if (w.inbox.size() < 8) return false;
+    const uint64_t size = get_u64(w.inbox.data());
+    if (w.inbox.size() - 8 < size) return false;
+    const size_t index = *w.job;
+    w.job.reset();
+    std::optional<FileReport> report;
+    if (w.inbox.size() - 8 == size) {
+      report = decode_file_report(std::string_view(w.inbox).substr(8));
+    }
+    w.inbox.clear();
+    if (!report) {
+      // More bytes than announced, or bytes that do not decode: the worker is not sane.
+      pool.stop(w, /*kill=*/true);
+      report = failure_report(path_of(index),
+                              "onnx-lint could not read the report of its worker process",
+                              Phase::Sending, nullptr, "");
+    }
+    finished(index, std::move(*report));
+    return true;
+  };
+
   while (done < count) {
     // Hand out jobs to the idle workers, starting a worker where the slot has none.
     for (Worker& w : pool.workers()) {
@@ -486,7 +520,10 @@ std::vector<FileReport> run_in_workers(size_t count, size_t workers,
       busy.push_back(&w);
     }
     if (fds.empty()) continue;
-    if (::poll(fds.data(), fds.size(), -1) < 0) {
+    // A timeout, so that a worker whose end of the socket another process also holds (a host
+    // that forked meanwhile) is still noticed when it dies: no end of stream would come.
+    const int ready = ::poll(fds.data(), fds.size(), 1000);
+    if (ready < 0) {
       if (errno == EINTR) continue;
       // Cannot wait on the workers: finish the remaining jobs here.
       for (Worker* w : busy) {
@@ -497,33 +534,32 @@ std::vector<FileReport> run_in_workers(size_t count, size_t workers,
       continue;
     }
     for (size_t i = 0; i < fds.size(); ++i) {
-      if (fds[i].revents == 0) continue;
       Worker& w = *busy[i];
-      char buf[1 << 16];
-      ssize_t n;
-      do {
-        n = ::read(w.fd, buf, sizeof buf);
-      } while (n < 0 && errno == EINTR);
-      if (n > 0) {
-        w.inbox.append(buf, static_cast<size_t>(n));
-        if (w.inbox.size() < 8) continue;
-        const uint64_t size = get_u64(w.inbox.data());
-        if (w.inbox.size() - 8 < size) continue;
+      if (ready == 0) {
+        int status = 0;
+        const pid_t got = ::waitpid(w.pid, &status, WNOHANG);
+        // A host that ignores SIGCHLD has its children reaped for it: then ask whether it lives.
+        const bool vanished = got < 0 && errno == ECHILD && ::kill(w.pid, 0) != 0;
+        if (got != w.pid && !vanished) continue;
+        // Dead without an end of stream: what it sent is all there is.
+        w.pid = -1;
+        receive(w, MSG_DONTWAIT);
+        if (take_answer(w)) {
+          pool.stop(w);
+          continue;
+        }
         const size_t index = *w.job;
         w.job.reset();
-        std::optional<FileReport> report;
-        if (w.inbox.size() - 8 == size) {
-          report = decode_file_report(std::string_view(w.inbox).substr(8));
-        }
-        w.inbox.clear();
-        if (!report) {
-          // More bytes than announced, or bytes that do not decode: the worker is not sane.
-          pool.stop(w, /*kill=*/true);
-          report = failure_report(path_of(index),
-                                  "onnx-lint could not read the report of its worker process",
-                                  Phase::Sending, nullptr, "");
-        }
-        finished(index, std::move(*report));
+        pool.stop(w);
+        finished(index, dead_worker_report(path_of(index), *w.record,
+                                           vanished ? std::nullopt : std::optional<int>(status),
+                                           registry));
+        continue;
+      }
+      if (fds[i].revents == 0) continue;
+      const ssize_t n = receive(w, 0);
+      if (n > 0) {
+        take_answer(w);
         continue;
       }
       // End of stream before the answer: the worker died with the job.
@@ -606,6 +642,15 @@ volatile int g_overflow_limit = INT32_MAX;
     for (size_t size = size_t(64) << 20;; size = size < (size_t(1) << 50) ? size * 2 : size) {
       blocks.emplace_back(new char[size]);
     }
+  } else if (how == "orphan") {
+    // SIGSEGV, after starting a process that keeps the worker's socket open for 20 s (as a
+    // host that forks meanwhile would): the parent must notice the death without an end of
+    // stream.
+    if (::fork() == 0) {
+      ::sleep(20);
+      ::_exit(0);
+    }
+    ::raise(SIGSEGV);
   } else if (how == "throw") {
     throw std::runtime_error("test crash requested by " + std::string(kTestCrashVariable));
   }

@@ -13,6 +13,7 @@
 #include <onnxlint/report_section.h>
 #include <stdlib.h>
 
+#include <chrono>
 #include <filesystem>
 #include <sstream>
 
@@ -334,6 +335,27 @@ TEST(Isolation, DeadWorkersAreReplacedAndTheRunCompletes) {
       expect_same_output(one_file(clean.files[i]), one_file(report.files[i]), linter);
     }
   }
+}
+
+// A worker whose socket another process also holds (a host that forked meanwhile) sends no end
+// of stream when it dies: the parent notices the death anyway (it checks every second), not
+// when that other process ends 20 s later.
+TEST(Isolation, DeadWorkerIsNoticedWhileAnotherProcessHoldsItsSocket) {
+  ThreeModels models;
+  LintOptions o;
+  o.isolate = true;
+  const Linter linter(builtin_registry(), o);
+  CrashSwitch crash("graph-dead-node:orphan:crash");
+  const auto start = std::chrono::steady_clock::now();
+  const Report report = linter.lint_paths(models.paths);
+  const auto seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(seconds, 15.0);
+  ASSERT_EQ(report.files.size(), 3u);
+  EXPECT_THAT(only_finding(report.files[1]).message,
+              StartsWith("onnx-lint crashed with SIGSEGV (segmentation fault) while running rule "
+                         "'graph-dead-node'"));
+  EXPECT_FALSE(report.files[2].diagnostics.empty());
 }
 
 // N12: out of memory in a rule is the rule's internal-error finding (std::bad_alloc, caught by
