@@ -3,6 +3,7 @@
 
 #include <onnxlint/export.h>
 
+#include <cstdint>
 #include <memory>
 #include <typeindex>
 #include <unordered_map>
@@ -10,6 +11,20 @@
 namespace ONNXLINT_API onnxlint {
 
 class Model;
+
+/// While an analysis is being computed, names it in crash reports (the phase crash isolation
+/// and the crash handler print: lib/driver/isolation.cc); the previous name comes back after.
+class AnalysisScope {
+ public:
+  explicit AnalysisScope(const char* type_name);  // typeid(A).name()
+  ~AnalysisScope();
+  AnalysisScope(const AnalysisScope&) = delete;
+  AnalysisScope& operator=(const AnalysisScope&) = delete;
+
+ private:
+  uint32_t previous_phase_;
+  char previous_[64];
+};
 
 /// Per-model cache of analyses. An analysis is any type constructible as
 /// `A(const Model&, AnalysisCache&)`; it may request other analyses from the cache.
@@ -23,6 +38,7 @@ class AnalysisCache {
   const A& get() {
     auto it = entries_.find(std::type_index(typeid(A)));
     if (it != entries_.end()) return *static_cast<const A*>(it->second.get());
+    AnalysisScope named(typeid(A).name());
     auto made = std::make_shared<A>(model_, *this);
     const A& ref = *made;
     entries_.emplace(std::type_index(typeid(A)), std::move(made));

@@ -59,6 +59,11 @@ struct LintOptions {
   /// SHA-256 of each model file and of its external-data files in the reports (reads every
   /// byte of the weights; off by default).
   bool hash = false;
+  /// Lint each file of lint_paths()/lint_inputs() in a worker process (`jobs` at a time), so that
+  /// a fatal signal in one file becomes its internal-error finding and the other files' reports
+  /// are complete (<onnxlint/isolation.h>). Off by default (the command turns it on for folders
+  /// and several files); lint_file/lint_bytes/lint_model always run in the calling process.
+  bool isolate = false;
   /// Per-file options (see FileOptionsResolver); null = these options for every file.
   std::shared_ptr<const FileOptionsResolver> per_file;
 };

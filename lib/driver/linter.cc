@@ -16,6 +16,7 @@
 #include <unordered_map>
 
 #include "config/text_util.h"
+#include "driver/isolation.h"
 #include "driver/lint_run.h"
 #include "driver/model_summary.h"
 #include "driver/suppression.h"
@@ -167,6 +168,7 @@ Severity Linter::severity_of(const RuleInfo& info) const {
 
 FileReport Linter::lint_file(const std::string& path) const {
   if (const Linter& own = for_path(path); &own != this) return own.lint_file(path);
+  isolation::begin_file(path);
   LoadResult loaded = load_model(path);
   if (!loaded.model) return unreadable_report(path, *loaded.error);
   return lint_model(*loaded.model);
@@ -181,6 +183,7 @@ FileReport Linter::lint_bytes(const std::string& name, std::string_view bytes,
     const std::filesystem::path parent = std::filesystem::path(name).parent_path();
     directory = parent.empty() ? std::string(".") : parent.string();
   }
+  isolation::begin_file(name);
   // The model lives only for this call, so it can borrow the caller's bytes.
   LoadResult loaded = load_model_from_view(
       name, std::as_bytes(std::span<const char>(bytes.data(), bytes.size())), *directory);
@@ -224,6 +227,7 @@ bool construct(const RuleRegistry::Entry& e, const RuleOptions& options,
 }
 
 struct ActiveRule {
+  const RuleInfo* info = nullptr;  // published before each callback (crash reports)
   std::unique_ptr<Rule> rule;
   std::unique_ptr<RuleContext> ctx;
   bool failed = false;
@@ -242,17 +246,22 @@ FileReport Linter::lint_model(const Model& model) const {
   std::vector<ReportSection>& sections = lint_run.sections;
   static const RuleOptions kNoOptions;
 
+  // What runs is published here for crash reports (driver/isolation.h): a store per callback.
+  isolation::CrashRecord& crash = isolation::current_record();
   std::vector<ActiveRule> active;
   std::unordered_map<std::string_view, std::vector<size_t>> by_op;
   std::vector<size_t> every_node;
   for (const RuleRegistry::Entry* e : enabled_) {
     if (e->info->engine || !e->factory) continue;
     ActiveRule a;
+    a.info = e->info;
+    isolation::set_rule(crash, a.info);
     auto opt = options_.rule_options.find(e->info->id);
     if (!construct(*e, opt == options_.rule_options.end() ? kNoOptions : opt->second, a.rule, sink,
                    model)) {
       continue;
     }
+    a.rule = isolation::wrap_for_test_crash(std::move(a.rule));
     a.ctx = std::make_unique<RuleContext>(RuleContext::DriverKey{}, lint_run, *e->info,
                                           severity_of(*e->info));
     size_t idx = active.size();
@@ -279,6 +288,7 @@ FileReport Linter::lint_model(const Model& model) const {
   auto run = [&](size_t i, const auto& where, auto&& call) {
     ActiveRule& a = active[i];
     if (a.failed) return;
+    isolation::set_rule(crash, a.info);
     try {
       call(*a.rule, *a.ctx);
       if (capped_upto != sink.size()) cap_new_findings();
@@ -288,7 +298,8 @@ FileReport Linter::lint_model(const Model& model) const {
       d.rule_id = std::string(kInternalError);
       d.severity = Severity::Error;
       d.location = location_of(where);
-      d.message = fmt::format("rule '{}' failed: {}", a.rule->info().id, ex.what());
+      d.message =
+          fmt::format("rule '{}' failed: {}", a.rule->info().id, isolation::exception_text(ex));
       d.help = "please report this bug with the model (or a reduced copy); use --ignore " +
                a.rule->info().id + " to lint without this rule meanwhile";
     } catch (...) {
@@ -342,7 +353,9 @@ FileReport Linter::lint_model(const Model& model) const {
     run(i, model_loc, [&](Rule& r, RuleContext& c) { r.on_model_end(model, c); });
   }
 
+  isolation::enter_phase(crash, isolation::Phase::Summary);
   report.model = summarize(model, cache, options_.hash, hash_cache_.get());
+  isolation::enter_phase(crash, isolation::Phase::Findings);
   // Again over all: a rule may add notes to a finding after the callback that reported it.
   for (Diagnostic& d : sink) cap_echoes(d);
   for (ReportSection& section : sections) cap_echoes(section);
@@ -434,6 +447,7 @@ FileReport Linter::lint_model(const Model& model) const {
   std::stable_sort(sections.begin(), sections.end(),
                    [](const ReportSection& a, const ReportSection& b) { return a.name < b.name; });
   report.sections = std::move(sections);
+  isolation::enter_phase(crash, isolation::Phase::Idle);
   return report;
 }
 
@@ -536,14 +550,17 @@ Report Linter::lint_inputs(const std::vector<InputPath>& inputs,
   for (const InputPath& in : inputs) {
     if (in.error.empty()) for_path(in.path);
   }
+  if (options_.isolate) return isolation::lint_inputs_isolated(*this, inputs, progress);
   Report report;
   report.files.resize(inputs.size());
   std::atomic<size_t> next{0}, done{0};
   std::mutex progress_mutex;
   auto worker = [&] {
+    const isolation::ThreadSignalStack signal_stack;
     for (size_t i = next++; i < inputs.size(); i = next++) {
       if (inputs[i].error.empty()) {
-        report.files[i] = lint_file(inputs[i].path);
+        // Never throws: out of memory while loading a file is that file's internal error.
+        report.files[i] = isolation::lint_file_guarded(*this, inputs[i].path);
       } else {
         FileReport& f = report.files[i];
         f.path = inputs[i].path;

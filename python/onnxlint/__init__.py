@@ -87,6 +87,7 @@ def lint(
     fail_on: Optional[str] = None,
     base_dir: Union[None, str, "os.PathLike[str]"] = None,
     name: Union[None, str, "os.PathLike[str]"] = None,
+    isolate: Optional[bool] = None,
 ) -> Report:
     """Lint one model and return its ``Report``.
 
@@ -105,10 +106,14 @@ def lint(
     base_dir: for an in-memory model, the folder its external data files are in (default:
         the working folder, as for ``onnx-lint -``).
     name: for an in-memory model, the path reports show (default ``"-"``).
+    isolate: lint in a worker process (one per model of a folder), so that a crash while
+        linting becomes that model's ``internal-error`` finding and the interpreter (a notebook,
+        pytest) goes on. ``None`` (default): for a folder only; ``True`` also for one file or a
+        buffer; ``False`` never.
 
     An unknown rule, target or bad setting raises ``ValueError`` naming it; a missing path
     raises ``FileNotFoundError``; a file that is not a readable model gives a report with a
     ``model-unreadable`` finding.
     """
     linter = Linter(targets=targets, select=select, ignore=ignore, config=config, fail_on=fail_on)
-    return linter.lint(model, base_dir=base_dir, name=name)
+    return linter.lint(model, base_dir=base_dir, name=name, isolate=isolate)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from typing import List, Optional
 
-from ._onnxlint import _run_cli
+from ._onnxlint import _install_crash_handler, _run_cli
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -15,4 +15,7 @@ def main(argv: Optional[List[str]] = None) -> int:
 
 
 if __name__ == "__main__":
+    # A process of its own: a crash outside isolation exits 3 with what was running, as the
+    # onnx-lint command does (docs/cli.md), instead of dying by the signal.
+    _install_crash_handler()
     sys.exit(main())

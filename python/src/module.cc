@@ -5,6 +5,7 @@
 // onnx-lint command, so a report's to_json()/to_sarif() is byte for byte what the CLI writes.
 #include <onnxlint/baseline.h>
 #include <onnxlint/config.h>
+#include <onnxlint/isolation.h>
 #include <onnxlint/onnxlint.h>
 #include <onnxlint/opset_table.h>
 #include <onnxlint/targets.h>
@@ -147,14 +148,18 @@ class PyLinter {
       settings_ = resolve_settings(registry, cfg, cli);
       config_path_ = cfg.path;
       linter_ = std::make_shared<const Linter>(registry, settings_.lint);
+      // The same settings, each file linted in a worker process (isolate=True).
+      LintOptions isolated = settings_.lint;
+      isolated.isolate = true;
+      isolated_linter_ = std::make_shared<const Linter>(registry, std::move(isolated));
     } catch (const ConfigError& e) {
       throw py::value_error(e.what());
     }
   }
 
   /// Lints a path (file or folder), a buffer or an onnx.ModelProto.
-  py::object lint(const py::object& model, const py::object& base_dir,
-                  const py::object& name) const;
+  py::object lint(const py::object& model, const py::object& base_dir, const py::object& name,
+                  const py::object& isolate) const;
 
   std::vector<std::string> enabled_rules() const { return linter_->enabled_rules(); }
   const std::vector<std::string>& targets() const { return linter_->options().targets; }
@@ -168,7 +173,15 @@ class PyLinter {
   Settings settings_;
   std::string config_path_;
   std::shared_ptr<const Linter> linter_;
+  std::shared_ptr<const Linter> isolated_linter_;
 };
+
+// isolate=None: the default (isolated for a folder only); else the bool given.
+bool isolation_wanted(const py::object& isolate, bool by_default) {
+  if (isolate.is_none()) return by_default;
+  if (!py::isinstance<py::bool_>(isolate)) throw py::type_error("isolate: expected a bool or None");
+  return isolate.cast<bool>();
+}
 
 /// The findings of one lint call, with the linter that made them (the emitters need it).
 class PyReport {
@@ -273,7 +286,7 @@ class PyReport {
 };
 
 py::object PyLinter::lint(const py::object& model, const py::object& base_dir,
-                          const py::object& name) const {
+                          const py::object& name, const py::object& isolate) const {
   Report report;
   try {
     if (is_path_like(model)) {
@@ -287,8 +300,11 @@ py::object PyLinter::lint(const py::object& model, const py::object& base_dir,
                         py::make_tuple(ENOENT, "No such file or directory", path).ptr());
         throw py::error_already_set();
       }
+      // A folder is linted in worker processes unless isolate=False: a crash on one model
+      // becomes its internal-error finding instead of ending the interpreter.
+      const bool isolated = isolation_wanted(isolate, std::filesystem::is_directory(path, ec));
       py::gil_scoped_release unlocked;
-      report = linter_->lint_paths({path});
+      report = (isolated ? isolated_linter_ : linter_)->lint_paths({path});
       // A folder without a model (or one that cannot be listed) is an error, as it was.
       for (const FileReport& f : report.files) {
         if (f.status == FileReport::Status::PathError) {
@@ -310,10 +326,13 @@ py::object PyLinter::lint(const py::object& model, const py::object& base_dir,
       const std::string label = name.is_none() ? std::string("-") : fspath(name);
       std::optional<std::string> directory;
       if (!base_dir.is_none()) directory = fspath(base_dir);
+      const bool isolated = isolation_wanted(isolate, false);
       HeldBuffer held(source);  // released after the GIL is taken back
       {
         py::gil_scoped_release unlocked;
-        report.files.push_back(linter_->lint_bytes(label, held.bytes(), directory));
+        report.files.push_back(isolated
+                                   ? lint_bytes_isolated(*linter_, label, held.bytes(), directory)
+                                   : linter_->lint_bytes(label, held.bytes(), directory));
       }
     }
     if (settings_.baseline) {
@@ -516,7 +535,8 @@ PYBIND11_MODULE(_onnxlint, m) {
           "True when nothing is at or above fail_on (exit code 0).")
       .def_property_readonly("exit_code", &PyReport::exit_code,
                              "The onnx-lint exit code: 0 clean, 1 findings at or above fail_on "
-                             "or an unreadable model, 2 internal error.")
+                             "or an unreadable model, 2 internal error (a crash isolated as an "
+                             "internal-error finding included).")
       .def_property_readonly("fail_on", &PyReport::fail_on,
                              "The threshold used: \"error\", \"warning\", \"info\" or \"never\".")
       .def_property_readonly("summary", &PyReport::summary,
@@ -574,9 +594,12 @@ PYBIND11_MODULE(_onnxlint, m) {
            "False uses none). Raises ValueError naming an unknown rule, target or bad setting.")
       .def("lint", &PyLinter::lint, py::arg("model"), py::kw_only(),
            py::arg("base_dir") = py::none(), py::arg("name") = py::none(),
+           py::arg("isolate") = py::none(),
            "Lints a path (file or folder), a bytes-like buffer (not copied) or an "
            "onnx.ModelProto. base_dir: where an in-memory model's external data is; name: the "
-           "path reports show for it (default \"-\").")
+           "path reports show for it (default \"-\"). isolate: lint in a worker process, so "
+           "that a crash becomes the model's internal-error finding instead of ending the "
+           "interpreter (None: for folders only).")
       .def_property_readonly("enabled_rules", &PyLinter::enabled_rules,
                              "Rule ids the selection enables, sorted.")
       .def_property_readonly("targets", &PyLinter::targets, "Canonical target ids checked.")
@@ -686,6 +709,9 @@ PYBIND11_MODULE(_onnxlint, m) {
       },
       "Versions of the embedded tables: the ONNX release of the operator table, the newest IR "
       "version and opset per domain it knows, and each target table's source version.");
+  m.def("_install_crash_handler", &install_crash_handler,
+        "For `python3 -m onnxlint` only: a fatal signal prints what was running and exits with "
+        "3, as the onnx-lint command does.");
   m.def("_run_cli", &cli_main, py::arg("argv"),
         "Runs the onnx-lint command line (argv[0] is the program name) and returns its exit "
         "code; used by `python3 -m onnxlint`.");

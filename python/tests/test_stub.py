@@ -26,8 +26,8 @@ def stub_names():
             out[node.name] = None
         elif isinstance(node, ast.AnnAssign):
             out[node.target.id] = None
-    return {k: v for k, v in out.items() if not k.startswith("_") or k in ("__version__",
-                                                                              "_run_cli")}
+    return {k: v for k, v in out.items()
+            if not k.startswith("_") or k in ("__version__", "_run_cli", "_install_crash_handler")}
 
 
 def module_names():

@@ -844,6 +844,135 @@ class ConfigDiscovery(TempModels):
         self.assertEqual(found, {"-": ["data-external-missing"]})
 
 
+class CrashIsolation(TempModels):
+    """Issue 28 items 3 and N12: a crash while linting one file (forced with the test-only
+    switch ONNXLINT_TEST_CRASH_RULE=<rule>:<how>[:<path part>]) is that file's internal-error
+    finding when several files are linted (isolated), and exit 3 with a line naming the rule and
+    the file for one file; the other files' reports are those of a run without the crash."""
+
+    SWITCH = "ONNXLINT_TEST_CRASH_RULE"
+
+    def run_env(self, switch, *args, limit_address_space=None):
+        env = dict(os.environ)
+        env.pop(self.SWITCH, None)
+        if switch:
+            env[self.SWITCH] = switch
+
+        def limit():
+            if limit_address_space:
+                import resource
+                resource.setrlimit(resource.RLIMIT_AS, (limit_address_space, limit_address_space))
+        proc = subprocess.run([BIN, "--no-config", *args], capture_output=True, env=env,
+                              cwd=NEUTRAL_CWD, timeout=120, preexec_fn=limit)
+        return (proc.returncode, proc.stdout.decode("utf-8", "replace"),
+                proc.stderr.decode("utf-8", "replace"))
+
+    def folder(self):
+        self.write("models/a.onnx", WARN_AND_INFO)
+        self.write("models/b_crash.onnx", WARN_AND_INFO)
+        self.write("models/c.onnx", ERROR)
+        return os.path.join(self.dir, "models")
+
+    def test_a_crash_in_a_folder_is_that_files_internal_error(self):
+        folder = self.folder()
+        code, clean, _ = self.run_env(None, "--format", "json", folder)
+        self.assertEqual(code, 1)
+        expected = json.loads(clean)["files"]
+        code, out, err = self.run_env("graph-dead-node:segv:crash", "--format", "json", folder)
+        self.assertEqual(code, 2, err)
+        report = json.loads(out)
+        validate(self, report)
+        files = report["files"]
+        self.assertEqual([f["path"] for f in files], [f["path"] for f in expected])
+        self.assertEqual([files[0], files[2]], [expected[0], expected[2]])
+        crashed = files[1]
+        self.assertEqual((crashed["status"], crashed["model"], crashed["verdict"]),
+                         ("ok", None, "fail"))
+        self.assertEqual([(d["rule"], d["severity"], d["message"]) for d in crashed["diagnostics"]],
+                         [("internal-error", "error",
+                           "onnx-lint crashed with SIGSEGV (segmentation fault) while running "
+                           "rule 'graph-dead-node'; nothing else is reported for this file")])
+
+    def test_every_fatal_signal_and_the_out_of_memory_killer(self):
+        folder = self.folder()
+        for how, what in (("abort", "crashed with SIGABRT (abort)"),
+                          ("bus", "crashed with SIGBUS (bus error)"),
+                          ("fpe", "crashed with SIGFPE (arithmetic exception)"),
+                          ("ill", "crashed with SIGILL (illegal instruction)"),
+                          ("stack", "crashed with SIGSEGV (segmentation fault)"),
+                          ("kill", "'s worker process was killed (SIGKILL, most likely by the "
+                                   "kernel's out-of-memory killer)")):
+            code, out, err = self.run_env(f"graph-dead-node:{how}:crash", "--format", "concise",
+                                          folder)
+            self.assertEqual(code, 2, (how, err))
+            sep = "" if what.startswith("'") else " "
+            self.assertIn(f"b_crash.onnx: error: onnx-lint{sep}{what} while running rule "
+                          "'graph-dead-node'; nothing else is reported for this file "
+                          "[internal-error]", out, how)
+            self.assertIn("c.onnx: main/add (Add): error:", out, how)  # the others are linted
+            self.assertIn("3 files checked", out, how)
+
+    def test_one_file_crash_exits_3_naming_the_rule_and_the_file(self):
+        path = self.write("m.onnx", WARN_AND_INFO)
+        for how, signal in (("segv", "SIGSEGV (segmentation fault)"), ("stack",
+                            "SIGSEGV (segmentation fault)"), ("abort", "SIGABRT (abort)"),
+                            ("fpe", "SIGFPE (arithmetic exception)")):
+            code, out, err = self.run_env(f"graph-dead-node:{how}", path)
+            self.assertEqual(code, 3, how)
+            self.assertEqual(out, "")
+            self.assertEqual(err, f"onnx-lint: internal error while running rule "
+                                  f"'graph-dead-node' on {path}: {signal}\n")
+        # --isolate for one file: the finding instead, exit 2.
+        code, out, _ = self.run_env("graph-dead-node:segv", "--isolate", path)
+        self.assertEqual(code, 2)
+        self.assertIn("onnx-lint crashed with SIGSEGV", out)
+        # --no-isolate with a folder: the first crash ends the run, exit 3.
+        code, _, err = self.run_env("graph-dead-node:segv:crash", "--no-isolate", self.folder())
+        self.assertEqual(code, 3)
+        self.assertIn("b_crash.onnx: SIGSEGV", err)
+        self.assertEqual(self.run_env(None, "--isolate", "--no-isolate", path)[0], 2)
+
+    def test_loading_and_summary_phases_are_named(self):
+        folder = self.folder()
+        single = os.path.join(folder, "b_crash.onnx")
+        for phase, words in (("@loading", "loading the model"),
+                             ("@summary", "computing the model summary")):
+            code, out, _ = self.run_env(f"{phase}:segv:crash", "--format", "concise", folder)
+            self.assertEqual(code, 2, phase)
+            self.assertIn(f"b_crash.onnx: error: onnx-lint crashed with SIGSEGV (segmentation "
+                          f"fault) while {words}; nothing else is reported", out)
+            code, out, _ = self.run_env(f"{phase}:oom", "--format", "concise", single)
+            self.assertEqual(code, 2, phase)
+            self.assertIn(f"onnx-lint ran out of memory while {words}", out)
+        code, _, err = self.run_env("@loading:segv", single)
+        self.assertEqual((code, err), (3, f"onnx-lint: internal error while loading {single}: "
+                                          "SIGSEGV (segmentation fault)\n"))
+
+    def test_out_of_memory_is_a_finding(self):
+        """N12: mimalloc's operator new aborted (SIGABRT) on out of memory; now it throws and the
+        rule's internal-error finding says so, with or without isolation, and under an
+        address-space limit (RLIMIT_AS) too."""
+        folder = self.folder()
+        single = os.path.join(folder, "b_crash.onnx")
+        message = "rule 'graph-dead-node' failed: out of memory [internal-error]"
+        for args, limit in ((["--isolate", folder], None), (["--no-isolate", folder], None),
+                            ([single], None), ([folder], 2 << 30), ([single], 2 << 30)):
+            code, out, err = self.run_env("graph-dead-node:oom:crash", "--format", "concise",
+                                          *args, limit_address_space=limit)
+            self.assertEqual(code, 2, (args, limit, err))
+            self.assertIn(message, out, (args, limit))
+            self.assertIn("graph-dead-node", out)
+
+    def test_reports_identical_with_and_without_isolation(self):
+        for fmt in ("json", "text", "sarif"):
+            plain = self.run_env(None, "--format", fmt, "--no-isolate", "--target", "tensorrt",
+                                 CORPUS)
+            for jobs in ("1", "2"):
+                isolated = self.run_env(None, "--format", fmt, "--isolate", "--jobs", jobs,
+                                        "--target", "tensorrt", CORPUS)
+                self.assertEqual(plain, isolated, (fmt, jobs))
+
+
 class Jobs(unittest.TestCase):
     def test_parallel_output_is_identical(self):
         for fmt in ("text", "json"):

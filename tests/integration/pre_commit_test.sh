@@ -2,7 +2,8 @@
 # A repository adopts onnx-lint with a pyproject.toml section and a pre-commit entry that uses
 # this repository's .pre-commit-hooks.yaml (cloned from a local path: no network), accepts its
 # legacy findings with a baseline, then: a clean model commits, a model with an error is blocked
-# with the finding shown. Needs Debian's pre-commit package.
+# with the finding shown, and a crashed or killed onnx-lint blocks the commit too (the hook's
+# entry script; ONNXLINT_TEST_CRASH_RULE forces the crash). Needs Debian's pre-commit package.
 # Usage: pre_commit_test.sh ONNX_LINT MAKE_MODELS SOURCE_DIR
 source "$(dirname "$0")/lib.sh"
 
@@ -16,7 +17,8 @@ export PATH="$(dirname "$ONNX_LINT"):$PATH" # the hook's entry is plain `onnx-li
 HOOKS="$WORK/onnx-lint-hooks"
 mkdir -p "$HOOKS/tools/git-hooks"
 cp "$SRC/.pre-commit-hooks.yaml" "$HOOKS/"
-cp "$SRC/tools/git-hooks/check-external-data" "$HOOKS/tools/git-hooks/"
+cp "$SRC/tools/git-hooks/check-external-data" "$SRC/tools/git-hooks/onnx-lint-hook" \
+  "$HOOKS/tools/git-hooks/"
 git -C "$HOOKS" init -q
 git -C "$HOOKS" add .pre-commit-hooks.yaml tools
 git -C "$HOOKS" commit -qm "hooks"
@@ -93,7 +95,39 @@ run 0 git commit -m "model with its weights"
 git rm -q models/external.onnx models/external.bin
 run 0 git commit -m "remove the external-data model"
 
-# 6. CI: the same run as SARIF for code scanning.
+# 6. pre-commit cannot pass a crash. The framework folds its batches' exit codes with
+# max(0, ...), so an onnx-lint ended by a signal would show "Passed": the hook's entry script
+# turns that into exit 3, and onnx-lint itself turns a crash into exit 3 (one file) or the file's
+# internal-error finding (several files, isolated).
+cp "$WORK/models/clean.onnx" models/crash1.onnx
+cp "$WORK/models/clean.onnx" models/crash2.onnx
+git add models/crash1.onnx
+before=$(git rev-list --count HEAD)
+# Killed (SIGKILL: what the out-of-memory killer sends; nothing can catch it).
+ONNXLINT_TEST_CRASH_RULE=graph-dead-node:kill run 1 git commit -m "killed"
+expect_in "$WORK/err" "Failed"
+expect_in "$WORK/err" "onnx-lint-hook: onnx-lint was ended by signal 9 (SIGKILL)"
+# A fatal signal in one file: the crash handler names the rule and the file, exit 3.
+ONNXLINT_TEST_CRASH_RULE=graph-dead-node:segv run 1 git commit -m "crashed"
+expect_in "$WORK/err" "Failed"
+expect_in "$WORK/err" "- exit code: 3"
+expect_in "$WORK/err" "onnx-lint: internal error while running rule 'graph-dead-node' on models/crash1.onnx: SIGSEGV"
+# Several files: each runs isolated; the crashed one is an internal-error finding (exit 2) and
+# the other is still linted.
+git add models/crash2.onnx
+ONNXLINT_TEST_CRASH_RULE=graph-dead-node:segv:crash2 run 1 git commit -m "one of two crashed"
+expect_in "$WORK/err" "Failed"
+expect_in "$WORK/err" "- exit code: 2"
+expect_in "$WORK/err" "models/crash2.onnx: error: onnx-lint crashed with SIGSEGV (segmentation fault) while running rule 'graph-dead-node'"
+expect_in "$WORK/err" "2 files checked: 1 error"
+[[ $(git rev-list --count HEAD) == "$before" ]] || fail "a crashed lint let the commit in"
+# Without a crash the same models commit.
+run 0 git commit -m "the models, linted"
+expect_in "$WORK/err" "Passed"
+git rm -q models/crash1.onnx models/crash2.onnx
+run 0 git commit -m "remove the crash models"
+
+# 7. CI: the same run as SARIF for code scanning.
 run 1 onnx-lint --format sarif --output onnx-lint.sarif models
 /usr/bin/python3 - "$SRC/tests/data/sarif-schema-2.1.0.json" onnx-lint.sarif <<'PY' || fail "SARIF invalid"
 import json, sys, jsonschema

@@ -6,6 +6,7 @@
 #include <onnxlint/baseline.h>
 #include <onnxlint/config.h>
 #include <onnxlint/escape.h>
+#include <onnxlint/isolation.h>
 #include <onnxlint/onnxlint.h>
 #include <onnxlint/targets.h>
 #include <onnxlint/version.h>
@@ -161,7 +162,12 @@ onnxlint::Report lint_inputs_named_stdin(const onnxlint::Linter& linter,
   const auto index = static_cast<size_t>(stdin_at - inputs.begin());
   if (stdin_at != inputs.end()) stdin_at->error = "(read below)";  // lint_inputs skips it
   onnxlint::Report report = linter.lint_inputs(inputs, progress);
-  if (index < report.files.size()) report.files[index] = linter.lint_bytes(name, read_stdin());
+  if (index < report.files.size()) {
+    const std::string bytes = read_stdin();
+    report.files[index] = linter.options().isolate
+                              ? onnxlint::lint_bytes_isolated(linter, name, bytes)
+                              : linter.lint_bytes(name, bytes);
+  }
   return report;
 }
 
@@ -187,7 +193,7 @@ int run_command(int argc, char** argv) {
   std::string config_file, baseline_file, write_baseline_file, stdin_filename;
   bool list_rules = false, list_targets_flag = false, statistics = false, quiet = false;
   bool show_config = false, no_config = false, no_baseline = false, show_infos = false;
-  bool hash = false, list_external = false;
+  bool hash = false, list_external = false, isolate = false, no_isolate = false;
   int jobs = 1;
 
   app.add_option("paths", paths, "Model files, folders (searched for *.onnx), or - for stdin");
@@ -234,6 +240,14 @@ int run_command(int argc, char** argv) {
                "(reads all the weights)");
   app.add_option("-j,--jobs", jobs, "Lint N files in parallel (output stays in input order)")
       ->check(CLI::Range(1, 256));
+  auto* isolate_opt = app.add_flag(
+      "--isolate", isolate,
+      "Lint each file in a worker process, so that a crash becomes that file's internal-error "
+      "finding and the other files are still reported (the default with a folder or several "
+      "files)");
+  app.add_flag("--no-isolate", no_isolate,
+               "Lint every file in this process (a crash then ends the run with exit code 3)")
+      ->excludes(isolate_opt);
   auto* config_opt =
       app.add_option(
              "--config", config_file,
@@ -396,7 +410,15 @@ int run_command(int argc, char** argv) {
     refuse_to_overwrite_input(output, "--output", files);
     refuse_to_overwrite_input(write_baseline_file, "--write-baseline", files);
 
-    Linter linter(registry, settings.lint);
+    // Isolation by default when several files are linted: one file's crash must not take the
+    // others' reports with it (docs/security.md, "Crash isolation").
+    LintOptions lint_options = settings.lint;
+    const bool several = files.size() > 1 || std::any_of(paths.begin(), paths.end(), [](auto& p) {
+                           std::error_code ec;
+                           return std::filesystem::is_directory(p, ec);
+                         });
+    lint_options.isolate = isolate || (several && !no_isolate);
+    Linter linter(registry, std::move(lint_options));
     // Progress never mixes with machine-readable output, even on stderr.
     Progress progress(
         ::isatty(STDERR_FILENO) && !quiet &&
