@@ -79,7 +79,7 @@ case "${1:-}" in
       -DONNXLINT_BUILD_TOOLS=ON -DONNXLINT_BUILD_BENCHMARKS=OFF -DONNXLINT_INSTALL=OFF \
       ${ONNXLINT_CMAKE_ARGS:-}
     cmake --build "$FUZZ_BUILD" -j "$(nproc)" \
-      --target onnx-lint fuzz_model fuzz_config fuzz_differential fuzz_cli
+      --target onnx-lint fuzz_model fuzz_config fuzz_differential fuzz_cli fuzz_mutator_check
     if [[ $1 == fuzz ]]; then
       ctest --test-dir "$FUZZ_BUILD" -R '^fuzz\.' --output-on-failure
     else

@@ -67,7 +67,17 @@ def check_json(path, what):
     return len(files)
 
 
+def sanitizer_environment():
+    """ASan and UBSan exit with 1 by default, which is also onnx-lint's "findings" code: give
+    them their own (the stderr check would catch the report anyway), and make sure leaks are
+    looked for and UBSan stops at the first report."""
+    for var, extra in (("ASAN_OPTIONS", "detect_leaks=1:exitcode=99"),
+                       ("UBSAN_OPTIONS", "halt_on_error=1:print_stacktrace=1:exitcode=99")):
+        os.environ[var] = ":".join(filter(None, [os.environ.get(var, ""), extra]))
+
+
 def main():
+    sanitizer_environment()
     lint, work, folders = sys.argv[1], sys.argv[2], [f for f in sys.argv[3:] if has_model(f)]
     os.makedirs(work, exist_ok=True)
     started = time.monotonic()
