@@ -81,7 +81,8 @@ case "${1:-}" in
     cmake --build "$FUZZ_BUILD" -j "$(nproc)" \
       --target onnx-lint fuzz_model fuzz_config fuzz_differential fuzz_cli fuzz_mutator_check
     if [[ $1 == fuzz ]]; then
-      ctest --test-dir "$FUZZ_BUILD" -R '^fuzz\.' --output-on-failure
+      # One process per target, each single-threaded: two at a time on two cores.
+      ctest --test-dir "$FUZZ_BUILD" -R '^fuzz\.' -j "$(nproc)" --output-on-failure
     else
       ctest --test-dir "$FUZZ_BUILD" -R '^sanitize\.' --output-on-failure
     fi

@@ -48,7 +48,7 @@ def run(args, what, out_file=None):
     bad = [m for m in REPORT_MARKERS if m in err]
     if p.returncode not in (0, 1) or bad:
         failures.append(what)
-        print(f"FAIL {what}: exit {p.returncode}; stderr:\n{err[-20000:]}", flush=True)
+        print(f"FAIL {what}: exit {p.returncode}; stderr:\n{err[-6000:]}", flush=True)
     else:
         print(f"ok   {what}: exit {p.returncode}, {seconds:.1f} s", flush=True)
     return p, seconds
@@ -91,9 +91,23 @@ def main():
 
     # 1. Every model, every rule, every target, with --hash (reads all external data).
     out = os.path.join(work, "all.json")
+    before = len(failures)
     run(common + ["--hash", "-j", "2", "--format", "json", "-o", out] + folders,
         f"all models, {len(targets)} targets, json")
     n = check_json(out, "all models") if os.path.exists(out) else 0
+    if len(failures) > before:
+        # halt_on_error stops at the first report: lint each model alone to name every one.
+        models = [m for f in folders for m in models_in(f)]
+        print(f"linting the {len(models)} models one by one to name each failing one", flush=True)
+        for m in models:
+            p = subprocess.run(common + ["--hash", "--format", "json", "-o", os.devnull, m],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            err = p.stderr.decode("utf-8", "replace")
+            if p.returncode not in (0, 1) or any(k in err for k in REPORT_MARKERS):
+                first = next((line for line in err.splitlines()
+                              if any(k in line for k in REPORT_MARKERS)), f"exit {p.returncode}")
+                failures.append(m)
+                print(f"FAIL {m}: {first[:300]}", flush=True)
 
     # 2. Every output format on the folders of fewer than 300 models (the hand-made seeds, whose
     #    names test escaping, the regressions, the test corpus and examples/; not the thousand
