@@ -99,6 +99,7 @@ def main():
         # halt_on_error stops at the first report: lint each model alone to name every one.
         models = [m for f in folders for m in models_in(f)]
         print(f"linting the {len(models)} models one by one to name each failing one", flush=True)
+        n = len(models)
         for m in models:
             p = subprocess.run(common + ["--hash", "--format", "json", "-o", os.devnull, m],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
