@@ -4,8 +4,11 @@
 #   tools/dev.sh example   build, then lint examples/ (shows real findings)
 #   tools/dev.sh test      build, then run every test with ctest (the tests/ort fixture installs
 #                          npm onnxruntime-node into the build folder; docs/ort-oracle.md)
-#   tools/dev.sh fuzz      installs clang, builds the libFuzzer targets (ASan+UBSan), then runs
-#                          their smoke run (about a minute; docs/security.md)
+#   tools/dev.sh fuzz      installs clang, builds the libFuzzer targets (ASan+UBSan,
+#                          _GLIBCXX_ASSERTIONS), then runs their smoke run from the seeds (every
+#                          real model of the test tree; docs/security.md#fuzzing)
+#   tools/dev.sh sanitize  the same build's onnx-lint lints every real model with every rule and
+#                          target, and a sample in every format (docs/security.md#the-sanitized-run)
 #   tools/dev.sh tidy      installs clang-tidy, builds, then runs the checks of .clang-tidy over
 #                          lib/ and rules/ (any finding fails)
 set -euo pipefail
@@ -65,17 +68,24 @@ case "${1:-}" in
     build
     ctest --test-dir "$BUILD" -j "$(nproc)" --output-on-failure
     ;;
-  fuzz)
-    # clang with its sanitizer and libFuzzer runtimes (Debian 12: clang 14).
+  fuzz | sanitize)
+    # clang with its sanitizer and libFuzzer runtimes (Debian 12: clang 14). One build serves
+    # both: the fuzz targets and the sanitized onnx-lint (ONNXLINT_FUZZ instruments everything).
     PACKAGES+=(clang libclang-rt-14-dev)
     install_missing
     FUZZ_BUILD=${ONNXLINT_FUZZ_BUILD_DIR:-$ROOT/build-fuzz}
     cmake -S "$ROOT" -B "$FUZZ_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       -DCMAKE_CXX_COMPILER=clang++ -DONNXLINT_FUZZ=ON -DONNXLINT_BUILD_TESTS=OFF \
-      -DONNXLINT_BUILD_TOOLS=OFF -DONNXLINT_BUILD_BENCHMARKS=OFF -DONNXLINT_INSTALL=OFF \
+      -DONNXLINT_BUILD_TOOLS=ON -DONNXLINT_BUILD_BENCHMARKS=OFF -DONNXLINT_INSTALL=OFF \
       ${ONNXLINT_CMAKE_ARGS:-}
-    cmake --build "$FUZZ_BUILD" -j "$(nproc)" --target fuzz_model fuzz_config fuzz_differential
-    ctest --test-dir "$FUZZ_BUILD" -R '^fuzz\.' --output-on-failure
+    cmake --build "$FUZZ_BUILD" -j "$(nproc)" \
+      --target onnx-lint fuzz_model fuzz_config fuzz_differential fuzz_cli fuzz_mutator_check
+    if [[ $1 == fuzz ]]; then
+      # One process per target, each single-threaded: two at a time on two cores.
+      ctest --test-dir "$FUZZ_BUILD" -R '^fuzz\.' -j "$(nproc)" --output-on-failure
+    else
+      ctest --test-dir "$FUZZ_BUILD" -R '^sanitize\.' --output-on-failure
+    fi
     ;;
   tidy)
     PACKAGES+=(clang-tidy)
@@ -85,7 +95,7 @@ case "${1:-}" in
     run-clang-tidy -quiet -p "$BUILD" -j "$(nproc)" "${files[@]/#/$ROOT/}"
     ;;
   *)
-    echo "usage: tools/dev.sh example|test|fuzz|tidy" >&2
+    echo "usage: tools/dev.sh example|test|fuzz|sanitize|tidy" >&2
     exit 2
     ;;
 esac

@@ -1,5 +1,7 @@
 // libFuzzer target: config bytes -> onnx-lint.toml and pyproject.toml parsing -> settings ->
-// per-file overrides; the same bytes as a baseline file. Only ConfigError may come out.
+// per-file overrides; per-file configuration discovery (the bytes written as both files of a
+// folder tree, as the CLI finds them above each model); the same bytes as a baseline file.
+// Only ConfigError may come out.
 #include <onnxlint/baseline.h>
 #include <onnxlint/config.h>
 #include <onnxlint/linter.h>
@@ -10,9 +12,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include "fuzz_support.h"
 
 namespace {
 
@@ -38,12 +44,46 @@ void settings_of(std::string_view text, const char* file) {
   }
 }
 
+// The bytes as root/onnx-lint.toml and root/sub/pyproject.toml; models at three depths (and
+// one outside the tree) each get the configuration nearest above them.
+void discovery_of(std::string_view text) {
+  static const onnxlint::fuzz::ScratchFolder scratch;
+  static const bool made = std::filesystem::create_directories(scratch.path() / "sub" / "deep");
+  (void)made;
+  const std::filesystem::path root = scratch.path();
+  for (const std::filesystem::path& file :
+       {root / "onnx-lint.toml", root / "sub" / "pyproject.toml"}) {
+    std::ofstream(file, std::ios::binary | std::ios::trunc)
+        .write(text.data(), std::streamsize(text.size()));
+  }
+  const onnxlint::RuleRegistry& registry = onnxlint::builtin_registry();
+  const std::vector<std::string> models = {(root / "a.onnx").string(),
+                                           (root / "sub" / "deep" / "m.onnx").string(),
+                                           (root / "sub" / "b.onnx").string(), "/elsewhere/x.onnx"};
+  try {
+    onnxlint::Config run_config;
+    if (auto found = onnxlint::find_config_file(root / "sub" / "deep")) {
+      run_config = onnxlint::load_config(*found, registry, resolve_target);
+    }
+    onnxlint::Settings s = onnxlint::resolve_settings_per_file(
+        registry, run_config, onnxlint::CommandLine{}, models, resolve_target);
+    onnxlint::Linter linter(registry, s.lint);
+    for (const std::string& m : models) {
+      (void)onnxlint::config_file_for(s, m);
+      (void)onnxlint::show_config(registry, onnxlint::config_for(s, run_config, m), s, m);
+      (void)linter.lint_bytes(m, std::string_view("\x08\x08\x3a\x00", 4));
+    }
+  } catch (const onnxlint::ConfigError&) {
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   settings_of(text, "/proj/onnx-lint.toml");
   settings_of(text, "/proj/pyproject.toml");
+  discovery_of(text);
   // Globs against paths, both taken from the input.
   const size_t cut = text.find('\n');
   if (cut != std::string_view::npos) {
