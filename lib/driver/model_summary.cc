@@ -1,6 +1,7 @@
 #include "driver/model_summary.h"
 
 #include <fcntl.h>
+#include <onnxlint/escape.h>
 #include <onnxlint/external_data.h>
 #include <onnxlint/provenance.h>
 #include <openssl/evp.h>
@@ -89,7 +90,7 @@ DimSummary declared_dim(const Dim& d) {
       break;
     case Dim::Kind::Param:
       s.kind = DimSummary::Kind::Symbolic;
-      s.text = std::string(d.param);
+      s.text = capped(d.param);
       break;
     case Dim::Kind::Unknown:
       break;

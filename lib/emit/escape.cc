@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 #include <onnxlint/escape.h>
 
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -157,6 +158,36 @@ std::string visible(std::string_view text, bool keep_line_breaks) {
   return escape(text, keep_line_breaks ? EscapeMode::KeepLineBreaks : EscapeMode::Line);
 }
 
+namespace {
+
+// text_hash of a long text, remembered for the last few texts: one model name is capped once per
+// finding, note and output that echoes it, and hashing all of it each time made a model with a
+// long name and many outputs quadratic (outputs x name length). A text is known again by where
+// it lives, its size and a sample of its bytes (names live in the model's memory for the run).
+uint32_t long_text_hash(std::string_view text) {
+  struct Entry {
+    const char* data = nullptr;
+    size_t size = 0;
+    uint64_t sample = 0;
+    uint32_t hash = 0;
+  };
+  thread_local std::array<Entry, 8> recent{};
+  thread_local size_t next = 0;
+  uint64_t sample = text.size();
+  for (size_t k = 0; k < 64; ++k) {
+    sample =
+        sample * 1099511628211ULL ^ static_cast<unsigned char>(text[k * (text.size() - 1) / 63]);
+  }
+  for (const Entry& e : recent) {
+    if (e.data == text.data() && e.size == text.size() && e.sample == sample) return e.hash;
+  }
+  Entry& e = recent[next++ % recent.size()];
+  e = {text.data(), text.size(), sample, text_hash(text)};
+  return e.hash;
+}
+
+}  // namespace
+
 std::string capped(std::string_view text, size_t max_bytes) {
   if (text.size() <= max_bytes) return std::string(text);
   // Two thirds from the start, a quarter from the end, each cut at a character boundary.
@@ -168,7 +199,8 @@ std::string capped(std::string_view text, size_t max_bytes) {
   size_t tail_start = text.size() - max_bytes / 4;
   while (tail_start < text.size() && is_continuation(tail_start)) ++tail_start;
   std::string out(text.substr(0, head));
-  out += fmt::format("\u2026[{} bytes elided, #{:08x}]\u2026", tail_start - head, text_hash(text));
+  out += fmt::format("\u2026[{} bytes elided, #{:08x}]\u2026", tail_start - head,
+                     long_text_hash(text));
   out.append(text.substr(tail_start));
   return out;
 }

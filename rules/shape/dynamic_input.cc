@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <onnxlint/config.h>
+#include <onnxlint/escape.h>
 #include <onnxlint/graph_index.h>
 #include <onnxlint/provenance.h>
 #include <onnxlint/report_section.h>
@@ -36,7 +37,7 @@ std::string dim_name(const ValueInfo& in, size_t axis) {
 // How a dim is named to the user: its dim_param when the exporter named it, else its position.
 std::string dim_label(const ValueInfo& in, size_t axis) {
   const Dim& d = in.type.dims[axis];
-  if (named_dim(d)) return std::string(d.param);
+  if (named_dim(d)) return capped(d.param);
   return fmt::format("{}.shape[{}]", in.name, axis);
 }
 
@@ -83,7 +84,7 @@ void add_runtime_fixes(const ValueInfo& in, RuntimeFixes& f) {
       maxs += sep + v;
       continue;
     }
-    const std::string name = named_dim(d) ? std::string(d.param) : std::string("size");
+    const std::string name = named_dim(d) ? capped(d.param) : std::string("size");
     mins += sep + "<min_" + name + ">";
     opts += sep + "<opt_" + name + ">";
     maxs += sep + "<max_" + name + ">";

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <fmt/format.h>
+#include <onnxlint/escape.h>
 #include <onnxlint/opset_table.h>
 #include <onnxlint/provenance.h>
 
@@ -31,7 +32,7 @@ inline std::string quoted_list(const std::vector<std::string_view>& names) {
   std::string out;
   for (std::string_view n : names) {
     if (!out.empty()) out += ", ";
-    out += fmt::format("'{}'", n);
+    out += fmt::format("'{}'", capped(n));
   }
   return out;
 }
@@ -100,12 +101,12 @@ inline bool named_dim(const Dim& d) {
 /// How a dim reads in a shape: "3", "batch", or "?" (unknown or an invented name).
 inline std::string shape_dim_text(const Dim& d) {
   if (d.kind == Dim::Kind::Value && d.value >= 0) return std::to_string(d.value);
-  return named_dim(d) ? std::string(d.param) : std::string("?");
+  return named_dim(d) ? capped(d.param) : std::string("?");
 }
 
 /// How a dynamic dim reads in a list: "0 'batch'", "2 (unnamed)", "0 (unknown size)".
 inline std::string dynamic_dim_text(const Dim& d, size_t axis) {
-  if (named_dim(d)) return fmt::format("{} '{}'", axis, d.param);
+  if (named_dim(d)) return fmt::format("{} '{}'", axis, capped(d.param));
   if (d.kind == Dim::Kind::Param && !d.param.empty()) return fmt::format("{} (unnamed)", axis);
   return fmt::format("{} (unknown size)", axis);
 }

@@ -2,6 +2,7 @@
 // (or strongly prefers) static shapes.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <onnxlint/escape.h>
 #include <onnxlint/graph_index.h>
 #include <onnxlint/provenance.h>
 
@@ -150,7 +151,7 @@ class DynamicShape final : public RuleBase<DynamicShape> {
         std::vector<std::string> dynamic;
         for (const Dim& d : type.dims) {
           if (prov::named_dim(d)) {
-            dynamic.push_back(fmt::format("'{}'", d.param));
+            dynamic.push_back(fmt::format("'{}'", capped(d.param)));
           } else if (!d.is_static()) {
             dynamic.push_back("an unnamed dim");
           }

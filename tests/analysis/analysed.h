@@ -7,8 +7,10 @@
 #include <onnxlint/provenance.h>
 
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace onnxlint::testing {
 
@@ -39,6 +41,39 @@ struct AnalysedModel {
   }
   ValueClass value(const std::string& name, const std::string& path = "main") const {
     return p->value_class(v(name, path));
+  }
+
+  /// "3,N+1,?,data<=20": dims (or vector elements) as the analysis knows them; "rank?" when not
+  /// even the rank is known.
+  static std::string render(const std::optional<std::vector<DimFact>>& ds) {
+    if (!ds) return "rank?";
+    std::string out;
+    for (const DimFact& d : *ds) {
+      if (!out.empty()) out += ",";
+      switch (d.kind) {
+        case DimFact::Kind::Fixed:
+          out += std::to_string(d.value);
+          break;
+        case DimFact::Kind::Symbolic:
+          out += d.expr;
+          break;
+        case DimFact::Kind::Data:
+          out += "data";
+          if (d.bound >= 0) out += "<=" + std::to_string(d.bound);
+          break;
+        case DimFact::Kind::Unknown:
+          out += "?";
+          if (d.at_least > 0) out += ">=" + std::to_string(d.at_least);
+          break;
+      }
+    }
+    return out;
+  }
+  std::string dims(const std::string& name, const std::string& path = "main") const {
+    return render(p->dims(v(name, path)));
+  }
+  std::string elems(const std::string& name, const std::string& path = "main") const {
+    return render(p->elements(v(name, path)));
   }
 };
 

@@ -18,38 +18,7 @@
 namespace onnxlint::testing {
 namespace {
 
-struct Facts : AnalysedModel {
-  static std::string render(const std::optional<std::vector<DimFact>>& ds) {
-    if (!ds) return "rank?";
-    std::string out;
-    for (const DimFact& d : *ds) {
-      if (!out.empty()) out += ",";
-      switch (d.kind) {
-        case DimFact::Kind::Fixed:
-          out += std::to_string(d.value);
-          break;
-        case DimFact::Kind::Symbolic:
-          out += d.expr;
-          break;
-        case DimFact::Kind::Data:
-          out += "data";
-          if (d.bound >= 0) out += "<=" + std::to_string(d.bound);
-          break;
-        case DimFact::Kind::Unknown:
-          out += "?";
-          if (d.at_least > 0) out += ">=" + std::to_string(d.at_least);
-          break;
-      }
-    }
-    return out;
-  }
-  std::string dims(const std::string& name, const std::string& path = "main") const {
-    return render(p->dims(v(name, path)));
-  }
-  std::string elems(const std::string& name, const std::string& path = "main") const {
-    return render(p->elements(v(name, path)));
-  }
-};
+using Facts = AnalysedModel;
 
 Facts analyse(const std::string& bytes) { return analyse_as<Facts>(bytes); }
 

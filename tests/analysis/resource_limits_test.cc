@@ -31,32 +31,6 @@ constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
 constexpr int64_t k2p62 = int64_t{1} << 62;
 
 struct Limits : AnalysedModel {
-  // "3,N+1,?,data": the dims of a value as the analysis knows them; "rank?" when not even the
-  // rank is known.
-  std::string dims(const std::string& name, const std::string& path = "main") const {
-    auto ds = p->dims(v(name, path));
-    if (!ds) return "rank?";
-    std::string out;
-    for (const DimFact& d : *ds) {
-      if (!out.empty()) out += ",";
-      switch (d.kind) {
-        case DimFact::Kind::Fixed:
-          out += std::to_string(d.value);
-          break;
-        case DimFact::Kind::Symbolic:
-          out += d.expr;
-          break;
-        case DimFact::Kind::Data:
-          out += "data";
-          if (d.bound >= 0) out += fmt::format("<={}", d.bound);
-          break;
-        case DimFact::Kind::Unknown:
-          out += "?";
-          break;
-      }
-    }
-    return out;
-  }
   size_t rank(const std::string& name) const {
     auto ds = p->dims(v(name));
     return ds ? ds->size() : SIZE_MAX;
