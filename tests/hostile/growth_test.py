@@ -38,6 +38,7 @@ DEFAULT_SCALE = 2000
 def load_generator_modules():
     """Every module of tests/hostile/generators (engine.py, rules.py, io.py, ...)."""
     modules = []
+    sys.path.insert(0, GENERATOR_DIR)  # their shared builders, _build.py
     for file in sorted(os.listdir(GENERATOR_DIR)):
         if not file.endswith(".py") or file.startswith("_"):
             continue

@@ -19,26 +19,10 @@ while fixing them, so a failure names the defect.
 """
 from onnx import TensorProto, helper
 
+from _build import i64, model, tensor
+
 INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
-
-
-def _model(nodes, inputs, outputs, initializers=(), opset=17):
-    graph = helper.make_graph(list(nodes), "g", list(inputs), list(outputs), list(initializers))
-    model = helper.make_model(graph, producer_name="hostile-generators",
-                              opset_imports=[helper.make_opsetid("", opset)])
-    model.ir_version = 8
-    return model.SerializeToString()
-
-
-def _i64(name, values, dims=None):
-    values = list(values)
-    return helper.make_tensor(name, TensorProto.INT64, [len(values)] if dims is None else dims,
-                              values)
-
-
-def _tensor(name, elem=TensorProto.FLOAT, dims=None):
-    return helper.make_tensor_value_info(name, elem, dims)
 
 
 # N1: Range with a delta of -1 from INT64_MIN divided INT64_MIN by -1 (SIGFPE). `scale` Range
@@ -48,14 +32,14 @@ def range_extremes(scale):
               (INT64_MIN, 0, INT64_MIN), (0, INT64_MAX, INT64_MIN), (INT64_MAX, 0, INT64_MAX)]
     inits, nodes, outs = [], [], []
     for i, (start, limit, delta) in enumerate(bounds):
-        inits += [_i64(f"start{i}", [start], []), _i64(f"limit{i}", [limit], []),
-                  _i64(f"delta{i}", [delta], [])]
+        inits += [i64(f"start{i}", [start], []), i64(f"limit{i}", [limit], []),
+                  i64(f"delta{i}", [delta], [])]
     for k in range(scale):
         i = k % len(bounds)
         nodes.append(helper.make_node("Range", [f"start{i}", f"limit{i}", f"delta{i}"],
                                       [f"r{k}"], name=f"Range_{k}"))
-        outs.append(_tensor(f"r{k}", TensorProto.INT64, None))
-    return _model(nodes, [], outs, inits, opset=11)
+        outs.append(tensor(f"r{k}", TensorProto.INT64, None))
+    return model(nodes, [], outs, inits, opset=11)
 
 
 # N2: s = Add(s, Shape(X)) `scale` times: a symbolic expression `scale` operations deep.
@@ -66,8 +50,8 @@ def shape_add_chain(scale):
         nodes.append(helper.make_node("Add", [prev, "sx"], [f"s{k}"], name=f"Add_{k}"))
         prev = f"s{k}"
     nodes.append(helper.make_node("ConstantOfShape", [prev], ["Y"], name="Fill"))
-    return _model(nodes, [_tensor("X", TensorProto.FLOAT, ["N"])],
-                  [_tensor("Y", TensorProto.FLOAT, None)])
+    return model(nodes, [tensor("X", TensorProto.FLOAT, ["N"])],
+                  [tensor("Y", TensorProto.FLOAT, None)])
 
 
 # N3: s = Add(s, s) `scale` times: an expression DAG of `scale` nodes and 2^scale leaves.
@@ -78,8 +62,8 @@ def add_self_chain(scale):
         nodes.append(helper.make_node("Add", [prev, prev], [f"s{k}"], name=f"Add_{k}"))
         prev = f"s{k}"
     nodes.append(helper.make_node("ConstantOfShape", [prev], ["Y"], name="Fill"))
-    return _model(nodes, [_tensor("X", TensorProto.FLOAT, ["N"])],
-                  [_tensor("Y", TensorProto.FLOAT, None)])
+    return model(nodes, [tensor("X", TensorProto.FLOAT, ["N"])],
+                  [tensor("Y", TensorProto.FLOAT, None)])
 
 
 # N4: Loops nested `depth` deep. Each loop carries its own copy of the static input X and grows
@@ -108,16 +92,16 @@ def _nested_loops(depth, width):
                                       name=f"Cond_{level}"))
         return helper.make_graph(
             inner, f"body{level}",
-            [_tensor(f"i{level}", TensorProto.INT64, []),
-             _tensor(f"c_in{level}", TensorProto.BOOL, []),
-             _tensor(f"t{level}", TensorProto.FLOAT, None)],
-            [_tensor(f"c_out{level}", TensorProto.BOOL, []),
-             _tensor(f"grown{level}", TensorProto.FLOAT, None)])
+            [tensor(f"i{level}", TensorProto.INT64, []),
+             tensor(f"c_in{level}", TensorProto.BOOL, []),
+             tensor(f"t{level}", TensorProto.FLOAT, None)],
+            [tensor(f"c_out{level}", TensorProto.BOOL, []),
+             tensor(f"grown{level}", TensorProto.FLOAT, None)])
 
     nodes = [helper.make_node("Loop", ["M", "", "X"], ["Y"], name="Loop_0", body=body(0))]
-    return _model(nodes, [_tensor("X", TensorProto.FLOAT, [1, 4]),
-                          _tensor("D", TensorProto.FLOAT, ["n", 4])],
-                  [_tensor("Y", TensorProto.FLOAT, None)], [_i64("M", [3], [])])
+    return model(nodes, [tensor("X", TensorProto.FLOAT, [1, 4]),
+                          tensor("D", TensorProto.FLOAT, ["n", 4])],
+                  [tensor("Y", TensorProto.FLOAT, None)], [i64("M", [3], [])])
 
 
 def nested_loops(scale):
@@ -133,9 +117,9 @@ def nested_loops_wide(scale):
 def concat_untyped(scale):
     names = [f"x{k}" for k in range(scale)]
     nodes = [helper.make_node("Concat", names, ["Y"], name="Concat_all", axis=0)]
-    return _model(nodes, [helper.make_tensor_value_info(n, TensorProto.FLOAT, None)
+    return model(nodes, [helper.make_tensor_value_info(n, TensorProto.FLOAT, None)
                           for n in names],
-                  [_tensor("Y", TensorProto.FLOAT, None)])
+                  [tensor("Y", TensorProto.FLOAT, None)])
 
 
 # N6: s = Add(s, xK) over `scale` untyped inputs: name sets of size 1, 2, ..., scale.
@@ -145,22 +129,22 @@ def add_chain_untyped(scale):
         nodes.append(helper.make_node("Add", [prev, f"x{k}"], [f"s{k}"], name=f"Add_{k}"))
         prev = f"s{k}"
     nodes.append(helper.make_node("Identity", [prev], ["Y"], name="Out"))
-    return _model(nodes, [helper.make_tensor_value_info(f"x{k}", TensorProto.FLOAT, None)
+    return model(nodes, [helper.make_tensor_value_info(f"x{k}", TensorProto.FLOAT, None)
                           for k in range(scale)],
-                  [_tensor("Y", TensorProto.FLOAT, None)])
+                  [tensor("Y", TensorProto.FLOAT, None)])
 
 
 # N13: the signed-overflow sites of the dim arithmetic, `scale` nodes cycling through them.
 # Each would give a wrong "proven" dim if the arithmetic wrapped (Tile([2^62], [4]) -> [0]).
 def overflow_sites(scale):
     big = 2**62
-    inits = [_i64("reps4", [4]), _i64("pads_big", [INT64_MAX, INT64_MAX]),
-             _i64("start_min", [INT64_MIN]), _i64("end_max", [INT64_MAX]),
-             _i64("step_min", [INT64_MIN]), _i64("axes0", [0]),
-             _i64("shape_big", [big, 4]), _i64("minus1", [-1]), _i64("two", [2]),
+    inits = [i64("reps4", [4]), i64("pads_big", [INT64_MAX, INT64_MAX]),
+             i64("start_min", [INT64_MIN]), i64("end_max", [INT64_MAX]),
+             i64("step_min", [INT64_MIN]), i64("axes0", [0]),
+             i64("shape_big", [big, 4]), i64("minus1", [-1]), i64("two", [2]),
              helper.make_tensor("w", TensorProto.FLOAT, [1, 1, 1], [1.0])]
-    inputs = [_tensor("big", TensorProto.FLOAT, [big]), _tensor("X", TensorProto.FLOAT, [1, 1, 8]),
-              _tensor("huge2", TensorProto.FLOAT, [big, big])]
+    inputs = [tensor("big", TensorProto.FLOAT, [big]), tensor("X", TensorProto.FLOAT, [1, 1, 8]),
+              tensor("huge2", TensorProto.FLOAT, [big, big])]
     makers = [
         lambda k: helper.make_node("Tile", ["big", "reps4"], [f"o{k}"], name=f"Tile_{k}"),
         lambda k: helper.make_node("Pad", ["big", "pads_big"], [f"o{k}"], name=f"Pad_{k}"),
@@ -190,15 +174,15 @@ def overflow_sites(scale):
                                    kernel_shape=[INT64_MAX], strides=[INT64_MAX],
                                    pads=[INT64_MIN, INT64_MIN]),
     ]
-    inputs += [_tensor("huge4", TensorProto.FLOAT, [1, 4, big, big]),
-               _tensor("ids", TensorProto.INT64, [3]),
-               _tensor("idx", TensorProto.INT64, [1, 1, 8])]
+    inputs += [tensor("huge4", TensorProto.FLOAT, [1, 4, big, big]),
+               tensor("ids", TensorProto.INT64, [3]),
+               tensor("idx", TensorProto.INT64, [1, 1, 8])]
     inits.append(helper.make_tensor("scales_huge", TensorProto.FLOAT, [3], [1.0, 1.0, 1e30]))
     nodes, outs = [], []
     for k in range(scale):
         nodes.append(makers[k % len(makers)](k))
-        outs.append(_tensor(f"o{k}", TensorProto.FLOAT, None))
-    return _model(nodes, inputs, outs, inits, opset=13)
+        outs.append(tensor(f"o{k}", TensorProto.FLOAT, None))
+    return model(nodes, inputs, outs, inits, opset=13)
 
 
 # N17: a rank set by attributes: Reshape-1 with a `shape` attribute of `scale` ones, then
@@ -214,8 +198,8 @@ def attribute_rank(scale):
         nodes.append(helper.make_node("Relu", [prev], [f"a{k}"], name=f"Relu_{k}"))
         prev = f"a{k}"
     nodes.append(helper.make_node("Add", [prev, "v"], ["Y"], name="Sum"))
-    return _model(nodes, [_tensor("X", TensorProto.FLOAT, [1])],
-                  [_tensor("Y", TensorProto.FLOAT, None)], opset=4)
+    return model(nodes, [tensor("X", TensorProto.FLOAT, [1])],
+                  [tensor("Y", TensorProto.FLOAT, None)], opset=4)
 
 
 # Hash flooding: the expression table's keys were a fixed function of the constants, so `scale`
@@ -235,11 +219,11 @@ def hash_flood_constants(scale):
     inits, k = [], 0
     for op_name, op in (("Add", 1), ("Mul", 3)):
         for i in range(scale):
-            inits.append(_i64(f"c{k}", [constant_for((1 << 40) + i, op)]))
+            inits.append(i64(f"c{k}", [constant_for((1 << 40) + i, op)]))
             nodes.append(helper.make_node(op_name, ["s", f"c{k}"], [f"a{k}"], name=f"{op_name}_{k}"))
             k += 1
-    return _model(nodes, [_tensor("X", TensorProto.FLOAT, ["N"])],
-                  [_tensor(f"a{k - 1}", TensorProto.INT64, None)], inits)
+    return model(nodes, [tensor("X", TensorProto.FLOAT, ["N"])],
+                  [tensor(f"a{k - 1}", TensorProto.INT64, None)], inits)
 
 
 GENERATORS = {

@@ -12,23 +12,7 @@ Names start with the issue's defect id, so a failure names the defect.
 """
 from onnx import TensorProto, helper
 
-
-def _model(nodes, inputs, outputs, initializers=(), opset=17):
-    graph = helper.make_graph(list(nodes), "g", list(inputs), list(outputs), list(initializers))
-    model = helper.make_model(graph, producer_name="hostile-generators",
-                              opset_imports=[helper.make_opsetid("", opset)])
-    model.ir_version = 8
-    return model.SerializeToString()
-
-
-def _i64(name, values, dims=None):
-    values = list(values)
-    return helper.make_tensor(name, TensorProto.INT64, [len(values)] if dims is None else dims,
-                              values)
-
-
-def _tensor(name, elem=TensorProto.FLOAT, dims=None):
-    return helper.make_tensor_value_info(name, elem, dims)
+from _build import i64, model, tensor
 
 
 # N5: s = Mul(s, s) `scale` times on a shape vector. export-baked-shape's tracker followed s as
@@ -44,8 +28,8 @@ def baked_mul_self_chain(scale):
         prev = f"s{k}"
     nodes.append(helper.make_node("Reshape", ["X", prev], ["R"], name="Reshape_X"))
     nodes.append(helper.make_node("Identity", ["X"], ["Y"], name="Out"))
-    return _model(nodes, [_tensor("X", TensorProto.FLOAT, ["N"])],
-                  [_tensor("Y", TensorProto.FLOAT, ["N"])])
+    return model(nodes, [tensor("X", TensorProto.FLOAT, ["N"])],
+                  [tensor("Y", TensorProto.FLOAT, ["N"])])
 
 
 # N7: one Concat of `scale` float constants cast to float16. data-fp16-overflow's backward walk
@@ -56,7 +40,7 @@ def fp16_wide_concat(scale):
     nodes = [helper.make_node("Concat", [f"c{k}" for k in range(scale)], ["cat"], axis=0,
                               name="Concat_all"),
              helper.make_node("Cast", ["cat"], ["Y"], to=TensorProto.FLOAT16, name="Cast_half")]
-    return _model(nodes, [], [_tensor("Y", TensorProto.FLOAT16, None)], inits)
+    return model(nodes, [], [tensor("Y", TensorProto.FLOAT16, None)], inits)
 
 
 # The rank-0 Reshape that crashed export-baked-shape: torchvision's
@@ -64,10 +48,10 @@ def fp16_wide_concat(scale):
 # scalar, reshaped to [1] for TopK. `scale` copies with different candidate counts.
 def rank0_reshape(scale):
     nodes, inits = [helper.make_node("Shape", ["X"], ["sx"], name="Shape_X")], [
-        _i64("one", [1])]
+        i64("one", [1])]
     outputs = []
     for k in range(scale):
-        inits.append(_i64(f"cand{k}", [300 + k]))
+        inits.append(i64(f"cand{k}", [300 + k]))
         nodes += [
             helper.make_node("Concat", [f"cand{k}", "sx"], [f"both{k}"], axis=0,
                              name=f"Concat_{k}"),
@@ -76,9 +60,9 @@ def rank0_reshape(scale):
             helper.make_node("Reshape", [f"min{k}", "one"], [f"k{k}"], name=f"Reshape_{k}"),
             helper.make_node("TopK", ["X", f"k{k}"], [f"v{k}", f"i{k}"], name=f"TopK_{k}"),
         ]
-        outputs += [_tensor(f"v{k}", TensorProto.FLOAT, None),
-                    _tensor(f"i{k}", TensorProto.INT64, None)]
-    return _model(nodes, [_tensor("X", TensorProto.FLOAT, ["N"])], outputs, inits, opset=13)
+        outputs += [tensor(f"v{k}", TensorProto.FLOAT, None),
+                    tensor(f"i{k}", TensorProto.INT64, None)]
+    return model(nodes, [tensor("X", TensorProto.FLOAT, ["N"])], outputs, inits, opset=13)
 
 
 GENERATORS = {
