@@ -334,6 +334,18 @@ class HostileIo(onnx_wire.TempModels):
             self.assertFalse(line.startswith(b"[rules.x]"), line)
         self.assertIn(b"a\\x0a[rules.x]\\x1b[31m\\u{202E}", out)
 
+    def test_baseline_paths_are_printed_visibly(self):
+        folder = os.path.join(self.dir, "b\n::error::\x1b[31m\u202e")
+        m = self.write(os.path.join(folder, "m.onnx"), CLEAN)
+        baseline = os.path.join(folder, "base.json")
+        code, _, err = run("--write-baseline", baseline, m)
+        self.assertEqual(code, 0, err)
+        self.assertNotIn("\x1b", err)
+        self.assertNotIn("\u202e", err)
+        self.assertIn("b\\x0a::error::\\x1b[31m\\u{202E}", err)
+        for line in err.splitlines():
+            self.assertFalse(line.startswith("::error::"), line)
+
     def test_list_external_data_cannot_be_split_by_a_nul(self):
         from onnx import TensorProto, helper
         t = TensorProto(name="w", data_type=TensorProto.FLOAT, dims=[1],

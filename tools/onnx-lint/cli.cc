@@ -436,7 +436,8 @@ int run_command(int argc, char** argv) {
       written.save(write_baseline_file);
       written.apply(report);
       std::cerr << fmt::format("onnx-lint: wrote {} finding{} to {}\n", written.entries().size(),
-                               written.entries().size() == 1 ? "" : "s", write_baseline_file);
+                               written.entries().size() == 1 ? "" : "s",
+                               visible(write_baseline_file));
     } else if (settings.baseline) {
       Baseline accepted = Baseline::load(*settings.baseline);
       size_t fixed = accepted.apply(report);
@@ -444,7 +445,7 @@ int run_command(int argc, char** argv) {
         std::cerr << fmt::format(
             "onnx-lint: {} baseline entr{} matched no finding (fixed?); refresh with "
             "--write-baseline {}\n",
-            fixed, fixed == 1 ? "y" : "ies", settings.baseline->string());
+            fixed, fixed == 1 ? "y" : "ies", visible(settings.baseline->string()));
       }
     }
 
