@@ -13,9 +13,9 @@
 #include <memory>
 #include <mutex>
 #include <sstream>
-#include <tuple>
 
 #include "config/text_util.h"
+#include "util/file_identity.h"
 
 namespace onnxlint {
 
@@ -308,13 +308,7 @@ class ParsedFiles {
   std::shared_ptr<const ParsedFile> get(const fs::path& file) {
     struct stat st {};
     const bool keyed = ::stat(file.c_str(), &st) == 0;
-    const Key key{static_cast<uint64_t>(st.st_dev),
-                  static_cast<uint64_t>(st.st_ino),
-                  static_cast<int64_t>(st.st_size),
-                  st.st_mtim.tv_sec,
-                  st.st_mtim.tv_nsec,
-                  st.st_ctim.tv_sec,
-                  st.st_ctim.tv_nsec};
+    const FileIdentity key = file_identity(st);
     if (keyed) {
       std::lock_guard lock(mutex_);
       if (auto it = files_.find(key); it != files_.end()) return it->second;
@@ -331,7 +325,6 @@ class ParsedFiles {
   uint64_t parses() const { return parses_; }
 
  private:
-  using Key = std::tuple<uint64_t, uint64_t, int64_t, int64_t, int64_t, int64_t, int64_t>;
   static constexpr size_t kMaxEntries = 256;
 
   ParsedFile parse(const fs::path& file) {
@@ -364,7 +357,7 @@ class ParsedFiles {
   }
 
   std::mutex mutex_;
-  std::map<Key, std::shared_ptr<const ParsedFile>> files_;
+  std::map<FileIdentity, std::shared_ptr<const ParsedFile>> files_;
   std::atomic<uint64_t> parses_{0};
 };
 

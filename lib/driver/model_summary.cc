@@ -225,13 +225,7 @@ std::vector<ExternalFile> external_files(const Model& model, FileHashCache* hash
 }  // namespace
 
 std::string FileHashCache::sha256(const fs::path& path, const struct stat& st, std::string& error) {
-  const Key key{static_cast<uint64_t>(st.st_dev),
-                static_cast<uint64_t>(st.st_ino),
-                static_cast<int64_t>(st.st_size),
-                st.st_mtim.tv_sec,
-                st.st_mtim.tv_nsec,
-                st.st_ctim.tv_sec,
-                st.st_ctim.tv_nsec};
+  const FileIdentity key = file_identity(st);
   std::shared_ptr<Entry> entry;
   {
     std::lock_guard lock(mutex_);

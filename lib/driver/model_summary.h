@@ -11,7 +11,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <tuple>
+
+#include "util/file_identity.h"
 
 namespace onnxlint {
 
@@ -33,9 +34,8 @@ class FileHashCache {
     std::once_flag once;
     std::string hex, error;
   };
-  using Key = std::tuple<uint64_t, uint64_t, int64_t, int64_t, int64_t, int64_t, int64_t>;
   std::mutex mutex_;
-  std::map<Key, std::shared_ptr<Entry>> entries_;
+  std::map<FileIdentity, std::shared_ptr<Entry>> entries_;
   std::atomic<uint64_t> bytes_hashed_{0};
 };
 
