@@ -23,6 +23,8 @@ import tempfile
 import onnx
 from onnx import shape_inference
 
+from shape_oracle import model_files  # the same model walk (this folder is on sys.path)
+
 # Rules that report what the model declares (their findings may change when declarations are
 # added): graph output shapes, stale declarations.
 DECLARATION_RULES = {"graph-stale-value-info", "shape-dynamic-output"}
@@ -34,17 +36,6 @@ DECLARATION_RULES = {"graph-stale-value-info", "shape-dynamic-output"}
 # rules/quant/qdq.h known_dims does) removes the difference. Element types no longer differ.
 KNOWN_DIFFERENCES = {("target-restriction", "onnx-mlir-nnpa")}
 KNOWN_TARGETS = {target for _, target in KNOWN_DIFFERENCES}
-
-
-def model_files(paths):
-    for p in paths:
-        if os.path.isdir(p):
-            for root, _, files in os.walk(p):
-                for f in sorted(files):
-                    if f.endswith(".onnx"):
-                        yield os.path.join(root, f)
-        else:
-            yield p
 
 
 def targets(tool):
