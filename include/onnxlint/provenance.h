@@ -219,6 +219,9 @@ class Provenance {
   std::optional<CutShort> cut_short() const;
 
   struct Impl;
+  /// The analysis's own state, for the analyses built on it inside the library
+  /// (lib/analysis/provenance_internal.h); not part of the public API.
+  const Impl& internals() const { return *impl_; }
 
  private:
   std::vector<ReasonStep> reason(ValueId v, bool via_value, size_t max_steps) const;

@@ -1397,17 +1397,45 @@ void Infer::reshape() {
       set_dims(0, out);  // rank known, that dim unknown
       return;
     }
-    Sym total = product(*d);
-    std::vector<Sym> others;
+    // total(input) / product(others), after cancelling the dims both sides share and the
+    // common part of their fixed factors: [N, 16, A, B] to [N, 16, -1] gives A*B, not
+    // 16*N*A*B/(16*N), so that the dim stays an expression later ops can solve.
+    std::vector<Sym> num(d->begin(), d->end()), den;
     for (size_t i = 0; i < out.size(); ++i) {
-      if (static_cast<int>(i) != infer_at) others.push_back(out[i]);
+      if (static_cast<int>(i) == infer_at) continue;
+      auto same = std::find(num.begin(), num.end(), out[i]);
+      if (same != num.end() && !out[i].is_fixed()) {
+        num.erase(same);
+      } else {
+        den.push_back(out[i]);
+      }
     }
-    Sym rest = product(others);
+    CheckedInt fn = 1, fd = 1;
+    auto split_fixed = [](std::vector<Sym>& v, CheckedInt& f) {
+      std::vector<Sym> rest;
+      for (const Sym& x : v) {
+        if (x.is_fixed()) {
+          f = checked_mul(f, x.v);
+        } else {
+          rest.push_back(x);
+        }
+      }
+      v = std::move(rest);
+    };
+    split_fixed(num, fn);
+    split_fixed(den, fd);
+    if (fn && fd && *fd > 0 && *fn % *fd == 0) {
+      num.push_back(Sym::fixed(*fn / *fd));
+    } else {
+      num.push_back(fn ? Sym::fixed(*fn) : Sym::unknown());
+      den.push_back(fd ? Sym::fixed(*fd) : Sym::unknown());
+    }
+    Sym total = product(num);
+    Sym rest = product(den);
     if (total.is_fixed() && rest.is_fixed()) {
       out[infer_at] = fixed_or_unknown(checked_div(total.v, rest.v));
     } else {
       out[infer_at] = derive(total, rest, SymOp::kDiv);
-      // The symbolic parts may cancel ([batch, 16] to [batch, -1]): still a correct superset.
     }
   }
   set_dims(0, out);

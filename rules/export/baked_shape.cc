@@ -13,6 +13,7 @@
 // are recognised by Gather/Slice pieces at constant positions 0..k-1 of an exact free axis that
 // are combined again.
 #include <fmt/format.h>
+#include <onnxlint/dim_pins.h>
 #include <onnxlint/graph_index.h>
 #include <onnxlint/provenance.h>
 
@@ -22,6 +23,7 @@
 #include <map>
 #include <numeric>
 #include <optional>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -167,7 +169,9 @@ class BakedShape final : public RuleBase<BakedShape> {
   }
 
   void on_model_end(const Model&, RuleContext& ctx) override {
-    if (active_) report_slices(ctx);
+    if (!active_) return;
+    report_pins(ctx);
+    report_slices(ctx);
   }
 
  private:
@@ -776,6 +780,101 @@ class BakedShape final : public RuleBase<BakedShape> {
     d.help = help_for(where->op_type());
     reported_.emplace(key, Reported{&d, where});
     if (sets_[set].size() == 1) learned_.emplace(sets_[set][0], *val);
+  }
+
+  // Equalities the registry's ops require that pin an input dim (include/onnxlint/dim_pins.h):
+  // they reach dims this rule's own transfers do not follow exactly (through Conv, Pool, Pad,
+  // Resize, an RNN's state, a weight). A dim already reported above is not reported again.
+  void report_pins(RuleContext& ctx) {
+    std::unordered_set<std::string_view> done;
+    for (const auto& [key, r] : reported_) {
+      for (uint32_t id : sets_[key.first]) done.insert(names_[id]);
+    }
+    // The input declaring each dim name, for the notes (the first one met).
+    std::map<std::string_view, std::string_view> declared_by;
+    for (const ValueInfo& vi : ctx_model_->graph().inputs()) {
+      const ValueId v = p_->find(ctx_model_->graph(), vi.name);
+      if (!is_main_input(v)) continue;
+      if (auto ds = p_->dims(v)) {
+        for (const DimFact& f : *ds) {
+          if (f.kind == DimFact::Kind::Symbolic && f.names.size() == 1) {
+            declared_by.emplace(f.names[0], p_->name_of(v));
+          }
+        }
+      }
+    }
+    // One finding per set of dims pinned; the other nodes that pin them are notes.
+    struct First {
+      Diagnostic* d;
+      const Node* node;
+    };
+    std::map<std::vector<std::string_view>, First> pinned;
+    for (const DimPin& pin : ctx.get<DimPins>().pins()) {
+      if (std::any_of(pin.dim_names.begin(), pin.dim_names.end(),
+                      [&](std::string_view n) { return done.count(n) > 0; })) {
+        continue;
+      }
+      if (pin.fixed_operand != kNoValue && combined_piece(pin.fixed_operand)) continue;
+      std::vector<std::string_view> quoted;
+      for (std::string_view n : pin.dim_names) quoted.push_back(n);
+      const std::string names = quoted_list(quoted);
+      const std::string runs = runs_text(pin);
+      if (auto it = pinned.find(pin.dim_names); it != pinned.end()) {
+        if (it->second.d->notes.size() < 4 && pin.node != it->second.node) {
+          it->second.d->notes.push_back(
+              fmt::format("{} also needs {}", node_label(*pin.node), runs));
+        }
+        continue;
+      }
+      const std::string against = pin.fixed_operand == kNoValue
+                                      ? fmt::format("its constant size {}", pin.required)
+                                      : fmt::format("dim {} of '{}', which is {}", pin.fixed_axis,
+                                                    p_->name_of(pin.fixed_operand), pin.required);
+      const bool plain = pin.dim_names.size() == 1 && pin.expr == pin.dim_names[0];
+      const std::string expr = plain ? names : fmt::format("{}, from {},", pin.expr, names);
+      Diagnostic& d = ctx.report(
+          ctx.at_node(*pin.node),
+          fmt::format("{} {}: dim {} of '{}' is {} and must equal {}{}, so the model only runs "
+                      "when {}: the size seen at export was baked in, and other sizes of {} "
+                      "fail at run time",
+                      node_label(*pin.node), pin.what, pin.axis, p_->name_of(pin.operand), expr,
+                      against, pin.or_one ? " (or be 1)" : "", runs, names));
+      d.key = fmt::format("{}={}", fmt::join(pin.dim_names, "*"), pin.required);
+      for (std::string_view n : pin.dim_names) {
+        auto input = declared_by.find(n);
+        d.notes.push_back(
+            input != declared_by.end()
+                ? fmt::format("dim '{}' of input '{}' is declared dynamic", n, input->second)
+                : fmt::format("input dim '{}' is declared dynamic", n));
+      }
+      d.help = help_for(pin.node->op_type());
+      pinned.emplace(pin.dim_names, First{&d, pin.node});
+    }
+  }
+  // "'H' is 63 to 64 (or 1 to 2)"; with several dims, their bounds and the sizes that work
+  // when they are equal: "'H' is at most 64 and 'W' at most 64 ('H' = 'W' = 63 to 64 works)".
+  static std::string runs_text(const DimPin& pin) {
+    if (pin.dim_names.size() == 1) {
+      std::string out =
+          fmt::format("'{}' is {}", pin.dim_names[0], sizes_text(pin.first, pin.last));
+      if (pin.or_one && pin.first_one <= pin.last_one) {
+        out += fmt::format(" (or {})", sizes_text(pin.first_one, pin.last_one));
+      }
+      return out;
+    }
+    std::vector<std::string> bounds;
+    for (size_t i = 0; i < pin.dim_names.size() && i < pin.at_most.size(); ++i) {
+      bounds.push_back(fmt::format("'{}' is at most {}", pin.dim_names[i], pin.at_most[i]));
+    }
+    std::string out = fmt::format("{}", fmt::join(bounds, " and "));
+    if (pin.first <= pin.last) {
+      out += fmt::format(" ({} = {} works)", fmt::format("'{}'", fmt::join(pin.dim_names, "' = '")),
+                         sizes_text(pin.first, pin.last));
+    }
+    return out;
+  }
+  static std::string sizes_text(int64_t first, int64_t last) {
+    return first == last ? fmt::format("{}", first) : fmt::format("{} to {}", first, last);
   }
 
   // ------------------------------------------------------------------------- the pass

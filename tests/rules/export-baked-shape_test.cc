@@ -562,10 +562,184 @@ TEST(ExportBakedShape, ReshapeToAHigherRankCopiesOnlyDimsTheInputHas) {
   EXPECT_THAT(findings(kRule, make({0, 0, 0}).bytes()), IsEmpty());
 }
 
+// ---- Constant routes the op registry's constraints follow ------------------------------------
+// (lib/analysis/dim_pins.cc): a fixed size meets a dim the engine computes from an input dim
+// through ops the rule's own transfers do not follow exactly (Conv, Pad, an RNN's state, ...).
+
+// x [N, 3, H, W] -> Conv(8, 3x3, stride 2, pad 1) -> + table [1, 8, rows, 1].
+ModelBuilder conv_then_table(int64_t rows) {
+  ModelBuilder m(17);
+  auto& g = m.graph();
+  g.input("x", kFloat, {std::string("N"), 3, std::string("H"), std::string("W")})
+      .output("y", kFloat, {}, false);
+  g.initializer(make_tensor_f32("w", {8, 3, 3, 3}, std::vector<float>(216, 0.f)));
+  g.initializer(
+      make_tensor_f32("table", {1, 8, rows, 1}, std::vector<float>(static_cast<size_t>(8 * rows))));
+  auto& c = g.node("Conv", {"x", "w"}, {"c"}, "conv");
+  attr_ints(c, "strides", {2, 2});
+  attr_ints(c, "pads", {1, 1, 1, 1});
+  attr_ints(c, "kernel_shape", {3, 3});
+  g.node("Add", {"c", "table"}, {"y"}, "add");
+  return m;
+}
+
+TEST(ExportBakedShape, ConvOutputAgainstAFixedTablePinsTheInputDim) {
+  ModelBuilder m = conv_then_table(32);
+  auto d = diagnostics(kRule, m.bytes());
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].message,
+            "Add 'add' broadcasts its operands: dim 2 of 'c' is (H-1)/2+1, from 'H', and must "
+            "equal dim 2 of 'table', which is 32 (or be 1), so the model only runs when 'H' is 63 "
+            "to 64 (or 1 to 2): the size seen at export was baked in, and other sizes of 'H' fail "
+            "at run time");
+  EXPECT_THAT(d[0].notes, ElementsAre("dim 'H' of input 'x' is declared dynamic"));
+  EXPECT_EQ(d[0].key, "H=32");
+  EXPECT_THAT(findings(kRule, nest_in_loop(m.proto())),
+              ElementsAre(at(std::string(kNestedPath) + "/add")));
+  EXPECT_THAT(findings(kRule, nest_in_if(m.proto())),
+              ElementsAre(at(std::string(kNestedIfPath) + "/add")));
+  // Near miss: a table of one row broadcasts against every size.
+  EXPECT_THAT(findings(kRule, conv_then_table(1).bytes()), IsEmpty());
+}
+
+TEST(ExportBakedShape, MinOfTheDimAndAConstantPinsNothing) {
+  // x[:, :64] + table[1, 64, 4]: min(seq, 64) is 64 for every seq >= 64, and smaller sizes
+  // broadcast only when 1; no single size is frozen, so nothing is proven.
+  ModelBuilder m(17);
+  auto& g = m.graph();
+  g.input("x", kFloat, {std::string("b"), std::string("seq"), 4}).output("y", kFloat, {}, false);
+  g.initializer(make_tensor_i64("st", {1}, {0}));
+  g.initializer(make_tensor_i64("en", {1}, {64}));
+  g.initializer(make_tensor_i64("ax", {1}, {1}));
+  g.initializer(make_tensor_f32("table", {1, 64, 4}, std::vector<float>(256, 0.f)));
+  g.node("Slice", {"x", "st", "en", "ax"}, {"s"}, "slice");
+  g.node("Add", {"s", "table"}, {"y"}, "add");
+  EXPECT_THAT(findings(kRule, m.bytes()), IsEmpty());
+}
+
+// x [seq, batch, 8] -> LSTM(hidden 16) from initial_h / initial_c `h0`.
+ModelBuilder lstm_with_state(bool constant_state) {
+  ModelBuilder m(14);
+  auto& g = m.graph();
+  g.input("x", kFloat, {std::string("seq"), std::string("batch"), 8})
+      .output("y", kFloat, {}, false);
+  g.initializer(make_tensor_f32("W", {1, 64, 8}, std::vector<float>(512, 0.f)));
+  g.initializer(make_tensor_f32("R", {1, 64, 16}, std::vector<float>(1024, 0.f)));
+  if (constant_state) {
+    g.initializer(make_tensor_f32("h0", {1, 2, 16}, std::vector<float>(32, 0.f)));
+  } else {
+    // torch's x.new_zeros(1, x.size(1), 16): ConstantOfShape(Concat([1], Shape(x)[1:2], [16])).
+    g.initializer(make_tensor_i64("one", {1}, {1}));
+    g.initializer(make_tensor_i64("two", {1}, {2}));
+    g.initializer(make_tensor_i64("hidden", {1}, {16}));
+    g.node("Shape", {"x"}, {"sx"});
+    g.node("Slice", {"sx", "one", "two"}, {"b"});
+    attr_int(g.node("Concat", {"one", "b", "hidden"}, {"hs"}), "axis", 0);
+    g.node("ConstantOfShape", {"hs"}, {"h0"});
+  }
+  attr_int(g.node("LSTM", {"x", "W", "R", "", "", "h0", "h0"}, {"y"}, "lstm"), "hidden_size", 16);
+  return m;
+}
+
+TEST(ExportBakedShape, RnnInitialStatePinsTheBatch) {
+  ModelBuilder m = lstm_with_state(true);
+  auto d = diagnostics(kRule, m.bytes());
+  ASSERT_EQ(d.size(), 1u);  // initial_h and initial_c: one finding, one node
+  EXPECT_EQ(d[0].message,
+            "LSTM 'lstm' starts from an initial state whose batch must match its input's: dim 1 "
+            "of 'x' is 'batch' and must equal dim 1 of 'h0', which is 2, so the model only runs "
+            "when 'batch' is 2: the size seen at export was baked in, and other sizes of 'batch' "
+            "fail at run time");
+  EXPECT_THAT(findings(kRule, nest_in_loop(m.proto())),
+              ElementsAre(at(std::string(kNestedPath) + "/lstm")));
+  EXPECT_THAT(findings(kRule, lstm_with_state(false).bytes()), IsEmpty());
+}
+
+TEST(ExportBakedShape, WeightMetThroughFlattenAndMatMul) {
+  // Conv (stride 2) -> Flatten -> MatMul with a [8*16*16, 10] weight: W is fixed at 32.
+  auto make = [](bool pooled) {
+    ModelBuilder m(17);
+    auto& g = m.graph();
+    g.input("x", kFloat, {std::string("N"), 3, std::string("H"), 32})
+        .output("y", kFloat, {}, false);
+    g.initializer(make_tensor_f32("w", {8, 3, 3, 3}, std::vector<float>(216, 0.f)));
+    const int64_t k = pooled ? 8 : 8 * 16 * 16;
+    g.initializer(make_tensor_f32("fc", {k, 10}, std::vector<float>(static_cast<size_t>(k * 10))));
+    auto& c = g.node("Conv", {"x", "w"}, {"c"}, "conv");
+    attr_ints(c, "strides", {2, 2});
+    attr_ints(c, "pads", {1, 1, 1, 1});
+    attr_ints(c, "kernel_shape", {3, 3});
+    std::string flat_in = "c";
+    if (pooled) {
+      g.node("GlobalAveragePool", {"c"}, {"p"}, "pool");
+      flat_in = "p";
+    }
+    g.node("Flatten", {flat_in}, {"f"}, "flatten");
+    g.node("MatMul", {"f", "fc"}, {"y"}, "matmul");
+    return m;
+  };
+  auto d = diagnostics(kRule, make(false).bytes());
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].message,
+            "MatMul 'matmul' multiplies matrices whose inner dims must be equal: dim 1 of 'f' is "
+            "128*((H-1)/2+1), from 'H', and must equal dim 0 of 'fc', which is 2048, so the model "
+            "only runs when 'H' is 31 to 32: the size seen at export was baked in, and other "
+            "sizes of 'H' fail at run time");
+  EXPECT_THAT(findings(kRule, make(true).bytes()), IsEmpty());  // global pooling: any size
+}
+
+TEST(ExportBakedShape, PadAmountThenATableOfThePaddedLength) {
+  // Pad(x, [0, 0, 0, 0, 3, 0]) + table [1, 131, 4]: seq + 3 = 131.
+  auto make = [](int64_t rows) {
+    ModelBuilder m(17);
+    auto& g = m.graph();
+    g.input("x", kFloat, {std::string("b"), std::string("seq"), 4}).output("y", kFloat, {}, false);
+    g.initializer(make_tensor_i64("pads", {6}, {0, 0, 0, 0, 3, 0}));
+    g.initializer(
+        make_tensor_f32("table", {1, rows, 4}, std::vector<float>(static_cast<size_t>(rows * 4))));
+    g.node("Pad", {"x", "pads"}, {"p"}, "pad");
+    g.node("Add", {"p", "table"}, {"y"}, "add");
+    return m;
+  };
+  auto d = diagnostics(kRule, make(131).bytes());
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_THAT(d[0].message, HasSubstr("dim 1 of 'p' is seq+3, from 'seq', and must equal dim 1 "
+                                      "of 'table', which is 131 (or be 1), so the model only runs "
+                                      "when 'seq' is 128:"));
+  // A table of 3 rows: seq + 3 = 3 has no solution (seq >= 1): a broken model, not a bake.
+  EXPECT_THAT(findings(kRule, make(3).bytes()), IsEmpty());
+}
+
+TEST(ExportBakedShape, TwoDimsPinnedTogetherByAPositionTable) {
+  // ViT patches: Conv(4x4, stride 4) -> Reshape [N, 16, -1] -> Transpose -> + pos [1, 64, 16].
+  ModelBuilder m(17);
+  auto& g = m.graph();
+  g.input("x", kFloat, {std::string("N"), 3, std::string("H"), std::string("W")})
+      .output("y", kFloat, {}, false);
+  g.initializer(make_tensor_f32("w", {16, 3, 4, 4}, std::vector<float>(768, 0.f)));
+  g.initializer(make_tensor_f32("pos", {1, 64, 16}, std::vector<float>(1024, 0.f)));
+  g.initializer(make_tensor_i64("keep", {3}, {0, 16, -1}));
+  auto& c = g.node("Conv", {"x", "w"}, {"c"}, "patch");
+  attr_ints(c, "strides", {4, 4});
+  attr_ints(c, "kernel_shape", {4, 4});
+  g.node("Reshape", {"c", "keep"}, {"r"}, "flatten");
+  attr_ints(g.node("Transpose", {"r"}, {"t"}, "transpose"), "perm", {0, 2, 1});
+  g.node("Add", {"t", "pos"}, {"y"}, "add");
+  auto d = diagnostics(kRule, m.bytes());
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_THAT(d[0].message,
+              HasSubstr("dim 1 of 't' is ((W-4)/4+1)*((H-4)/4+1), from 'H', 'W', and must equal "
+                        "dim 1 of 'pos', which is 64, so the model only runs when 'H' is at most "
+                        "259 and 'W' is at most 259 ('H' = 'W' = 32 to 35 works)"));
+  EXPECT_THAT(d[0].notes, ElementsAre("dim 'H' of input 'x' is declared dynamic",
+                                      "dim 'W' of input 'x' is declared dynamic"));
+}
+
 // ---- Every op the tracker follows, on every rank it can meet ----------------------------------
 
 // The ops rules/export/baked_shape.cc follows (is_unary, is_broadcast, the transfers of
-// visit() and the shape arithmetic of visit_elems), each with the roles of its inputs:
+// visit() and the shape arithmetic of visit_elems) and those with a constraint rule in the op
+// registry (lib/analysis/ops/, read through DimPins), each with the roles of its inputs:
 // D a tensor, I an integer argument (shape, axes, indices, sizes, repeats), F a float argument
 // (Resize's roi and scales); a lowercase role is optional, '+' repeats the last role.
 struct TrackedOp {
@@ -619,14 +793,15 @@ const std::vector<TrackedOp>& tracked_ops() {
     }
     for (const char* op : {"Max", "Min", "Mean", "Sum", "Concat"}) v.push_back({op, "D+"});
     for (const auto& [op, roles] : std::vector<std::pair<const char*, const char*>>{
-             {"Where", "DDD"},          {"Gemm", "DDd"},          {"Conv", "DDd"},
-             {"Unsqueeze", "Di"},       {"Squeeze", "Di"},        {"Reshape", "DI"},
-             {"Expand", "DI"},          {"Gather", "DI"},         {"Slice", "DIIii"},
-             {"Split", "Di"},           {"Tile", "DI"},           {"ConstantOfShape", "I"},
-             {"Resize", "Dffi"},        {"ReduceSum", "Di"},      {"ReduceMean", "Di"},
-             {"ReduceMax", "Di"},       {"ReduceMin", "Di"},      {"ReduceProd", "Di"},
-             {"ReduceL1", "Di"},        {"ReduceL2", "Di"},       {"ReduceLogSum", "Di"},
-             {"ReduceLogSumExp", "Di"}, {"ReduceSumSquare", "Di"}}) {
+             {"Where", "DDD"},         {"Gemm", "DDd"},           {"Conv", "DDd"},
+             {"ConvTranspose", "DDd"}, {"LSTM", "DDDddddd"},      {"GRU", "DDDddd"},
+             {"RNN", "DDDddd"},        {"Unsqueeze", "Di"},       {"Squeeze", "Di"},
+             {"Reshape", "DI"},        {"Expand", "DI"},          {"Gather", "DI"},
+             {"Slice", "DIIii"},       {"Split", "Di"},           {"Tile", "DI"},
+             {"ConstantOfShape", "I"}, {"Resize", "Dffi"},        {"ReduceSum", "Di"},
+             {"ReduceMean", "Di"},     {"ReduceMax", "Di"},       {"ReduceMin", "Di"},
+             {"ReduceProd", "Di"},     {"ReduceL1", "Di"},        {"ReduceL2", "Di"},
+             {"ReduceLogSum", "Di"},   {"ReduceLogSumExp", "Di"}, {"ReduceSumSquare", "Di"}}) {
       v.push_back({op, roles});
     }
     return v;

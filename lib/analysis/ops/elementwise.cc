@@ -1,11 +1,51 @@
 // Elementwise ops: unary and binary math, comparisons, logic, bitwise ops, activations, string
 // ops applied per element, and the casts. Output shapes follow input shapes (broadcast);
 // output types follow the schema's type parameters, except Cast and BitCast (`to`).
+#include <algorithm>
+
+#include "analysis/ops/constraint_context.h"
 #include "analysis/ops/registry.h"
 #include "analysis/ops/type_context.h"
 
 namespace onnxlint::ops {
+
+void broadcast_constraints(ConstraintContext& ctx, uint32_t inputs) {
+  // Operands align from the last axis, so an operand of unknown rank is left out and the others
+  // are still compared.
+  std::vector<size_t> ops;
+  size_t rank = 0;
+  for (size_t k = 0; k < ctx.input_count() && k < 32; ++k) {
+    if (inputs != 0 && ((inputs >> k) & 1u) == 0) continue;
+    if (auto r = ctx.rank(k)) {
+      ops.push_back(k);
+      rank = std::max(rank, *r);
+    }
+  }
+  // Every pair for a few operands, neighbours for many (Sum of hundreds stays linear).
+  const bool all_pairs = ops.size() <= 4;
+  for (size_t j = 1; j <= rank; ++j) {
+    const auto axis = -static_cast<int64_t>(j);
+    for (size_t x = 0; x < ops.size(); ++x) {
+      for (size_t y = x + 1; y < ops.size() && (all_pairs || y == x + 1); ++y) {
+        auto a = ctx.dim(ops[x], axis), b = ctx.dim(ops[y], axis);
+        if (a && b) ctx.require(*a, *b, Relation::EqualOrOne, "broadcasts its operands");
+      }
+    }
+  }
+}
+
 namespace {
+
+// Multidirectional broadcasting from opset 7 (before, `broadcast`/`axis` attributes align the
+// second operand anywhere: not followed).
+void broadcast_from_7(ConstraintContext& ctx) {
+  if (ctx.opset() >= 7) broadcast_constraints(ctx);
+}
+// Max, Min, Mean and Sum broadcast from opset 8 (before, every operand has the same shape).
+void broadcast_from_8(ConstraintContext& ctx) {
+  if (ctx.opset() >= 8) broadcast_constraints(ctx);
+}
+void broadcast_all(ConstraintContext& ctx) { broadcast_constraints(ctx); }
 
 // Cast/BitCast: output 0 is a tensor of the `to` type (unknown when `to` is not a known type).
 void cast_to(TypeContext& ctx) {
@@ -13,43 +53,79 @@ void cast_to(TypeContext& ctx) {
 }
 
 constexpr OpEntry kOps[] = {
-    onnx("Abs", 1),         onnx("Acos", 1),
-    onnx("Acosh", 1),       onnx("Add", 1),
-    onnx("And", 1),         onnx("Asin", 1),
-    onnx("Asinh", 1),       onnx("Atan", 1),
-    onnx("Atanh", 1),       onnx("BitCast", 1).type_rule(cast_to),
-    onnx("BitShift", 1),    onnx("BitwiseAnd", 1),
-    onnx("BitwiseNot", 1),  onnx("BitwiseOr", 1),
-    onnx("BitwiseXor", 1),  onnx("Cast", 1).type_rule(cast_to),
+    onnx("Abs", 1),
+    onnx("Acos", 1),
+    onnx("Acosh", 1),
+    onnx("Add", 1).constrains(broadcast_from_7),
+    onnx("And", 1).constrains(broadcast_from_7),
+    onnx("Asin", 1),
+    onnx("Asinh", 1),
+    onnx("Atan", 1),
+    onnx("Atanh", 1),
+    onnx("BitCast", 1).type_rule(cast_to),
+    onnx("BitShift", 1).constrains(broadcast_all),
+    onnx("BitwiseAnd", 1).constrains(broadcast_all),
+    onnx("BitwiseNot", 1),
+    onnx("BitwiseOr", 1).constrains(broadcast_all),
+    onnx("BitwiseXor", 1).constrains(broadcast_all),
+    onnx("Cast", 1).type_rule(cast_to),
     onnx("CastLike", 1),  // output type parameter T2 is bound by target_type
-    onnx("Ceil", 1),        onnx("Celu", 1),
-    onnx("Clip", 1),        onnx("Cos", 1),
-    onnx("Cosh", 1),        onnx("Div", 1),
-    onnx("Elu", 1),         onnx("Equal", 1),
-    onnx("Erf", 1),         onnx("Exp", 1),
-    onnx("Floor", 1),       onnx("Gelu", 1),
-    onnx("Greater", 1),     onnx("GreaterOrEqual", 1),
-    onnx("HardSigmoid", 1), onnx("HardSwish", 1),
-    onnx("Identity", 1),    onnx("IsInf", 1),
-    onnx("IsNaN", 1),       onnx("LeakyRelu", 1),
-    onnx("Less", 1),        onnx("LessOrEqual", 1),
-    onnx("Log", 1),         onnx("Max", 1),
-    onnx("Mean", 1),        onnx("Min", 1),
-    onnx("Mish", 1),        onnx("Mod", 1),
-    onnx("Mul", 1),         onnx("Neg", 1),
-    onnx("Not", 1),         onnx("Or", 1),
-    onnx("PRelu", 1),       onnx("Pow", 1),
-    onnx("Reciprocal", 1),  onnx("RegexFullMatch", 1),
-    onnx("Relu", 1),        onnx("Round", 1),
-    onnx("Selu", 1),        onnx("Shrink", 1),
-    onnx("Sigmoid", 1),     onnx("Sign", 1),
-    onnx("Sin", 1),         onnx("Sinh", 1),
-    onnx("Softplus", 1),    onnx("Softsign", 1),
-    onnx("Sqrt", 1),        onnx("StringConcat", 1),
-    onnx("Sub", 1),         onnx("Sum", 1),
-    onnx("Swish", 1),       onnx("Tan", 1),
-    onnx("Tanh", 1),        onnx("ThresholdedRelu", 1),
-    onnx("Where", 1),       onnx("Xor", 1),
+    onnx("Ceil", 1),
+    onnx("Celu", 1),
+    onnx("Clip", 1),
+    onnx("Cos", 1),
+    onnx("Cosh", 1),
+    onnx("Div", 1).constrains(broadcast_from_7),
+    onnx("Elu", 1),
+    onnx("Equal", 1).constrains(broadcast_from_7),
+    onnx("Erf", 1),
+    onnx("Exp", 1),
+    onnx("Floor", 1),
+    onnx("Gelu", 1),
+    onnx("Greater", 1).constrains(broadcast_from_7),
+    onnx("GreaterOrEqual", 1).constrains(broadcast_all),
+    onnx("HardSigmoid", 1),
+    onnx("HardSwish", 1),
+    onnx("Identity", 1),
+    onnx("IsInf", 1),
+    onnx("IsNaN", 1),
+    onnx("LeakyRelu", 1),
+    onnx("Less", 1).constrains(broadcast_from_7),
+    onnx("LessOrEqual", 1).constrains(broadcast_all),
+    onnx("Log", 1),
+    onnx("Max", 1).constrains(broadcast_from_8),
+    onnx("Mean", 1).constrains(broadcast_from_8),
+    onnx("Min", 1).constrains(broadcast_from_8),
+    onnx("Mish", 1),
+    onnx("Mod", 1).constrains(broadcast_all),
+    onnx("Mul", 1).constrains(broadcast_from_7),
+    onnx("Neg", 1),
+    onnx("Not", 1),
+    onnx("Or", 1).constrains(broadcast_from_7),
+    onnx("PRelu", 1).constrains(broadcast_from_7),
+    onnx("Pow", 1).constrains(broadcast_from_7),
+    onnx("Reciprocal", 1),
+    onnx("RegexFullMatch", 1),
+    onnx("Relu", 1),
+    onnx("Round", 1),
+    onnx("Selu", 1),
+    onnx("Shrink", 1),
+    onnx("Sigmoid", 1),
+    onnx("Sign", 1),
+    onnx("Sin", 1),
+    onnx("Sinh", 1),
+    onnx("Softplus", 1),
+    onnx("Softsign", 1),
+    onnx("Sqrt", 1),
+    onnx("StringConcat", 1),
+    onnx("Sub", 1).constrains(broadcast_from_7),
+    onnx("Sum", 1).constrains(broadcast_from_8),
+    onnx("Swish", 1),
+    onnx("Tan", 1),
+    onnx("Tanh", 1),
+    onnx("ThresholdedRelu", 1),
+    onnx("Where", 1).constrains(broadcast_all),
+    onnx("Xor", 1).constrains(broadcast_from_7),
 };
 
 }  // namespace

@@ -7,7 +7,10 @@
 //  - the op's class facts (OpSemantics, public in provenance.h): which inputs' values set the
 //    output shapes, data-dependent outputs, shape-to-value ops, random ops;
 //  - its element-type rule, where the op schema's type constraints do not decide the output
-//    types by themselves (TypeContext::from_schema is the rule for every other op).
+//    types by themselves (TypeContext::from_schema is the rule for every other op);
+//  - its constraint rule: the equalities among input dims a valid run requires (broadcast
+//    operands, a matrix product's inner dims, ...), which pin a dim declared dynamic to the
+//    size the export saw (lib/analysis/dim_pins.cc, export-baked-shape).
 // Adding an op is one entry in one family file (docs/architecture.md, "Adding an op");
 // tests/analysis/op_semantics_test.cc checks that every op of the embedded operator table has
 // an entry and that every shape-argument input is marked.
@@ -29,6 +32,9 @@ namespace ops {
 class TypeContext;  // lib/analysis/ops/type_context.h
 /// An op's element-type rule: sets the types of the node's outputs through `ctx`.
 using TypeRule = void (*)(TypeContext& ctx);
+class ConstraintContext;  // lib/analysis/ops/constraint_context.h
+/// An op's constraint rule: states the equalities among input dims a valid run requires.
+using ConstraintRule = void (*)(ConstraintContext& ctx);
 
 /// Bit masks of input indices: in(1) = input 1, in(1, 2) = inputs 1 and 2.
 constexpr uint32_t in(int a) { return 1u << a; }
@@ -38,6 +44,7 @@ constexpr uint32_t in(int a, int b, int c) { return in(a) | in(b) | in(c); }
 struct OpEntry {
   OpSemantics sem;
   TypeRule types = nullptr;  ///< nullptr: the schema's type constraints decide
+  ConstraintRule constraints = nullptr;  ///< nullptr: the op requires nothing among its dims
 
   // Builders, so that a family table reads as a list of facts:
   //   onnx("Reshape", 5).values_set_shape(in(1))  // shape
@@ -96,6 +103,11 @@ struct OpEntry {
   constexpr OpEntry type_rule(TypeRule rule) const {
     OpEntry e = *this;
     e.types = rule;
+    return e;
+  }
+  constexpr OpEntry constrains(ConstraintRule rule) const {
+    OpEntry e = *this;
+    e.constraints = rule;
     return e;
   }
 };

@@ -3,11 +3,106 @@
 // TopK) and the generators (Constant, ConstantOfShape, EyeLike, Range, OneHot).
 #include <onnxlint/data_type.h>
 
+#include <algorithm>
+#include <optional>
+#include <vector>
+
+#include "analysis/ops/constraint_context.h"
 #include "analysis/ops/registry.h"
 #include "analysis/ops/type_context.h"
+#include "util/checked_math.h"
 
 namespace onnxlint::ops {
 namespace {
+
+// Concat: every input has the same dims except along `axis`.
+void concat_constraints(ConstraintContext& ctx) {
+  std::optional<size_t> first;  // the first input of known rank
+  for (size_t k = 0; k < ctx.input_count(); ++k) {
+    auto r = ctx.rank(k);
+    if (!r) continue;
+    if (!first) {
+      first = k;
+      continue;
+    }
+    const auto rank = static_cast<int64_t>(*r);
+    if (ctx.rank(*first) != *r) return;  // an invalid model: no dims to compare
+    int64_t axis = ctx.attr_int("axis").value_or(ctx.opset() < 4 ? 1 : 0);
+    if (axis < 0) axis += rank;
+    for (int64_t j = 0; j < rank; ++j) {
+      if (j == axis) continue;
+      auto a = ctx.dim(*first, j), b = ctx.dim(k, j);
+      if (a && b)
+        ctx.require(*b, *a, Relation::Equal, "joins inputs whose other dims must be equal");
+    }
+  }
+}
+
+// Reshape without -1: the target's element count is the input's. A 0 entry copies the input
+// dim at its position (unless allowzero), which cancels on both sides.
+void reshape_constraints(ConstraintContext& ctx) {
+  std::optional<std::vector<int64_t>> target;
+  if (ctx.opset() >= 5) {
+    target = ctx.ints(1);
+  } else if (const Attribute* a = ctx.node().attribute("shape")) {
+    target.emplace(a->ints.begin(), a->ints.end());
+  }
+  auto in = ctx.dims(0);
+  if (!target || !in) return;
+  const bool allowzero = ctx.attr_int("allowzero").value_or(0) != 0;
+  std::vector<DimRef> lhs, rhs;
+  std::vector<bool> copied(in->size(), false);
+  for (size_t i = 0; i < target->size(); ++i) {
+    const int64_t t = (*target)[i];
+    if (t < 0) return;  // -1: inferred, the count says nothing
+    if (t == 0 && !allowzero) {
+      if (i >= in->size()) return;
+      copied[i] = true;
+    } else {
+      rhs.push_back(DimRef::number(t));
+    }
+  }
+  for (size_t i = 0; i < in->size(); ++i) {
+    if (!copied[i]) lhs.push_back((*in)[i]);
+  }
+  ctx.require(lhs, rhs, Relation::Equal,
+              "has a constant target shape, whose element count must match its input's");
+}
+
+// Expand: the input and the target shape broadcast (either is 1, or they are equal).
+void expand_constraints(ConstraintContext& ctx) {
+  auto shape = ctx.ints(1);
+  auto r = ctx.rank(0);
+  if (!shape || !r) return;
+  for (size_t j = 1; j <= std::min(*r, shape->size()); ++j) {
+    const int64_t t = (*shape)[shape->size() - j];
+    auto d = ctx.dim(0, -static_cast<int64_t>(j));
+    if (d && t > 1)
+      ctx.require(*d, DimRef::number(t), Relation::EqualOrOne,
+                  "expands its input to a constant shape");
+  }
+}
+
+// Split with sizes (the `split` attribute before opset 13, input 1 after): they add up to the
+// dim along `axis`.
+void split_constraints(ConstraintContext& ctx) {
+  std::optional<std::vector<int64_t>> sizes;
+  if (ctx.opset() < 13) {
+    if (const Attribute* a = ctx.node().attribute("split"))
+      sizes.emplace(a->ints.begin(), a->ints.end());
+  } else if (ctx.has_input(1)) {
+    sizes = ctx.ints(1);
+  }
+  auto d = ctx.dim(0, ctx.attr_int("axis").value_or(0));
+  if (!sizes || !d || sizes->empty()) return;
+  CheckedInt total = 0;
+  for (int64_t x : *sizes) {
+    total = x < 0 ? std::nullopt : checked_add(total, x);
+    if (!total) return;
+  }
+  ctx.require(*d, DimRef::number(*total), Relation::Equal,
+              "cuts its input into constant sizes that must add up to it");
+}
 
 // Constant: the payload's type (`value` tensor, value_float(s), value_int(s), value_string(s)).
 // A sparse_value's dense type is not followed.
@@ -48,13 +143,14 @@ constexpr OpEntry kOps[] = {
     onnx("CenterCropPad", 18).values_set_shape(in(1)),  // shape
     onnx("Col2Im", 18).values_set_shape(in(1, 2)),      // image_shape, block_shape
     // Output rows are the true entries of `condition`.
-    onnx("Compress", 9).data_dependent(in(1)), onnx("Concat", 1),
+    onnx("Compress", 9).data_dependent(in(1)), onnx("Concat", 1).constrains(concat_constraints),
     onnx("Constant", 1).static_shape().value(ValueBehavior::Constant).type_rule(constant_type),
     onnx("ConstantOfShape", 9)
         .values_set_shape(in(0))  // input
         .no_input_shapes()
         .type_rule(constant_of_shape_type),
-    onnx("DepthToSpace", 1), onnx("Expand", 8).values_set_shape(in(1)),  // shape
+    onnx("DepthToSpace", 1),
+    onnx("Expand", 8).values_set_shape(in(1)).constrains(expand_constraints),  // shape
     onnx("EyeLike", 9).value(ValueBehavior::FromShape).type_rule(eye_like_type), onnx("Flatten", 1),
     onnx("Gather", 1), onnx("GatherElements", 1), onnx("GatherND", 1),
     onnx("NonZero", 9).data_dependent(in(0)), onnx("OneHot", 9).values_set_shape(in(1)),  // depth
@@ -62,20 +158,20 @@ constexpr OpEntry kOps[] = {
     onnx("Pad", 11).values_set_shape(in(1)),     // pads
     onnx("Pad", 18).values_set_shape(in(1, 3)),  // pads, axes
     onnx("Range", 11).values_set_shape(in(0, 1, 2)).no_input_shapes(),
-    onnx("Reshape", 1),                          // shape attribute
-    onnx("Reshape", 5).values_set_shape(in(1)),  // shape
+    onnx("Reshape", 1).constrains(reshape_constraints),                          // shape attribute
+    onnx("Reshape", 5).values_set_shape(in(1)).constrains(reshape_constraints),  // shape
     onnx("ReverseSequence", 1), onnx("Scatter", 1), onnx("ScatterElements", 1),
     onnx("ScatterND", 1), onnx("Shape", 1).shape_to_value(), onnx("Size", 1).shape_to_value(),
     onnx("Slice", 1),                                         // starts/ends/axes attributes
     onnx("Slice", 10).values_set_shape(in(1, 2, 3) | in(4)),  // starts, ends, axes, steps
-    onnx("SpaceToDepth", 1), onnx("Split", 1).values_set_shape(in(1)),     // optional split input
-    onnx("Split", 2),                                                      // split attribute
-    onnx("Split", 13).values_set_shape(in(1)),                             // split
-    onnx("Squeeze", 1), onnx("Squeeze", 13).values_set_shape(in(1)),       // axes
-    onnx("TensorScatter", 1), onnx("Tile", 1).values_set_shape(in(1, 2)),  // tiles, axis
-    onnx("Tile", 6).values_set_shape(in(1)),                               // repeats
-    onnx("TopK", 1),                                                       // k attribute
-    onnx("TopK", 10).values_set_shape(in(1)),                              // K
+    onnx("SpaceToDepth", 1), onnx("Split", 1).values_set_shape(in(1)),  // optional split input
+    onnx("Split", 2).constrains(split_constraints),                     // split attribute
+    onnx("Split", 13).values_set_shape(in(1)).constrains(split_constraints),  // split
+    onnx("Squeeze", 1), onnx("Squeeze", 13).values_set_shape(in(1)),          // axes
+    onnx("TensorScatter", 1), onnx("Tile", 1).values_set_shape(in(1, 2)),     // tiles, axis
+    onnx("Tile", 6).values_set_shape(in(1)),                                  // repeats
+    onnx("TopK", 1),                                                          // k attribute
+    onnx("TopK", 10).values_set_shape(in(1)),                                 // K
     onnx("Transpose", 1), onnx("Trilu", 1),
     // Y, indices and counts have one entry per distinct value; inverse_indices has X's size.
     onnx("Unique", 11).data_dependent(in(0)).only_outputs(in(0, 1, 3)), onnx("Unsqueeze", 1),

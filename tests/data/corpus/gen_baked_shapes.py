@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 """Remakes the export-baked-shape corpus models (tests/data/corpus/torch_baked_*.onnx and the
-near misses torch_dynamic_*_clean_op13.onnx, torch_topk_min_dynamic_op11/13.onnx).
+near misses torch_dynamic_*_clean_op13.onnx, torch_topk_min_dynamic_op11/13.onnx), including the
+constant routes the op registry's constraints follow (an LSTM's initial state, a classifier
+sized for the example image, an upsample to the example's size, a position table per patch).
 
 Run with Debian's python3-torch 1.13 from this folder:  /usr/bin/python3 gen_baked_shapes.py
 Weights are random but seeded, and tiny (a few KB per file). Every model is traced by
@@ -147,6 +149,69 @@ class KvCache(nn.Module):
         return att @ v, k, v
 
 
+# --- constants that reach a dynamic dim through ops other than Reshape/Expand/Split (issue 27) --
+
+class LstmBakedState(nn.Module):
+    """An LSTM whose initial state is built with the example's batch as a Python int."""
+
+    def __init__(self, bake=True):
+        super().__init__()
+        self.rnn = nn.LSTM(8, 16)
+        self.bake = bake
+
+    def forward(self, x):  # x: [seq, batch, 8]
+        if self.bake:
+            h0 = torch.zeros(1, int(x.size(1)), 16)
+        else:
+            h0 = x.new_zeros(1, x.size(1), 16)
+        y, _ = self.rnn(x, (h0, h0))
+        return y
+
+
+class ConvFlattenHead(nn.Module):
+    """A CNN whose classifier was sized for the example's image: Linear(8 * 16 * 16, 10) after
+    a stride-2 conv of a 32x32 input (or, in the clean variant, after a global average)."""
+
+    def __init__(self, pooled=False):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3, stride=2, padding=1)
+        self.pooled = pooled
+        self.fc = nn.Linear(8 if pooled else 8 * 16 * 16, 10)
+
+    def forward(self, x):  # x: [N, 3, H, W]
+        h = torch.relu(self.conv(x))
+        h = h.mean((2, 3)) if self.pooled else h.flatten(1)
+        return self.fc(h)
+
+
+class UpsampleToExample(nn.Module):
+    """A U-Net skip: the decoder upsamples to the encoder's size read as Python ints (or, in the
+    clean variant, to x.shape[2:] kept as tensors), then concatenates with the skip."""
+
+    def __init__(self, bake=True):
+        super().__init__()
+        self.down = nn.Conv2d(3, 8, 3, stride=2, padding=1)
+        self.bake = bake
+
+    def forward(self, x):  # x: [N, 3, H, W]
+        y = torch.relu(self.down(x))
+        size = (int(x.shape[2]), int(x.shape[3])) if self.bake else x.shape[2:]
+        up = nn.functional.interpolate(y, size=size, mode="nearest")
+        return torch.cat([x, up], 1)
+
+
+class PatchPositionTable(nn.Module):
+    """ViT-style patches with a learned position table for the example's 8x8 patch grid."""
+
+    def __init__(self):
+        super().__init__()
+        self.patch = nn.Conv2d(3, 16, 4, stride=4)
+        self.pos = nn.Parameter(torch.randn(1, 64, 16))
+
+    def forward(self, x):  # x: [N, 3, H, W]
+        return self.patch(x).flatten(2).transpose(1, 2) + self.pos
+
+
 def main():
     torch.manual_seed(0)
     export(ViewBakedBatch(), (torch.randn(2, 4, 4),), "torch_baked_view_batch_op13.onnx", ["x"],
@@ -177,6 +242,23 @@ def main():
     export(TopkCandidates(bake=True), (torch.randn(2), torch.randn(2, 4)),
            "torch_baked_topk_min_view_op13.onnx", ["scores", "boxes"], topk_axes,
            output_names=("top", "picked", "feat"))
+    rnn_axes = {"x": {0: "seq", 1: "batch"}, "y": {0: "seq", 1: "batch"}}
+    export(LstmBakedState(), (torch.randn(5, 2, 8),), "torch_baked_lstm_state_op13.onnx", ["x"],
+           rnn_axes)
+    export(LstmBakedState(bake=False), (torch.randn(5, 2, 8),),
+           "torch_dynamic_lstm_state_clean_op13.onnx", ["x"], rnn_axes)
+    image_axes = {"x": {0: "N", 2: "H", 3: "W"}, "y": {0: "N"}}
+    export(ConvFlattenHead(), (torch.randn(2, 3, 32, 32),), "torch_baked_conv_flatten_fc_op13.onnx",
+           ["x"], image_axes)
+    export(ConvFlattenHead(pooled=True), (torch.randn(2, 3, 32, 32),),
+           "torch_dynamic_conv_pooled_fc_clean_op13.onnx", ["x"], image_axes)
+    unet_axes = {"x": {0: "N", 2: "H", 3: "W"}, "y": {0: "N", 2: "H", 3: "W"}}
+    export(UpsampleToExample(), (torch.randn(1, 3, 32, 32),),
+           "torch_baked_upsample_size_op13.onnx", ["x"], unet_axes)
+    export(UpsampleToExample(bake=False), (torch.randn(1, 3, 32, 32),),
+           "torch_dynamic_upsample_size_clean_op13.onnx", ["x"], unet_axes)
+    export(PatchPositionTable(), (torch.randn(2, 3, 32, 32),), "torch_baked_patch_position_op13.onnx",
+           ["x"], {"x": {0: "N", 2: "H", 3: "W"}, "y": {0: "N", 1: "patches"}})
 
 
 if __name__ == "__main__":

@@ -1,0 +1,346 @@
+// Dim pins (include/onnxlint/dim_pins.h): the registry's constraint rules read over the
+// provenance analysis's dims, and each equality between a fixed size and a dim computed from
+// one input dim solved for that input dim.
+//
+// The solver needs no algebra of its own: a dim of the analysis is an interned expression over
+// input dims (provenance_internal.h, SymExpr), which it evaluates at chosen sizes of the one
+// input dim it depends on. When the expression is non-decreasing in that dim (checked on its
+// structure: sums, products of non-negative factors, division by a positive number, min/max)
+// and passes the required size, the sizes solving it form one interval, found by bisection.
+#include <fmt/format.h>
+#include <onnxlint/dim_pins.h>
+#include <onnxlint/provenance.h>
+
+#include <algorithm>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "analysis/ops/constraint_context.h"
+#include "analysis/ops/registry.h"
+#include "analysis/provenance_internal.h"
+#include "util/checked_math.h"
+
+namespace onnxlint {
+namespace {
+
+using Impl = Provenance::Impl;
+
+// Sizes tried for the input dim: [1, kLargest]. A dim of a valid input is at least 1 (a
+// zero-size input is a different program: empty tensors), and 2^40 passes any fixed size an
+// export writes while keeping products of a few such dims inside int64.
+constexpr int64_t kLargest = int64_t{1} << 40;
+
+// The input dims a side depends on: at most kMaxNames, none dropped from a capped set.
+constexpr size_t kMaxNames = 4;
+struct Sizes {
+  std::vector<uint32_t> names;  // input dim name ids
+  std::vector<int64_t> values;  // the size tried for each
+  std::optional<int64_t> of(uint32_t name) const {
+    for (size_t i = 0; i < names.size(); ++i) {
+      if (names[i] == name) return values[i];
+    }
+    return std::nullopt;
+  }
+};
+
+// The value of `s` at the sizes given; nullopt when it depends on another dim, is opaque, or
+// overflows. An expression renders with at most kMaxExprLeaves leaves (else it is opaque), so
+// the recursion visits at most 2 * 64 nodes.
+std::optional<int64_t> evaluate(const Impl& a, const Sym& s, const Sizes& at) {
+  if (s.kind == Sym::kFixed) return s.v;
+  if (s.kind != Sym::kSymbolic) return std::nullopt;
+  if (s.v == 0) {
+    const std::vector<uint32_t>& set = a.sets[s.set];
+    return set.size() == 1 ? at.of(set[0]) : std::nullopt;
+  }
+  const SymExpr& e = a.exprs[static_cast<size_t>(s.v)];
+  if (e.opaque || e.op == SymOp::kF) return std::nullopt;
+  auto x = evaluate(a, e.a, at);
+  if (!x) return std::nullopt;
+  auto y = evaluate(a, e.b, at);
+  if (!y) return std::nullopt;
+  return fixed_arith(e.op, *x, *y);
+}
+
+// True when `s` never decreases as any of its input dims grows (from 1): proven on its
+// structure. `ones` holds every dim at 1, where a non-decreasing factor is smallest.
+bool non_decreasing(const Impl& a, const Sym& s, const Sizes& ones) {
+  if (s.kind == Sym::kFixed) return true;
+  if (s.kind != Sym::kSymbolic) return false;
+  if (s.v == 0) return true;
+  const SymExpr& e = a.exprs[static_cast<size_t>(s.v)];
+  if (e.opaque) return false;
+  const bool nd_a = non_decreasing(a, e.a, ones), nd_b = non_decreasing(a, e.b, ones);
+  auto at_least_zero = [&](const Sym& x) {
+    auto v = evaluate(a, x, ones);
+    return v && *v >= 0;
+  };
+  switch (e.op) {
+    case SymOp::kAdd:
+    case SymOp::kMax:
+    case SymOp::kMin:
+      return nd_a && nd_b;
+    case SymOp::kSub:
+      return nd_a && e.b.is_fixed();
+    case SymOp::kMul:
+      return nd_a && nd_b && at_least_zero(e.a) && at_least_zero(e.b);
+    case SymOp::kDiv:
+    case SymOp::kCeilDiv:
+      return nd_a && e.b.is_fixed() && e.b.v > 0;
+    default:  // kMod, kF
+      return false;
+  }
+}
+
+// A side of an equality: a product of dims and numbers.
+struct Side {
+  std::vector<Sym> factors;
+  std::vector<ops::DimRef> refs;
+};
+
+// The sizes n in [1, kLargest] with f(n) == target, for f non-decreasing: one interval, or
+// nullopt when none (or when f cannot be evaluated somewhere it is needed).
+struct Interval {
+  int64_t first, last;
+};
+// The largest n in [1, kLargest] with f(n) <= target, for f non-decreasing.
+template <class F>
+std::optional<int64_t> last_at_most(F f, int64_t target) {
+  auto low = f(1);
+  if (!low || *low > target) return std::nullopt;
+  int64_t lo = 1, hi = kLargest;
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo + 1) / 2;
+    auto v = f(mid);
+    if (v && *v <= target) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return lo;
+}
+
+// Both searches run on sides whose value at 1 was computed: past that, the only way f has no
+// value is overflow, i.e. a value above any target.
+template <class F>
+std::optional<Interval> solve(F f, int64_t target) {
+  // First n with f(n) >= target.
+  int64_t lo = 1, hi = kLargest;
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    auto v = f(mid);
+    if (!v || *v >= target) {
+      hi = mid;
+    } else {
+      lo = mid + 1;
+    }
+  }
+  auto at = f(lo);
+  if (!at || *at != target) return std::nullopt;
+  const int64_t first = lo;
+  // Last n with f(n) <= target.
+  hi = kLargest;
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo + 1) / 2;
+    auto v = f(mid);
+    if (v && *v <= target) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return Interval{first, lo};
+}
+
+class PinContext final : public ops::ConstraintContext {
+ public:
+  PinContext(const Impl& a, const Node& n, int64_t opset, std::vector<DimPin>& out)
+      : a_(a), n_(n), opset_(opset), out_(out) {
+    ids_.resize(n.input_count());
+    for (size_t k = 0; k < ids_.size(); ++k) ids_[k] = a.table.input(n, k);
+  }
+
+  const Node& node() const override { return n_; }
+  int64_t opset() const override { return opset_; }
+  std::optional<size_t> rank(size_t k) const override {
+    if (k >= ids_.size() || ids_[k] == kNoValue) return std::nullopt;
+    const int32_t r = a_.n_of(a_.dims[ids_[k]]);
+    if (r < 0) return std::nullopt;
+    return static_cast<size_t>(r);
+  }
+  std::optional<std::vector<int64_t>> ints(size_t k) const override {
+    if (k >= ids_.size() || ids_[k] == kNoValue) return std::nullopt;
+    const ArenaRef r = a_.svec[ids_[k]];
+    if (a_.n_of(r) < 0) return std::nullopt;
+    std::vector<int64_t> out;
+    for (const Sym& s : a_.view(r)) {
+      if (!s.is_fixed()) return std::nullopt;
+      out.push_back(s.v);
+    }
+    return out;
+  }
+
+  void require(std::span<const ops::DimRef> lhs, std::span<const ops::DimRef> rhs,
+               ops::Relation rel, std::string_view what) override {
+    auto l = side(lhs), r = side(rhs);
+    if (!l || !r) return;
+    if (!pin(*l, *r, rel, what)) pin(*r, *l, rel, what);
+  }
+
+ private:
+  const Impl& a_;
+  const Node& n_;
+  const int64_t opset_;
+  std::vector<DimPin>& out_;
+  std::vector<uint32_t> ids_;
+
+  std::optional<Sym> sym(const ops::DimRef& d) const {
+    if (d.input < 0) return Sym::fixed(d.value);
+    const auto k = static_cast<size_t>(d.input);
+    auto r = rank(k);
+    if (!r || d.axis < 0 || static_cast<size_t>(d.axis) >= *r) return std::nullopt;
+    return a_.view(a_.dims[ids_[k]])[static_cast<size_t>(d.axis)];
+  }
+  std::optional<Side> side(std::span<const ops::DimRef> refs) const {
+    Side s;
+    for (const ops::DimRef& d : refs) {
+      auto x = sym(d);
+      if (!x || x->kind == Sym::kUnknown || x->kind == Sym::kData) return std::nullopt;
+      s.factors.push_back(*x);
+      s.refs.push_back(d);
+    }
+    return s;
+  }
+
+  // `dyn` depends on one input dim, `fixed` is a number: record the pin. False when the two
+  // sides are not of that form (the caller then tries them the other way round).
+  bool pin(const Side& dyn, const Side& fixed, ops::Relation rel, std::string_view what) {
+    CheckedInt required = 1;
+    for (const Sym& s : fixed.factors) {
+      if (!s.is_fixed()) return false;
+      required = checked_mul(required, s.v);
+    }
+    if (!required || *required < 0) return false;
+    Sizes at;                              // the input dims the dynamic side depends on
+    const ops::DimRef* carrier = nullptr;  // the dynamic factor read from an input
+    for (size_t i = 0; i < dyn.factors.size(); ++i) {
+      const Sym& s = dyn.factors[i];
+      if (s.is_fixed()) {
+        if (s.v < 0) return false;
+        continue;
+      }
+      if (s.kind != Sym::kSymbolic) return false;
+      for (uint32_t name : a_.sets[s.set]) {
+        if (name == kMoreNames) return false;
+        if (!at.of(name)) {
+          if (at.names.size() == kMaxNames) return false;
+          at.names.push_back(name);
+          at.values.push_back(1);
+        }
+      }
+      if (carrier == nullptr) carrier = &dyn.refs[i];
+    }
+    if (at.names.empty() || carrier == nullptr) return false;
+    for (const Sym& s : dyn.factors) {
+      if (!non_decreasing(a_, s, at)) return false;
+      auto low = evaluate(a_, s, at);
+      if (!low || *low < 0) return false;  // a product is non-decreasing when no factor is < 0
+    }
+    auto f = [&](const Sizes& sizes) -> std::optional<int64_t> {
+      CheckedInt p = 1;
+      for (const Sym& s : dyn.factors) {
+        auto v = evaluate(a_, s, sizes);
+        if (!v) return std::nullopt;
+        p = checked_mul(p, *v);
+        if (!p) return std::nullopt;
+      }
+      return p;
+    };
+    // Each dim alone, the others at 1 (where the side is smallest): it must grow past the
+    // required size (min(N, 64) = 64 holds for every N >= 64), and the largest size that stays
+    // at or under it bounds that dim for any sizes of the others.
+    std::vector<int64_t> at_most;
+    for (size_t i = 0; i < at.names.size(); ++i) {
+      auto alone = [&](int64_t n) {
+        Sizes x = at;
+        x.values[i] = n;
+        return f(x);
+      };
+      auto top = alone(kLargest);
+      if (top && *top <= *required) return true;
+      auto bound = last_at_most(alone, *required);
+      if (!bound) return true;  // no size works: a broken model, not a frozen size
+      at_most.push_back(*bound);
+    }
+    const bool or_one = rel == ops::Relation::EqualOrOne && at.names.size() == 1;
+    if (rel == ops::Relation::EqualOrOne && *required == 1) return true;  // 1 broadcasts
+    // Every dim at the same size: the sizes that work that way (all of them for one dim).
+    auto diagonal = [&](int64_t n) {
+      Sizes x = at;
+      std::fill(x.values.begin(), x.values.end(), n);
+      return f(x);
+    };
+    auto hit = solve(diagonal, *required);
+    std::optional<Interval> one = or_one ? solve(diagonal, 1) : std::nullopt;
+    if (!hit && at.names.size() == 1) return true;  // no size works: a broken model
+    DimPin p;
+    p.node = &n_;
+    p.what = what;
+    p.input = static_cast<size_t>(carrier->input);
+    p.axis = static_cast<size_t>(carrier->axis);
+    p.operand = ids_[p.input];
+    for (const ops::DimRef& d : fixed.refs) {
+      if (d.input >= 0) {
+        p.fixed_operand = ids_[static_cast<size_t>(d.input)];
+        p.fixed_axis = static_cast<size_t>(d.axis);
+        break;
+      }
+    }
+    for (uint32_t name : at.names) p.dim_names.push_back(a_.names[name]);
+    p.at_most = std::move(at_most);
+    CheckedInt scale = 1;
+    for (const Sym& s : dyn.factors) {
+      if (s.is_fixed()) {
+        scale = checked_mul(scale, s.v);
+      } else {
+        if (!p.expr.empty()) p.expr += '*';
+        p.expr += a_.render_sym(s);
+      }
+    }
+    if (!scale) return true;
+    if (*scale != 1) p.expr = fmt::format("{}*{}", *scale, p.expr);
+    p.required = *required;
+    p.or_one = or_one;
+    if (hit) {
+      p.first = hit->first;
+      p.last = hit->last;
+    }
+    if (one) {
+      p.first_one = one->first;
+      p.last_one = one->last;
+    }
+    out_.push_back(std::move(p));
+    return true;
+  }
+};
+
+}  // namespace
+
+DimPins::DimPins(const Model& /*model*/, AnalysisCache& cache) {
+  const Impl& a = cache.get<Provenance>().internals();
+  for (const GraphSlot& s : a.slots) {
+    if (s.function != nullptr) continue;  // a body's dims hold for every call only
+    for (const Node& n : s.graph->nodes()) {
+      if (!n.in_default_domain()) continue;
+      const int64_t opset = a.opset_of(n);
+      const ops::OpEntry* e = ops::find_entry("", n.op_type(), opset);
+      if (e == nullptr || e->constraints == nullptr) continue;
+      PinContext ctx(a, n, opset, pins_);
+      e->constraints(ctx);
+    }
+  }
+}
+
+}  // namespace onnxlint
