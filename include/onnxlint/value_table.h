@@ -84,6 +84,8 @@ class ValueTable {
   /// The value input `k` of a node reads (lexical scope), or kNoValue if absent, empty or
   /// undefined. Same as find(*n.graph, n.inputs[k]), without hashing the name.
   ValueId input(const Node& n, size_t k) const;
+  /// The same, with the slot of n's graph already known (no lookup).
+  ValueId input(const GraphSlot& s, const Node& n, size_t k) const;
   /// Output `k` of a node, or kNoValue if absent/empty.
   ValueId output(const Node& n, size_t k) const;
   /// The same, with the slot of n's graph already known (no lookup).

@@ -20,6 +20,7 @@
 #include "analysis/ops/registry.h"
 #include "analysis/provenance_internal.h"
 #include "util/checked_math.h"
+#include "util/name_map.h"
 
 namespace onnxlint {
 namespace {
@@ -156,13 +157,16 @@ std::optional<Interval> solve(F f, int64_t target) {
 
 class PinContext final : public ops::ConstraintContext {
  public:
-  PinContext(const Impl& a, const Node& n, int64_t opset, std::vector<DimPin>& out)
-      : a_(a), n_(n), opset_(opset), out_(out) {
+  PinContext(const Impl& a, int64_t opset, std::vector<DimPin>& out)
+      : a_(a), opset_(opset), out_(out) {}
+  // One context serves every node (its id vector keeps its capacity).
+  void reset(const GraphSlot& s, const Node& n) {
+    n_ = &n;
     ids_.resize(n.input_count());
-    for (size_t k = 0; k < ids_.size(); ++k) ids_[k] = a.table.input(n, k);
+    for (size_t k = 0; k < ids_.size(); ++k) ids_[k] = a_.table.input(s, n, k);
   }
 
-  const Node& node() const override { return n_; }
+  const Node& node() const override { return *n_; }
   int64_t opset() const override { return opset_; }
   std::optional<size_t> rank(size_t k) const override {
     if (k >= ids_.size() || ids_[k] == kNoValue) return std::nullopt;
@@ -184,14 +188,22 @@ class PinContext final : public ops::ConstraintContext {
 
   void require(std::span<const ops::DimRef> lhs, std::span<const ops::DimRef> rhs,
                ops::Relation rel, std::string_view what) override {
-    auto l = side(lhs), r = side(rhs);
-    if (!l || !r) return;
-    if (!pin(*l, *r, rel, what)) pin(*r, *l, rel, what);
+    // Most equalities hold between two fixed sizes or two copies of one dim: decided without
+    // building anything. A pin needs exactly one side with a dim computed from input dims.
+    const int l = symbolic_factors(lhs), r = symbolic_factors(rhs);
+    if (l < 0 || r < 0 || (l == 0) == (r == 0)) return;
+    auto ls = side(lhs), rs = side(rhs);
+    if (!ls || !rs) return;
+    if (l > 0) {
+      pin(*ls, *rs, rel, what);
+    } else {
+      pin(*rs, *ls, rel, what);
+    }
   }
 
  private:
   const Impl& a_;
-  const Node& n_;
+  const Node* n_ = nullptr;
   const int64_t opset_;
   std::vector<DimPin>& out_;
   std::vector<uint32_t> ids_;
@@ -202,6 +214,21 @@ class PinContext final : public ops::ConstraintContext {
     auto r = rank(k);
     if (!r || d.axis < 0 || static_cast<size_t>(d.axis) >= *r) return std::nullopt;
     return a_.view(a_.dims[ids_[k]])[static_cast<size_t>(d.axis)];
+  }
+  // How many factors are dims computed from input dims; -1 when one is unknown or data.
+  int symbolic_factors(std::span<const ops::DimRef> refs) const {
+    int count = 0;
+    for (const ops::DimRef& d : refs) {
+      if (d.input < 0) continue;
+      const auto k = static_cast<size_t>(d.input);
+      if (k >= ids_.size() || ids_[k] == kNoValue) return -1;
+      const std::span<const Sym> dims = a_.view(a_.dims[ids_[k]]);
+      if (d.axis < 0 || static_cast<size_t>(d.axis) >= dims.size()) return -1;
+      const Sym& x = dims[static_cast<size_t>(d.axis)];
+      if (x.kind == Sym::kUnknown || x.kind == Sym::kData) return -1;
+      count += x.kind == Sym::kSymbolic ? 1 : 0;
+    }
+    return count;
   }
   std::optional<Side> side(std::span<const ops::DimRef> refs) const {
     Side s;
@@ -286,7 +313,7 @@ class PinContext final : public ops::ConstraintContext {
     std::optional<Interval> one = or_one ? solve(diagonal, 1) : std::nullopt;
     if (!hit && at.names.size() == 1) return true;  // no size works: a broken model
     DimPin p;
-    p.node = &n_;
+    p.node = n_;
     p.what = what;
     p.input = static_cast<size_t>(carrier->input);
     p.axis = static_cast<size_t>(carrier->axis);
@@ -328,17 +355,25 @@ class PinContext final : public ops::ConstraintContext {
 
 }  // namespace
 
-DimPins::DimPins(const Model& /*model*/, AnalysisCache& cache) {
+DimPins::DimPins(const Model& model, AnalysisCache& cache) {
   const Impl& a = cache.get<Provenance>().internals();
+  // Outside function bodies every default-domain node has the model's opset, so each op's
+  // constraint rule is looked up once.
+  const int64_t opset = model.opset_for("").value_or(1000);
+  NameMap<ops::ConstraintRule> rules;
+  PinContext ctx(a, opset, pins_);
   for (const GraphSlot& s : a.slots) {
     if (s.function != nullptr) continue;  // a body's dims hold for every call only
     for (const Node& n : s.graph->nodes()) {
       if (!n.in_default_domain()) continue;
-      const int64_t opset = a.opset_of(n);
-      const ops::OpEntry* e = ops::find_entry("", n.op_type(), opset);
-      if (e == nullptr || e->constraints == nullptr) continue;
-      PinContext ctx(a, n, opset, pins_);
-      e->constraints(ctx);
+      const ops::ConstraintRule* rule = rules.find(n.op_type());
+      if (rule == nullptr) {
+        const ops::OpEntry* e = ops::find_entry("", n.op_type(), opset);
+        rule = rules.try_emplace(n.op_type(), e == nullptr ? nullptr : e->constraints).first;
+      }
+      if (*rule == nullptr) continue;
+      ctx.reset(s, n);
+      (*rule)(ctx);
     }
   }
 }

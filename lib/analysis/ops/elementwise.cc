@@ -2,6 +2,9 @@
 // ops applied per element, and the casts. Output shapes follow input shapes (broadcast);
 // output types follow the schema's type parameters, except Cast and BitCast (`to`).
 #include <algorithm>
+#include <array>
+#include <span>
+#include <vector>
 
 #include "analysis/ops/constraint_context.h"
 #include "analysis/ops/registry.h"
@@ -11,18 +14,28 @@ namespace onnxlint::ops {
 
 void broadcast_constraints(ConstraintContext& ctx, uint32_t inputs) {
   // Operands align from the last axis, so an operand of unknown rank is left out and the others
-  // are still compared.
-  std::vector<size_t> ops;
-  size_t rank = 0;
+  // are still compared. Every pair for a few operands, neighbours for many (a Sum of hundreds
+  // stays linear).
+  constexpr size_t kFew = 4;
+  std::array<size_t, kFew> few{};
+  std::vector<size_t> many;
+  size_t count = 0, rank = 0;
   for (size_t k = 0; k < ctx.input_count() && k < 32; ++k) {
     if (inputs != 0 && ((inputs >> k) & 1u) == 0) continue;
     if (auto r = ctx.rank(k)) {
-      ops.push_back(k);
+      if (count < kFew) {
+        few[count] = k;
+      } else {
+        if (many.empty()) many.assign(few.begin(), few.end());
+        many.push_back(k);
+      }
+      ++count;
       rank = std::max(rank, *r);
     }
   }
-  // Every pair for a few operands, neighbours for many (Sum of hundreds stays linear).
-  const bool all_pairs = ops.size() <= 4;
+  const std::span<const size_t> ops =
+      many.empty() ? std::span<const size_t>(few.data(), count) : std::span<const size_t>(many);
+  const bool all_pairs = ops.size() <= kFew;
   for (size_t j = 1; j <= rank; ++j) {
     const auto axis = -static_cast<int64_t>(j);
     for (size_t x = 0; x < ops.size(); ++x) {
