@@ -334,6 +334,33 @@ struct Infer {
     uint32_t id = a.out_id(s, n, k);
     if (id != kNoValue) a.svec[id] = a.push(e);
   }
+  /// A small integer tensor of any rank whose dims are all fixed and whose elements (row-major)
+  /// are followed: its dims and elements. torch builds F.pad's `pads` as a [rank, 2] matrix
+  /// that it reverses (Slice with step -1) and transposes before flattening it.
+  struct SmallTensor {
+    std::vector<int64_t> dims;
+    std::vector<Sym> elems;
+  };
+  std::optional<SmallTensor> small_tensor(size_t i) const {
+    const uint32_t v = in(i);
+    if (v == kNoValue || a.n_of(a.svec[v]) < 0) return std::nullopt;
+    auto d = dims(i);
+    if (!d) return std::nullopt;
+    SmallTensor t;
+    int64_t count = 1;
+    for (const Sym& x : *d) {
+      if (!x.is_fixed() || x.v < 0 || x.v > static_cast<int64_t>(Provenance::Impl::kMaxSvec)) {
+        return std::nullopt;
+      }
+      t.dims.push_back(x.v);
+      count *= x.v;  // at most kMaxSvec^rank, and the elements bound it below
+      if (count > static_cast<int64_t>(Provenance::Impl::kMaxSvec)) return std::nullopt;
+    }
+    auto e = a.view(a.svec[v]);
+    if (static_cast<int64_t>(e.size()) != count) return std::nullopt;
+    t.elems.assign(e.begin(), e.end());
+    return t;
+  }
   Sym derive(const Sym& x, const Sym& y, SymOp op = SymOp::kF) { return a.derive(x, y, op); }
 
   // Product of dims: fixed when all are fixed, else derived from the symbolic ones.
@@ -1286,6 +1313,40 @@ void Infer::transpose() {
     out.assign(d->rbegin(), d->rend());
   }
   set_dims(0, out);
+  // The elements of a small integer matrix, permuted (F.pad's pads, see small_tensor).
+  auto t = small_tensor(0);
+  if (!t || t->dims.size() < 2) return;
+  std::vector<size_t> perm;
+  if (const auto* p = ints_attr(n, "perm")) {
+    for (int64_t x : *p) {
+      if (!norm_axis(x, r)) return;
+      perm.push_back(static_cast<size_t>(x));
+    }
+  } else {
+    for (size_t i = t->dims.size(); i > 0; --i) perm.push_back(i - 1);
+  }
+  std::vector<bool> seen(t->dims.size(), false);
+  for (size_t p : perm) {
+    if (p >= seen.size() || seen[p]) return;  // not a permutation: an invalid model
+    seen[p] = true;
+  }
+  if (perm.size() != t->dims.size()) return;
+  std::vector<int64_t> stride(t->dims.size(), 1), out_dims;
+  for (size_t i = t->dims.size() - 1; i > 0; --i) stride[i - 1] = stride[i] * t->dims[i];
+  for (size_t p : perm) out_dims.push_back(t->dims[p]);
+  std::vector<Sym> elems;
+  std::vector<int64_t> at(out_dims.size(), 0);  // odometer over the output
+  const size_t total = t->elems.size();
+  for (size_t done = 0; done < total; ++done) {
+    int64_t flat = 0;
+    for (size_t i = 0; i < at.size(); ++i) flat += at[i] * stride[perm[i]];
+    elems.push_back(t->elems[static_cast<size_t>(flat)]);
+    for (size_t i = at.size(); i > 0; --i) {
+      if (++at[i - 1] < out_dims[i - 1]) break;
+      at[i - 1] = 0;
+    }
+  }
+  set_elems(0, elems);
 }
 
 void Infer::unsqueeze() {
@@ -1588,6 +1649,27 @@ std::optional<int64_t> len_from_lower_bound(const Sym& dim, const Sym& st, const
   return std::nullopt;
 }
 
+// The indices ONNX's Slice keeps along an axis of size `dim` (step != 0, not INT64_MIN):
+// bounds are clamped as the operator defines, before any arithmetic, so nothing overflows.
+std::vector<int64_t> slice_indices(int64_t dim, int64_t start, int64_t end, int64_t step) {
+  std::vector<int64_t> out;
+  auto bound = [&](int64_t x, int64_t lo, int64_t hi) {
+    x = std::clamp<int64_t>(x, -dim - 1, dim);
+    if (x < 0) x += dim;
+    return std::clamp<int64_t>(x, lo, hi);
+  };
+  if (step > 0) {
+    for (int64_t i = bound(start, 0, dim), e = bound(end, 0, dim); i < e; i += step) {
+      out.push_back(i);
+    }
+  } else if (dim > 0) {
+    for (int64_t i = bound(start, 0, dim - 1), e = bound(end, -1, dim - 1); i > e; i += step) {
+      out.push_back(i);
+    }
+  }
+  return out;
+}
+
 void Infer::slice() {
   std::vector<Sym> starts, ends;
   std::optional<std::vector<int64_t>> axes, steps;
@@ -1647,6 +1729,38 @@ void Infer::slice() {
     return true;
   };
   if (auto d = dims(0); d && compute(*d, false)) set_dims(0, *d);
+  if (auto t = small_tensor(0); t && t->dims.size() > 1) {
+    // A small integer matrix with fixed bounds: the indices kept along each axis.
+    std::vector<std::vector<int64_t>> keep(t->dims.size());
+    for (size_t i = 0; i < t->dims.size(); ++i) {
+      for (int64_t x = 0; x < t->dims[i]; ++x) keep[i].push_back(x);
+    }
+    for (size_t j = 0; j < axes->size(); ++j) {
+      int64_t ax = (*axes)[j];
+      if (!norm_axis(ax, static_cast<int64_t>(t->dims.size())) || !starts[j].is_fixed() ||
+          !ends[j].is_fixed() || (*steps)[j] == 0 ||
+          (*steps)[j] == std::numeric_limits<int64_t>::min()) {
+        return;
+      }
+      keep[ax] = slice_indices(t->dims[ax], starts[j].v, ends[j].v, (*steps)[j]);
+    }
+    std::vector<int64_t> stride(t->dims.size(), 1);
+    for (size_t i = t->dims.size() - 1; i > 0; --i) stride[i - 1] = stride[i] * t->dims[i];
+    std::vector<Sym> out;
+    std::vector<size_t> at(t->dims.size(), 0);  // odometer over the kept indices
+    for (const auto& k : keep) {
+      if (k.empty()) return set_elems(0, out);
+    }
+    while (true) {
+      int64_t flat = 0;
+      for (size_t i = 0; i < at.size(); ++i) flat += keep[i][at[i]] * stride[i];
+      out.push_back(t->elems[static_cast<size_t>(flat)]);
+      size_t i = at.size();
+      while (i > 0 && ++at[i - 1] == keep[i - 1].size()) at[--i] = 0;
+      if (i == 0) break;
+    }
+    return set_elems(0, out);
+  }
   // Slicing a 1-D shape vector with fixed bounds.
   auto e = elems(0);
   if (e && axes->size() == 1) {
@@ -1758,7 +1872,25 @@ void Infer::constant() {
 }
 
 void Infer::constant_of_shape() {
-  if (auto e = elems_or_length(0)) set_dims(0, *e);
+  auto e = elems_or_length(0);
+  if (!e) return;
+  set_dims(0, *e);
+  // The elements of a small integer fill (torch's F.pad pads its `pads` with zeros this way);
+  // without `value` the fill is float 0, whose elements are not followed.
+  int64_t count = 1;
+  for (const Sym& x : *e) {
+    if (!x.is_fixed() || x.v < 0 || x.v > static_cast<int64_t>(Provenance::Impl::kMaxSvec)) {
+      return;
+    }
+    count *= x.v;
+    if (count > static_cast<int64_t>(Provenance::Impl::kMaxSvec)) return;
+  }
+  for (const Attribute& at : n.attributes()) {
+    if (at.name != "value" || at.t == nullptr) continue;
+    const ArenaRef fill = a.const_svec(*at.t);
+    if (a.n_of(fill) != 1) return;
+    set_elems(0, std::vector<Sym>(static_cast<size_t>(count), a.view(fill)[0]));
+  }
 }
 
 void Infer::range() {

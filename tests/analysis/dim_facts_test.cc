@@ -275,6 +275,37 @@ TEST(DimFacts, SymbolicDimsAreExpressions) {
   EXPECT_EQ(f.dims("c_same"), "1,4,H,32");
 }
 
+TEST(DimFacts, PadsBuiltAsAMatrixAreFollowedElementByElement) {
+  // torch's F.pad(x, (0, 0, 0, 12)) at opset 11+: the pads [0, 0, 0, 12] are padded with
+  // ConstantOfShape zeros to 2 * rank, reshaped to [rank, 2], reversed (Slice, step -1),
+  // transposed and flattened. An asymmetric pad shows the order: [1, 2] on axis 2, [3, 4] on
+  // axis 1.
+  ModelBuilder m(13);
+  auto& g = m.graph();
+  g.input("x", kFloat, {std::string("b"), std::string("seq"), 8});
+  g.constant_i64("given", {1, 2, 3, 4}, {4});
+  g.constant_i64("two", {2}, {1});
+  auto& zeros = g.node("ConstantOfShape", {"two"}, {"zeros"});
+  attr_tensor(zeros, "value", make_tensor_i64("", {1}, {0}));
+  attr_int(g.node("Concat", {"given", "zeros"}, {"flat"}), "axis", 0);
+  g.constant_i64("pairs", {-1, 2}, {2});
+  g.node("Reshape", {"flat", "pairs"}, {"matrix"});
+  g.constant_i64("start", {-1}, {1});
+  g.constant_i64("end", {std::numeric_limits<int64_t>::min() + 1}, {1});
+  g.constant_i64("axis0", {0}, {1});
+  g.constant_i64("back", {-1}, {1});
+  g.node("Slice", {"matrix", "start", "end", "axis0", "back"}, {"reversed"});
+  attr_ints(g.node("Transpose", {"reversed"}, {"columns"}), "perm", {1, 0});
+  g.constant_i64("minus1", {-1}, {1});
+  g.node("Reshape", {"columns", "minus1"}, {"pads"});
+  g.node("Pad", {"x", "pads"}, {"y"});
+  Facts f = analyse(m.bytes());
+  EXPECT_EQ(f.elems("zeros"), "0,0");
+  EXPECT_EQ(f.elems("reversed"), "0,0,3,4,1,2");
+  EXPECT_EQ(f.elems("columns"), "0,3,1,0,4,2");
+  EXPECT_EQ(f.dims("y"), "b,seq+7,11");
+}
+
 TEST(DimFacts, LoopCarriedGrowthIsNotTheInitialDim) {
   // y = x; for _ in range(k): y = cat(y, row): after the loop y is not [N, 8].
   ModelBuilder m(13);

@@ -212,6 +212,21 @@ class PatchPositionTable(nn.Module):
         return self.patch(x).flatten(2).transpose(1, 2) + self.pos
 
 
+class PadToMultiple(nn.Module):
+    """Pads the sequence to a multiple of 32, then adds a table of the padded length: with the
+    pad amount computed as a Python int from the example (baked), or from x.shape[1] kept
+    traced (the near miss, right while the padded length is 32)."""
+
+    def __init__(self, bake=True):
+        super().__init__()
+        self.table = nn.Parameter(torch.randn(1, 32, 8))
+        self.bake = bake
+
+    def forward(self, x):  # x: [batch, seq, 8]
+        extra = int(32 - x.shape[1] % 32) if self.bake else 32 - x.shape[1] % 32
+        return nn.functional.pad(x, (0, 0, 0, extra)) + self.table
+
+
 def main():
     torch.manual_seed(0)
     export(ViewBakedBatch(), (torch.randn(2, 4, 4),), "torch_baked_view_batch_op13.onnx", ["x"],
@@ -255,6 +270,11 @@ def main():
     unet_axes = {"x": {0: "N", 2: "H", 3: "W"}, "y": {0: "N", 2: "H", 3: "W"}}
     export(UpsampleToExample(), (torch.randn(1, 3, 32, 32),),
            "torch_baked_upsample_size_op13.onnx", ["x"], unet_axes)
+    pad_axes = {"x": {0: "batch", 1: "seq"}, "y": {0: "batch"}}
+    export(PadToMultiple(), (torch.randn(2, 20, 8),), "torch_baked_pad_amount_op13.onnx", ["x"],
+           pad_axes)
+    export(PadToMultiple(bake=False), (torch.randn(2, 20, 8),),
+           "torch_dynamic_pad_amount_clean_op13.onnx", ["x"], pad_axes)
     export(UpsampleToExample(bake=False), (torch.randn(1, 3, 32, 32),),
            "torch_dynamic_upsample_size_clean_op13.onnx", ["x"], unet_axes)
     export(PatchPositionTable(), (torch.randn(2, 3, 32, 32),), "torch_baked_patch_position_op13.onnx",
