@@ -7,6 +7,7 @@
 #include <onnxlint/data_type.h>
 #include <onnxlint/element_types.h>
 #include <onnxlint/graph_index.h>
+#include <onnxlint/provenance.h>
 
 #include <algorithm>
 #include <cmath>
@@ -168,6 +169,58 @@ std::vector<Arg> find_args(const Node& n, const OpSchema* schema,
   return out;
 }
 
+// A value's shape as the analysis proves it, so that a verdict does not change when
+// `infer_shapes` adds value_info: the declaration only fills what inference cannot know (no rank
+// at all, or a dim it leaves unknown). Symbolic dims keep their expression ("N", "N+1") for the
+// messages.
+class KnownShape {
+ public:
+  KnownShape(const Provenance& p, const ValueTable& values, ValueId v) {
+    const StatedType st = values.stated(v);
+    auto facts = v == kNoValue ? std::nullopt : p.dims(v);
+    if (!facts) {
+      if (st.has_shape()) {
+        has_shape_ = true;
+        dims_ = st.dims();  // dim_param views point into the model, which outlives this
+      }
+      return;
+    }
+    has_shape_ = true;
+    const bool declared = st.has_shape() && st.rank() == facts->size();
+    exprs_.reserve(facts->size());  // the Param views below point into these strings
+    for (size_t i = 0; i < facts->size(); ++i) {
+      const DimFact& f = (*facts)[i];
+      Dim d;
+      if (f.kind == DimFact::Kind::Fixed) {
+        d.kind = Dim::Kind::Value;
+        d.value = f.value;
+      } else if (f.kind == DimFact::Kind::Symbolic) {
+        exprs_.push_back(f.expr);
+        d.kind = Dim::Kind::Param;
+        d.param = exprs_.back();
+      } else if (f.kind == DimFact::Kind::Unknown && declared) {
+        d = st.dim(i);
+      }
+      dims_.push_back(d);
+    }
+  }
+  KnownShape(const KnownShape&) = delete;
+  KnownShape& operator=(const KnownShape&) = delete;
+
+  bool has_shape() const { return has_shape_; }
+  size_t rank() const { return dims_.size(); }
+  bool is_static_shape() const {
+    return has_shape_ &&
+           std::all_of(dims_.begin(), dims_.end(), [](const Dim& d) { return d.is_static(); });
+  }
+  const std::vector<Dim>& dims() const { return dims_; }
+
+ private:
+  bool has_shape_ = false;
+  std::vector<std::string> exprs_;
+  std::vector<Dim> dims_;
+};
+
 std::string dims_text(std::span<const Dim> dims) {
   std::string s = "[";
   for (size_t i = 0; i < dims.size(); ++i) {
@@ -276,7 +329,9 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
   }
   const Graph& g = *n.graph();
   const ValueTable& values = ctx.get<ValueTable>();
-  auto stated = [&](std::string_view name) { return values.stated(values.find(g, name)); };
+  const Provenance& prov = ctx.get<Provenance>();
+  auto known = [&](ValueId v) { return KnownShape(prov, values, v); };
+  auto known_name = [&](std::string_view name) { return known(values.find(g, name)); };
   // Element types as inferred (declarations never override inference).
   auto elem_of = [&](std::string_view name) {
     return ctx.get<ElementTypes>().elem_type(values.find(g, name));
@@ -387,7 +442,7 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
     case Check::RankAtMost:
     case Check::RankAtLeast:
       for (const Arg& a : find_args(n, schema, r.args, true)) {
-        const StatedType f = stated(a.value);
+        const KnownShape f = known_name(a.value);
         if (!f.has_shape()) continue;
         const auto rk = static_cast<int64_t>(f.rank());
         bool ok = true;
@@ -411,7 +466,7 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
       break;
     case Check::StaticShape:
       for (const Arg& a : find_args(n, schema, r.args, true)) {
-        const StatedType f = stated(a.value);
+        const KnownShape f = known_name(a.value);
         if (!f.has_shape() || f.is_static_shape()) continue;
         found.push_back({fmt::format("has {} ('{}') with dynamic shape {}, but {} needs it "
                                      "static",
@@ -502,7 +557,7 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
       break;
     case Check::Scalar:
       for (const Arg& a : find_args(n, schema, r.args, false)) {
-        const StatedType f = stated(a.value);
+        const KnownShape f = known_name(a.value);
         if (!f.is_static_shape()) continue;
         // A count that overflows int64 (or a negative dim) describes no real tensor: no claim
         // about it, rather than a wrapped count.
@@ -521,7 +576,7 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
       std::string_view first_name;
       for (size_t k = 0; k < n.inputs().size(); ++k) {
         const std::string_view in = n.inputs()[k];
-        const StatedType st = values.stated(values.input(n, k));
+        const KnownShape st = known(values.input(n, k));
         if (in.empty() || !st.is_static_shape()) continue;
         if (!first) {
           first = st.dims();
@@ -597,7 +652,7 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
       if (!v || v->items.size() != 1 || n.inputs().empty()) break;
       const auto axis = as_number(v->items[0]);
       if (!axis || *axis == -1) break;
-      const StatedType in = values.stated(values.input(n, 0));
+      const KnownShape in = known(values.input(n, 0));
       if (!in.has_shape() || static_cast<double>(in.rank()) - 1 == *axis) break;
       const size_t rank = in.rank();
       found.push_back(
@@ -691,10 +746,12 @@ void check_limits(const TargetInfo& t, const Node& n, RuleContext& ctx,
                   std::vector<target::BrokenRestriction>& out) {
   if (t.max_rank <= 0 && t.max_dim <= 0) return;
   const ValueTable& values = ctx.get<ValueTable>();
+  const Provenance& prov = ctx.get<Provenance>();
   for (size_t i = 0; i < n.inputs().size(); ++i) {
-    const StatedType st = values.stated(values.input(n, i));
-    if (n.inputs()[i].empty() || !st.has_shape()) continue;
-    const std::vector<Dim> dims = st.dims();
+    if (n.inputs()[i].empty()) continue;
+    const KnownShape st(prov, values, values.input(n, i));
+    if (!st.has_shape()) continue;
+    const std::vector<Dim>& dims = st.dims();
     if (t.max_rank > 0 && static_cast<int>(dims.size()) > t.max_rank) {
       Diagnostic d;
       d.message =

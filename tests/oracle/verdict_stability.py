@@ -30,11 +30,9 @@ from shape_oracle import model_files  # the same model walk (this folder is on s
 DECLARATION_RULES = {"graph-stale-value-info", "shape-dynamic-output"}
 
 # Known differences, each to be removed with its cause (listed so that any other difference
-# fails): target-restriction's shape checks (onnx-mlir NNPA's "inputs of the same shape",
-# SameShapes in rules/target/restriction.cc) read declared shapes (ValueTable::stated), so the
-# shapes value_info adds change them; reading the analysis's dims (Provenance::dims, as
-# rules/quant/qdq.h known_dims does) removes the difference. Element types no longer differ.
-KNOWN_DIFFERENCES = {("target-restriction", "onnx-mlir-nnpa")}
+# fails). None left: target-restriction's shape checks read the analysis's dims (KnownShape in
+# rules/target/restriction.cc), and element types are inferred.
+KNOWN_DIFFERENCES = set()
 KNOWN_TARGETS = {target for _, target in KNOWN_DIFFERENCES}
 
 

@@ -778,5 +778,24 @@ TEST(TargetRestriction, TargetWideRankAndDimension) {
   EXPECT_THAT(run(big, "tensorrt"), IsEmpty());
 }
 
+TEST(TargetRestriction, ShapeChecksReadProvenShapesNotDeclarations) {
+  // NNPA Add needs same-shape inputs. 'h' = Relu(x) [2, 4] has no value_info: its proven
+  // shape decides (broadcasting against b [4] is reported), and a value_info that adds what
+  // inference already knows changes nothing.
+  auto model = [](bool with_value_info, int64_t declared_last) {
+    ModelBuilder m(17);
+    auto& g = m.graph();
+    g.input("x", kFloat, {2, 4}).input("b", kFloat, {4}).output("y", kFloat, {}, false);
+    g.node("Relu", {"x"}, {"h"}, "relu");
+    g.node("Add", {"h", "b"}, {"y"}, "add");
+    if (with_value_info) g.value_info("h", kFloat, {2, declared_last});
+    return m;
+  };
+  EXPECT_THAT(run(model(false, 4), "nnpa"), ElementsAre(at("add", "onnx-mlir-nnpa")));
+  EXPECT_THAT(run(model(true, 4), "nnpa"), ElementsAre(at("add", "onnx-mlir-nnpa")));
+  // A stale declaration ([2, 1], graph-stale-value-info's business) does not change the check.
+  EXPECT_THAT(run(model(true, 1), "nnpa"), ElementsAre(at("add", "onnx-mlir-nnpa")));
+}
+
 }  // namespace
 }  // namespace onnxlint::testing
