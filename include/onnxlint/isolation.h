@@ -22,12 +22,15 @@ inline constexpr int kExitCrash = 3;
 /// without it); `@loading` or `@summary` instead of a rule id crash in that phase. <how>: abort
 /// (default), segv, bus, fpe, ill, kill (SIGKILL, as the out-of-memory killer sends), stack (a
 /// real stack overflow), oom (allocates until operator new fails), orphan (segv after starting a
-/// process that holds the worker's socket for 20 s), throw (an exception). Inert
-/// unless set; never set it outside tests.
+/// process that holds the worker's socket for 20 s), throw (an exception), hang (an endless
+/// busy loop), stuck (a read that never returns), hang-fork (starts a process named
+/// "onnxlint-hang" that sleeps forever, then hangs): the hangs are for LintOptions::
+/// file_time_limit. Inert unless set; never set it outside tests.
 inline constexpr const char* kTestCrashVariable = "ONNXLINT_TEST_CRASH_RULE";
 
 /// Linter::lint_bytes in a worker process: a crash while linting gives the internal-error
-/// report instead of ending the caller (the Python module's `isolate=True` for buffers).
+/// report instead of ending the caller (the Python module's `isolate=True` for buffers); so
+/// does a lint that takes longer than the linter's file_time_limit.
 FileReport lint_bytes_isolated(const Linter& linter, const std::string& name,
                                std::string_view bytes,
                                std::optional<std::string> directory = std::nullopt);
