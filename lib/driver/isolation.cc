@@ -30,6 +30,7 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -842,6 +843,12 @@ AnalysisScope::~AnalysisScope() {
   isolation::CrashRecord& r = isolation::current_record();
   std::memcpy(r.analysis, previous_, sizeof previous_);
   r.phase.store(previous_phase_, std::memory_order_relaxed);
+}
+
+std::optional<std::chrono::milliseconds> file_time_limit_from_seconds(double seconds) {
+  if (!(seconds >= 0 && seconds <= 1e7)) return std::nullopt;  // NaN fails both
+  if (seconds == 0) return std::chrono::milliseconds(0);
+  return std::chrono::milliseconds(std::max<int64_t>(1, std::llround(seconds * 1000.0)));
 }
 
 FileReport lint_bytes_isolated(const Linter& linter, const std::string& name,

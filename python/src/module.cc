@@ -13,10 +13,8 @@
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <chrono>
-#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -114,16 +112,16 @@ class HeldBuffer {
   Py_buffer view_{};
 };
 
-// file_timeout= in seconds (as --file-timeout): 0 is no limit; a positive limit under a
-// millisecond stays a limit.
+// file_timeout= in seconds, as --file-timeout takes it (0: no limit).
 std::chrono::milliseconds time_limit(const py::object& seconds) {
   if (py::isinstance<py::bool_>(seconds) ||
       !(py::isinstance<py::int_>(seconds) || py::isinstance<py::float_>(seconds))) {
     throw py::type_error("file_timeout: expected a number of seconds or None");
   }
-  const double s = seconds.cast<double>();
-  if (!(s >= 0 && s <= 1e7)) throw py::value_error("file_timeout: must be from 0 to 1e7 seconds");
-  return std::chrono::milliseconds(s > 0 ? std::max<int64_t>(1, std::llround(s * 1000.0)) : 0);
+  const std::optional<std::chrono::milliseconds> limit =
+      file_time_limit_from_seconds(seconds.cast<double>());
+  if (!limit) throw py::value_error("file_timeout: must be from 0 to 1e7 seconds");
+  return *limit;
 }
 
 /// A linter with its settings: what one onnx-lint command line configures.

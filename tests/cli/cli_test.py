@@ -1006,7 +1006,7 @@ class CrashIsolation(TempModels):
         code, _, err = self.run_env(None, "--file-timeout", "1", "--no-isolate", path)
         self.assertEqual(code, 2)
         self.assertIn("--file-timeout", err)
-        for bad in ("-1", "abc", "1e8"):
+        for bad in ("-1", "abc", "1e8", "nan", "inf"):
             self.assertEqual(self.run_env(None, "--file-timeout", bad, path)[0], 2, bad)
         # 0: no limit (and for one file no isolation: the default for one file).
         plain = self.run_env(None, "--format", "json", path)

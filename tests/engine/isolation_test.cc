@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -581,6 +582,22 @@ TEST(IsolationTimeout, TimeoutKillsTheProcessesTheWorkerStarted) {
   }
   EXPECT_THAT(left, ::testing::IsEmpty());
   for (pid_t pid : left) ::kill(pid, SIGKILL);  // a failed run leaves nothing behind
+}
+
+// Seconds as --file-timeout and file_timeout= take them: fractions kept to the millisecond, a
+// positive value never rounds to "no limit", and what is not from 0 to 1e7 is refused.
+TEST(IsolationTimeout, LimitFromSeconds) {
+  using std::chrono::milliseconds;
+  EXPECT_EQ(file_time_limit_from_seconds(0), milliseconds(0));
+  EXPECT_EQ(file_time_limit_from_seconds(300), milliseconds(300000));
+  EXPECT_EQ(file_time_limit_from_seconds(1.5), milliseconds(1500));
+  EXPECT_EQ(file_time_limit_from_seconds(0.0001), milliseconds(1));
+  EXPECT_EQ(file_time_limit_from_seconds(1e7), milliseconds(10000000000));
+  for (double bad : {-1.0, -0.0001, 1e7 + 1, std::nan(""), HUGE_VAL, -HUGE_VAL}) {
+    EXPECT_EQ(file_time_limit_from_seconds(bad), std::nullopt) << bad;
+  }
+  EXPECT_EQ(kDefaultFileTimeLimit, std::chrono::seconds(300));
+  EXPECT_EQ(LintOptions{}.file_time_limit, kDefaultFileTimeLimit);
 }
 
 // lint_bytes_isolated (the Python module's buffers) has the same limit; zero means none (the

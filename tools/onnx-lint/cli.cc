@@ -16,7 +16,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -432,9 +431,10 @@ int run_command(int argc, char** argv) {
                          });
     const bool timeout_given = app.count("--file-timeout") > 0 && file_timeout > 0;
     lint_options.isolate = isolate || timeout_given || (several && !no_isolate);
-    // In milliseconds; a positive limit under one stays a limit.
-    lint_options.file_time_limit = std::chrono::milliseconds(
-        file_timeout > 0 ? std::max<int64_t>(1, std::llround(file_timeout * 1000.0)) : 0);
+    const std::optional<std::chrono::milliseconds> limit =
+        file_time_limit_from_seconds(file_timeout);
+    if (!limit) throw ConfigError("--file-timeout: expected seconds from 0 to 1e7");
+    lint_options.file_time_limit = *limit;
     Linter linter(registry, std::move(lint_options));
     // Progress never mixes with machine-readable output, even on stderr.
     Progress progress(
