@@ -7,6 +7,7 @@
 #include <onnxlint/export.h>
 #include <onnxlint/linter.h>
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,12 +23,20 @@ inline constexpr int kExitCrash = 3;
 /// without it); `@loading` or `@summary` instead of a rule id crash in that phase. <how>: abort
 /// (default), segv, bus, fpe, ill, kill (SIGKILL, as the out-of-memory killer sends), stack (a
 /// real stack overflow), oom (allocates until operator new fails), orphan (segv after starting a
-/// process that holds the worker's socket for 20 s), throw (an exception). Inert
-/// unless set; never set it outside tests.
+/// process that holds the worker's socket for 20 s), throw (an exception), hang (an endless
+/// busy loop), stuck (a read that never returns), hang-fork (starts a process named
+/// "onnxlint-hang" that sleeps forever, then hangs): the hangs are for LintOptions::
+/// file_time_limit. Inert unless set; never set it outside tests.
 inline constexpr const char* kTestCrashVariable = "ONNXLINT_TEST_CRASH_RULE";
 
+/// LintOptions::file_time_limit from a number of seconds, as `--file-timeout` and Python's
+/// `file_timeout=` take it: 0 is no limit, a positive value under a millisecond stays a limit
+/// (1 ms); nullopt for what is not from 0 to 1e7 (negative, NaN, infinite).
+std::optional<std::chrono::milliseconds> file_time_limit_from_seconds(double seconds);
+
 /// Linter::lint_bytes in a worker process: a crash while linting gives the internal-error
-/// report instead of ending the caller (the Python module's `isolate=True` for buffers).
+/// report instead of ending the caller (the Python module's `isolate=True` for buffers); so
+/// does a lint that takes longer than the linter's file_time_limit.
 FileReport lint_bytes_isolated(const Linter& linter, const std::string& name,
                                std::string_view bytes,
                                std::optional<std::string> directory = std::nullopt);

@@ -7,6 +7,7 @@
 #include <onnxlint/report_section.h>
 #include <onnxlint/rule.h>
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -45,6 +46,10 @@ class FileOptionsResolver {
   virtual LintOptions options(std::string_view key) const = 0;
 };
 
+/// LintOptions::file_time_limit's default: the time one file may take in an isolated run
+/// (`--file-timeout`; docs/security.md, "Crash isolation", says why this value).
+inline constexpr std::chrono::seconds kDefaultFileTimeLimit{300};
+
 struct LintOptions {
   /// Rule selectors: ids, categories ("shape"), globs ("graph-*") or "ALL". Empty = all.
   std::vector<std::string> select;
@@ -64,6 +69,12 @@ struct LintOptions {
   /// are complete (<onnxlint/isolation.h>). Off by default (the command turns it on for folders
   /// and several files); lint_file/lint_bytes/lint_model always run in the calling process.
   bool isolate = false;
+  /// With `isolate`: the time one file's worker may take (loading, rules, summary, sending the
+  /// report); past it the worker and any process it started are killed (SIGKILL) and the file's
+  /// report is an internal-error finding saying it timed out, in which phase and rule. Zero = no
+  /// limit. Without `isolate` it does not apply (nothing could stop a lint in the calling
+  /// process without ending it).
+  std::chrono::milliseconds file_time_limit = kDefaultFileTimeLimit;
   /// Per-file options (see FileOptionsResolver); null = these options for every file.
   std::shared_ptr<const FileOptionsResolver> per_file;
 };

@@ -6,7 +6,10 @@
 // is doing (loading, rule X, analysis Y, the summary) in a CrashRecord; a worker's record is a
 // page shared with the parent, so when a worker dies (a signal, SIGKILL from the out-of-memory
 // killer, an unexpected exit) the parent still knows the file, the phase and the rule, makes
-// that the file's internal-error finding, and starts a new worker for the remaining files.
+// that the file's internal-error finding, and starts a new worker for the remaining files. A
+// worker that has not answered within LintOptions::file_time_limit (a rule in an endless loop, a
+// read that never returns) is killed with its process group and reported the same way, as
+// timed out, so one hung file cannot stall the run.
 // Processes rather than threads: a signal or a corrupted heap ends the whole process, and only
 // an address space of its own contains it. Forked rather than spawned: the worker inherits the
 // linter, its configuration and the registry (a library has no executable to spawn).
@@ -26,6 +29,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -310,13 +315,24 @@ uint64_t get_u64(const char* in) {
   }
 }
 
+using Clock = std::chrono::steady_clock;
+
 struct Worker {
   pid_t pid = -1;
   int fd = -1;  // the parent's end of the socket pair
   CrashRecord* record = nullptr;
   std::optional<size_t> job;
+  Clock::time_point deadline = Clock::time_point::max();  // of the current job
   std::string inbox;  // bytes of the current job's answer received so far
 };
+
+// SIGKILL to a worker and to every process it started: a worker leads its own process group
+// (a child it forked would otherwise outlive a hung worker, holding its socket). Before the
+// worker is reaped, so that its pid cannot name another process yet.
+void kill_worker_group(pid_t pid) {
+  ::kill(-pid, SIGKILL);
+  ::kill(pid, SIGKILL);  // if it could not lead a group of its own
+}
 
 class WorkerPool {
  public:
@@ -356,6 +372,9 @@ class WorkerPool {
       return false;
     }
     if (pid == 0) {
+      // A process group of its own, so that a timeout kills whatever the worker started too.
+      // Both sides set it: whichever runs first, the group exists before the parent kills it.
+      ::setpgid(0, 0);
       ::close(sv[0]);
       for (const Worker& other : workers_) {
         if (other.fd >= 0) ::close(other.fd);
@@ -363,6 +382,7 @@ class WorkerPool {
       worker_main(sv[1], w.record, parent, job_);
     }
     ::close(sv[1]);
+    ::setpgid(pid, pid);
     w.pid = pid;
     w.fd = sv[0];
     w.inbox.clear();
@@ -375,7 +395,7 @@ class WorkerPool {
     if (w.fd >= 0) ::close(w.fd);
     w.fd = -1;
     if (w.pid < 0) return std::nullopt;
-    if (kill) ::kill(w.pid, SIGKILL);
+    if (kill) kill_worker_group(w.pid);
     int status = 0;
     pid_t got;
     do {
@@ -403,6 +423,19 @@ const RuleInfo* known_rule(const RuleRegistry& registry, const RuleInfo* claimed
   return nullptr;
 }
 
+// The failure report of a worker's file, with the phase and rule of the worker's record (the
+// worker's memory: bounded, and the rule checked against ours).
+FileReport record_report(const std::string& path, std::string_view what, const CrashRecord& record,
+                         const RuleRegistry& registry) {
+  uint32_t phase = record.phase.load();
+  if (phase > uint32_t(Phase::Sending)) phase = uint32_t(Phase::Idle);
+  char analysis[CrashRecord::kNameBytes];
+  std::memcpy(analysis, record.analysis, sizeof analysis);
+  analysis[sizeof analysis - 1] = '\0';
+  return failure_report(path, what, static_cast<Phase>(phase),
+                        known_rule(registry, record.rule.load()), analysis);
+}
+
 // The report of a file whose worker ended before answering.
 FileReport dead_worker_report(const std::string& path, const CrashRecord& record,
                               std::optional<int> status, const RuleRegistry& registry) {
@@ -424,22 +457,41 @@ FileReport dead_worker_report(const std::string& path, const CrashRecord& record
     what = fmt::format("onnx-lint's worker process exited unexpectedly (status {})",
                        WIFEXITED(*status) ? WEXITSTATUS(*status) : -1);
   }
-  // The record is the dead worker's memory: bounded, and the rule checked against ours.
-  uint32_t phase = record.phase.load();
-  if (phase > uint32_t(Phase::Sending)) phase = uint32_t(Phase::Idle);
-  char analysis[CrashRecord::kNameBytes];
-  std::memcpy(analysis, record.analysis, sizeof analysis);
-  analysis[sizeof analysis - 1] = '\0';
-  return failure_report(path, what, static_cast<Phase>(phase),
-                        known_rule(registry, record.rule.load()), analysis);
+  return record_report(path, what, record, registry);
+}
+
+// The report of a file whose worker did not answer within `limit` (and was killed): what its
+// record says it was doing then.
+FileReport timed_out_report(const std::string& path, std::chrono::milliseconds limit,
+                            const CrashRecord& record, const RuleRegistry& registry) {
+  FileReport f = record_report(
+      path, fmt::format("onnx-lint timed out after {} s", seconds_text(limit)), record, registry);
+  f.diagnostics.front().help +=
+      "; if the model only needs longer, `--file-timeout SECONDS` raises the limit (0: none)";
+  return f;
+}
+
+// When a job handed out now must be answered: never for no limit (zero or less) or one beyond a
+// century (the clock's arithmetic must not overflow).
+Clock::time_point deadline_after(std::chrono::milliseconds limit) {
+  if (limit.count() <= 0 || limit > std::chrono::hours(24 * 365 * 100)) {
+    return Clock::time_point::max();
+  }
+  return Clock::now() + limit;
 }
 
 }  // namespace
+
+std::string seconds_text(std::chrono::milliseconds limit) {
+  if (limit.count() % 1000 == 0) return fmt::format("{}", limit.count() / 1000);
+  return fmt::format("{}", static_cast<double>(limit.count()) / 1000.0);
+}
 
 std::vector<FileReport> run_in_workers(size_t count, size_t workers,
                                        const std::function<FileReport(size_t)>& job,
                                        const std::function<std::string(size_t)>& path_of,
                                        const RuleRegistry& registry,
+                                       std::chrono::milliseconds time_limit,
                                        const std::function<void(size_t, size_t)>& progress) {
   std::vector<FileReport> out(count);
   if (count == 0) return out;
@@ -510,6 +562,7 @@ std::vector<FileReport> run_in_workers(size_t count, size_t workers,
           continue;
         }
         w.job = next++;
+        w.deadline = deadline_after(time_limit);
       }
     }
     std::vector<pollfd> fds;
@@ -521,8 +574,13 @@ std::vector<FileReport> run_in_workers(size_t count, size_t workers,
     }
     if (fds.empty()) continue;
     // A timeout, so that a worker whose end of the socket another process also holds (a host
-    // that forked meanwhile) is still noticed when it dies: no end of stream would come.
-    const int ready = ::poll(fds.data(), fds.size(), 1000);
+    // that forked meanwhile) is still noticed when it dies: no end of stream would come; and
+    // no later than the first deadline.
+    Clock::time_point wake = Clock::now() + std::chrono::seconds(1);
+    for (const Worker* w : busy) wake = std::min(wake, w->deadline);
+    const auto wait_ms = std::chrono::ceil<std::chrono::milliseconds>(wake - Clock::now());
+    const int ready =
+        ::poll(fds.data(), fds.size(), static_cast<int>(std::max<int64_t>(wait_ms.count(), 0)));
     if (ready < 0) {
       if (errno == EINTR) continue;
       // Cannot wait on the workers: finish the remaining jobs here.
@@ -568,6 +626,20 @@ std::vector<FileReport> run_in_workers(size_t count, size_t workers,
       const std::optional<int> status = pool.stop(w, /*kill=*/n < 0);
       finished(index, dead_worker_report(path_of(index), *w.record, status, registry));
     }
+    // Workers past their deadline: an answer that arrived meanwhile still counts; otherwise the
+    // worker (hung in an endless loop or a read) is killed with its group and replaced.
+    const Clock::time_point now = Clock::now();
+    for (Worker* w : busy) {
+      if (!w->job || w->pid < 0 || now < w->deadline) continue;
+      while (receive(*w, MSG_DONTWAIT) > 0) {
+      }
+      if (take_answer(*w)) continue;
+      const size_t index = *w->job;
+      w->job.reset();
+      pool.stop(*w, /*kill=*/true);
+      // Read after the kill: the record no longer changes.
+      finished(index, timed_out_report(path_of(index), time_limit, *w->record, registry));
+    }
   }
   return out;
 }
@@ -594,6 +666,7 @@ Report lint_inputs_isolated(const Linter& linter, const std::vector<InputPath>& 
       models.size(), static_cast<size_t>(linter.options().jobs),
       [&](size_t k) { return lint_file_guarded(linter, inputs[models[k]].path); },
       [&](size_t k) { return inputs[models[k]].path; }, linter.registry(),
+      linter.options().file_time_limit,
       [&](size_t d, size_t) {
         if (progress) progress(done + d, inputs.size());
       });
@@ -614,6 +687,11 @@ volatile int g_overflow_limit = INT32_MAX;
   frame[0] = static_cast<char>(depth);
   const int below = depth < g_overflow_limit ? overflow_stack(depth + 1) : 0;
   return below + frame[0];
+}
+
+// An endless busy loop the optimizer must keep (the empty volatile asm is a side effect).
+[[noreturn]] void spin_forever() {
+  for (;;) asm volatile("");
 }
 
 // Not instrumented: a sanitizer would report the crash its own way (and exit 1) instead of
@@ -653,6 +731,29 @@ volatile int g_overflow_limit = INT32_MAX;
     ::raise(SIGSEGV);
   } else if (how == "throw") {
     throw std::runtime_error("test crash requested by " + std::string(kTestCrashVariable));
+  } else if (how == "hang") {
+    // A rule in an endless loop: no signal, no end; only the time limit stops it.
+    spin_forever();
+  } else if (how == "stuck") {
+    // A read that never returns: from a pipe whose write end this process holds and never
+    // writes to.
+    int ends[2];
+    if (::pipe(ends) == 0) {
+      for (char c;;) {
+        if (::read(ends[0], &c, 1) < 0 && errno != EINTR) break;
+      }
+    }
+  } else if (how == "hang-fork") {
+    // Starts a process that sleeps forever (named, so that a test can look for it), then hangs:
+    // the time limit must end both.
+    if (::fork() == 0) {
+      ::prctl(PR_SET_NAME, "onnxlint-hang");
+      // Not the test runner's output pipes (they would stay open if it survived); the worker's
+      // socket stays held, as by any process a worker started.
+      for (int fd : {STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO}) ::close(fd);
+      for (;;) ::pause();
+    }
+    spin_forever();
   }
   std::abort();
 }
@@ -744,13 +845,20 @@ AnalysisScope::~AnalysisScope() {
   r.phase.store(previous_phase_, std::memory_order_relaxed);
 }
 
+std::optional<std::chrono::milliseconds> file_time_limit_from_seconds(double seconds) {
+  if (!(seconds >= 0 && seconds <= 1e7)) return std::nullopt;  // NaN fails both
+  if (seconds == 0) return std::chrono::milliseconds(0);
+  return std::chrono::milliseconds(std::max<int64_t>(1, std::llround(seconds * 1000.0)));
+}
+
 FileReport lint_bytes_isolated(const Linter& linter, const std::string& name,
                                std::string_view bytes, std::optional<std::string> directory) {
   auto job = [&](size_t) {
     return isolation::guarded(name, [&] { return linter.lint_bytes(name, bytes, directory); });
   };
   std::vector<FileReport> out =
-      isolation::run_in_workers(1, 1, job, [&](size_t) { return name; }, linter.registry(), {});
+      isolation::run_in_workers(1, 1, job, [&](size_t) { return name; }, linter.registry(),
+                                linter.options().file_time_limit, {});
   return std::move(out.front());
 }
 

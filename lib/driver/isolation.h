@@ -9,6 +9,7 @@
 #include <onnxlint/rule.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -91,20 +92,28 @@ FileReport failure_report(const std::string& path, std::string_view what, Phase 
 /// Runs `count` jobs, each in a worker process (up to `workers` at once; a worker runs one job
 /// at a time and lints the next after it), and returns their reports in job order. A worker that
 /// dies (a signal, killed, an unexpected exit) makes its job's report the internal-error
-/// finding that `path_of(job)` names, and is replaced. `registry` names the rules of the dead
-/// workers' records. `progress(done, count)` runs in the caller's thread.
+/// finding that `path_of(job)` names, and is replaced. A worker still without an answer
+/// `time_limit` after it was handed its job (zero or less: no limit) is killed with every process
+/// of its process group and its job's report says it timed out, in the phase its record holds.
+/// `registry` names the rules of the dead workers' records. `progress(done, count)` runs in the
+/// caller's thread.
 std::vector<FileReport> run_in_workers(size_t count, size_t workers,
                                        const std::function<FileReport(size_t)>& job,
                                        const std::function<std::string(size_t)>& path_of,
                                        const RuleRegistry& registry,
+                                       std::chrono::milliseconds time_limit,
                                        const std::function<void(size_t, size_t)>& progress);
+
+/// "1", "0.5", "300": a time limit in seconds, for messages.
+std::string seconds_text(std::chrono::milliseconds limit);
 
 /// Linter::lint_inputs with every file linted in a worker process (LintOptions::isolate).
 Report lint_inputs_isolated(const Linter& linter, const std::vector<InputPath>& inputs,
                             const std::function<void(size_t, size_t)>& progress);
 
-/// `rule` itself, or, when ONNXLINT_TEST_CRASH_RULE names its id, a wrapper that crashes as the
-/// variable says on its first callback (tests only; docs/security.md). The variable may name a
+/// `rule` itself, or, when ONNXLINT_TEST_CRASH_RULE names its id, a wrapper that crashes (or
+/// hangs: `hang`, `stuck`, `hang-fork`) as the variable says on its first callback (tests only;
+/// docs/security.md). The variable may name a
 /// phase instead of a rule: `@loading` (begin_file) and `@summary` (enter_phase) crash there.
 std::unique_ptr<Rule> wrap_for_test_crash(std::unique_ptr<Rule> rule);
 

@@ -88,6 +88,7 @@ def lint(
     base_dir: Union[None, str, "os.PathLike[str]"] = None,
     name: Union[None, str, "os.PathLike[str]"] = None,
     isolate: Optional[bool] = None,
+    file_timeout: Optional[float] = None,
 ) -> Report:
     """Lint one model and return its ``Report``.
 
@@ -110,10 +111,15 @@ def lint(
         linting becomes that model's ``internal-error`` finding and the interpreter (a notebook,
         pytest) goes on. ``None`` (default): for a folder only; ``True`` also for one file or a
         buffer; ``False`` never.
+    file_timeout: with isolation, the seconds one model's worker may take; past them it is
+        killed and the model's report is an ``internal-error`` finding saying it timed out and
+        in which rule (as ``--file-timeout``). ``None`` (default): 300; ``0``: no limit. It does
+        not apply without isolation.
 
     An unknown rule, target or bad setting raises ``ValueError`` naming it; a missing path
     raises ``FileNotFoundError``; a file that is not a readable model gives a report with a
     ``model-unreadable`` finding.
     """
-    linter = Linter(targets=targets, select=select, ignore=ignore, config=config, fail_on=fail_on)
+    linter = Linter(targets=targets, select=select, ignore=ignore, config=config, fail_on=fail_on,
+                    file_timeout=file_timeout)
     return linter.lint(model, base_dir=base_dir, name=name, isolate=isolate)

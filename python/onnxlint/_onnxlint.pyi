@@ -157,6 +157,7 @@ class Linter:
         fail_on: Optional[str] = None,
         baseline: Optional[_Path] = None,
         jobs: int = 1,
+        file_timeout: Optional[float] = None,
     ) -> None: ...
     def lint(
         self,

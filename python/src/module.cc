@@ -14,6 +14,7 @@
 #include <pybind11/stl/filesystem.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -111,12 +112,24 @@ class HeldBuffer {
   Py_buffer view_{};
 };
 
+// file_timeout= in seconds, as --file-timeout takes it (0: no limit).
+std::chrono::milliseconds time_limit(const py::object& seconds) {
+  if (py::isinstance<py::bool_>(seconds) ||
+      !(py::isinstance<py::int_>(seconds) || py::isinstance<py::float_>(seconds))) {
+    throw py::type_error("file_timeout: expected a number of seconds or None");
+  }
+  const std::optional<std::chrono::milliseconds> limit =
+      file_time_limit_from_seconds(seconds.cast<double>());
+  if (!limit) throw py::value_error("file_timeout: must be from 0 to 1e7 seconds");
+  return *limit;
+}
+
 /// A linter with its settings: what one onnx-lint command line configures.
 class PyLinter {
  public:
   PyLinter(const py::object& targets, const py::object& select, const py::object& extend_select,
            const py::object& ignore, const py::object& config, const py::object& fail_on,
-           const py::object& baseline, int jobs) {
+           const py::object& baseline, int jobs, const py::object& file_timeout) {
     const RuleRegistry& registry = builtin_registry();
     try {
       Config cfg;
@@ -146,6 +159,7 @@ class PyLinter {
       if (jobs < 1) throw py::value_error("jobs: must be at least 1");
       cli.jobs = jobs;
       settings_ = resolve_settings(registry, cfg, cli);
+      if (!file_timeout.is_none()) settings_.lint.file_time_limit = time_limit(file_timeout);
       config_path_ = cfg.path;
       linter_ = std::make_shared<const Linter>(registry, settings_.lint);
       // The same settings, each file linted in a worker process (isolate=True).
@@ -584,14 +598,19 @@ PYBIND11_MODULE(_onnxlint, m) {
                        "several Python threads may call lint() on one Linter at once (the GIL "
                        "is released while linting).")
       .def(py::init<const py::object&, const py::object&, const py::object&, const py::object&,
-                    const py::object&, const py::object&, const py::object&, int>(),
+                    const py::object&, const py::object&, const py::object&, int,
+                    const py::object&>(),
            py::kw_only(), py::arg("targets") = py::tuple(), py::arg("select") = py::tuple(),
            py::arg("extend_select") = py::tuple(), py::arg("ignore") = py::tuple(),
            py::arg("config") = py::none(), py::arg("fail_on") = py::none(),
            py::arg("baseline") = py::none(), py::arg("jobs") = 1,
+           py::arg("file_timeout") = py::none(),
            "Settings as on the onnx-lint command line, layered over the configuration file "
            "(config=None searches onnx-lint.toml / pyproject.toml from the working folder up; "
-           "False uses none). Raises ValueError naming an unknown rule, target or bad setting.")
+           "False uses none). file_timeout: seconds an isolated lint of one model may take "
+           "before its worker is killed and the model reported as an internal error (None: "
+           "300; 0: no limit), as --file-timeout. Raises ValueError naming an unknown rule, "
+           "target or bad setting.")
       .def("lint", &PyLinter::lint, py::arg("model"), py::kw_only(),
            py::arg("base_dir") = py::none(), py::arg("name") = py::none(),
            py::arg("isolate") = py::none(),

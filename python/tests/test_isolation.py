@@ -1,12 +1,14 @@
 """isolate=: a crash while linting one model is that model's internal-error finding, and the
-interpreter (this pytest run) goes on. ONNXLINT_TEST_CRASH_RULE=<rule>:<how>[:<path part>] is the
-test-only switch that makes a rule crash (docs/security.md, "Crash isolation")."""
+interpreter (this pytest run) goes on; file_timeout=: so is a model whose lint hangs.
+ONNXLINT_TEST_CRASH_RULE=<rule>:<how>[:<path part>] is the test-only switch that makes a rule
+crash or hang (docs/security.md, "Crash isolation")."""
 from __future__ import annotations
 
 import json
 import signal
 import subprocess
 import sys
+import time
 
 import onnx
 import pytest
@@ -82,6 +84,44 @@ def test_out_of_memory_is_a_finding(folder, monkeypatch, isolate):
     internal = [d.message for d in report.files[1].diagnostics if d.rule == "internal-error"]
     assert internal == ["rule 'graph-dead-node' failed: out of memory"]
     assert [d.rule for d in report.files[0].diagnostics] == ["graph-undefined-value"]
+
+
+def test_a_hung_model_times_out_and_the_others_are_reported(folder, monkeypatch):
+    """file_timeout=: a worker that hangs (an endless loop in a rule) is killed after the limit;
+    the model's report says it timed out and in which rule, the others are intact, and the call
+    returns after about the limit instead of never."""
+    expected = onnxlint.lint(folder, config=False)
+    monkeypatch.setenv(SWITCH, "graph-dead-node:hang:crash")
+    start = time.monotonic()
+    report = onnxlint.lint(folder, config=False, file_timeout=1)
+    took = time.monotonic() - start
+    assert 1.0 <= took < 10.0
+    assert [(d.rule, d.severity, d.message) for d in report.files[1].diagnostics] == [
+        ("internal-error", "error", "onnx-lint timed out after 1 s while running rule "
+         "'graph-dead-node'; nothing else is reported for this file")]
+    assert report.exit_code == 2
+    got, want = file_entries(report), file_entries(expected)
+    assert [got[0], got[2]] == [want[0], want[2]]
+
+
+def test_a_hung_buffer_times_out(folder, monkeypatch):
+    data = (folder / "a.onnx").read_bytes()
+    monkeypatch.setenv(SWITCH, "@summary:hang")
+    linter = onnxlint.Linter(config=False, file_timeout=0.5)
+    report = linter.lint(data, name="a.onnx", isolate=True)
+    assert [d.message for d in report.diagnostics] == [
+        "onnx-lint timed out after 0.5 s while computing the model summary; nothing else is "
+        "reported for this file"]
+
+
+def test_file_timeout_must_be_a_number_of_seconds(folder):
+    for bad, error in ((-1, ValueError), (float("nan"), ValueError), (1e8, ValueError),
+                       ("1", TypeError), (True, TypeError)):
+        with pytest.raises(error, match="file_timeout"):
+            onnxlint.lint(folder, config=False, file_timeout=bad)
+    # 0: no limit; the report of a model that finishes is the same with any limit.
+    assert (onnxlint.lint(folder, config=False, file_timeout=0).to_json()
+            == onnxlint.lint(folder, config=False, file_timeout=30).to_json())
 
 
 def test_isolate_must_be_a_bool_or_none(folder):

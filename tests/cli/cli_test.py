@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 BIN = os.environ.get("ONNX_LINT", "onnx-lint")
@@ -962,6 +963,57 @@ class CrashIsolation(TempModels):
             self.assertEqual(code, 2, (args, limit, err))
             self.assertIn(message, out, (args, limit))
             self.assertIn("graph-dead-node", out)
+
+    def test_a_hung_file_times_out_and_the_others_are_reported(self):
+        """A worker that hangs (ONNXLINT_TEST_CRASH_RULE=<rule>:hang, an endless loop) is killed
+        after --file-timeout: its file's internal-error finding says it timed out and in which
+        rule or phase, the others' reports are intact, exit 2 as for a crash, and the run takes
+        about the limit."""
+        folder = self.folder()
+        code, clean, _ = self.run_env(None, "--format", "json", folder)
+        expected = json.loads(clean)["files"]
+        for switch, words in (("graph-dead-node:hang:crash", "running rule 'graph-dead-node'"),
+                              ("graph-dead-node:stuck:crash", "running rule 'graph-dead-node'"),
+                              ("@loading:hang:crash", "loading the model"),
+                              ("@summary:hang:crash", "computing the model summary")):
+            start = time.monotonic()
+            code, out, err = self.run_env(switch, "--format", "json", "--file-timeout", "1",
+                                          folder)
+            took = time.monotonic() - start
+            self.assertEqual(code, 2, (switch, err))
+            self.assertGreaterEqual(took, 1.0, switch)
+            self.assertLess(took, 10.0, switch)
+            report = json.loads(out)
+            validate(self, report)
+            files = report["files"]
+            self.assertEqual([files[0], files[2]], [expected[0], expected[2]], switch)
+            self.assertEqual(files[1]["model"], None)
+            self.assertEqual(
+                [(d["rule"], d["severity"], d["message"]) for d in files[1]["diagnostics"]],
+                [("internal-error", "error", f"onnx-lint timed out after 1 s while {words}; "
+                  "nothing else is reported for this file")], switch)
+
+    def test_file_timeout_option(self):
+        """--file-timeout given for one file isolates it (only a worker can be stopped); with
+        --no-isolate it is a usage error; fractions of a second are kept; 0 means no limit."""
+        path = self.write("m.onnx", WARN_AND_INFO)
+        code, out, err = self.run_env("graph-dead-node:hang", "--format", "concise",
+                                      "--file-timeout", "0.5", path)
+        self.assertEqual(code, 2, err)
+        self.assertIn("m.onnx: error: onnx-lint timed out after 0.5 s while running rule "
+                      "'graph-dead-node'; nothing else is reported for this file "
+                      "[internal-error]", out)
+        code, _, err = self.run_env(None, "--file-timeout", "1", "--no-isolate", path)
+        self.assertEqual(code, 2)
+        self.assertIn("--file-timeout", err)
+        for bad in ("-1", "abc", "1e8", "nan", "inf"):
+            self.assertEqual(self.run_env(None, "--file-timeout", bad, path)[0], 2, bad)
+        # 0: no limit (and for one file no isolation: the default for one file).
+        plain = self.run_env(None, "--format", "json", path)
+        self.assertEqual(self.run_env(None, "--format", "json", "--file-timeout", "0", path),
+                         plain)
+        self.assertEqual(self.run_env(None, "--format", "json", "--file-timeout", "30", path),
+                         plain)
 
     def test_reports_identical_with_and_without_isolation(self):
         for fmt in ("json", "text", "sarif"):

@@ -1,5 +1,6 @@
-// Crash isolation (issue 28, items 3 and N12): a file whose lint dies by a signal, is killed or
-// runs out of memory becomes that file's internal-error finding, naming the phase and the rule,
+// Crash isolation (issue 28, items 3 and N12): a file whose lint dies by a signal, is killed,
+// runs out of memory or outlives its time limit (a hang) becomes that file's internal-error
+// finding, naming the phase and the rule,
 // and every other file's report is byte for byte the one a run without isolation prints. The
 // worker's report crosses a socket encoded (encode_file_report): the round trip is exact on
 // every corpus model and on a report with every field set.
@@ -11,11 +12,16 @@
 #include <onnxlint/registry.h>
 #include <onnxlint/report.h>
 #include <onnxlint/report_section.h>
+#include <signal.h>
 #include <stdlib.h>
 
 #include <chrono>
+#include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <sstream>
+#include <thread>
 
 #include "loader/sample_models.h"
 #include "loader/temp_dir.h"
@@ -456,6 +462,162 @@ TEST(Isolation, LoadingAndSummaryPhasesAreNamed) {
       }
     }
   }
+}
+
+// A worker that hangs (an endless loop in a rule, a read that never returns) is killed when the
+// file's time limit passes: the file's report is one internal-error finding saying it timed
+// out and in which rule, the other files' reports are the ones a run without the hang gives,
+// the run's exit code is 2 (as for a crash), and the run takes about the limit, not forever.
+TEST(IsolationTimeout, HungRuleTimesOutAndTheOtherFilesAreReported) {
+  ThreeModels models;
+  const Report clean = Linter(builtin_registry(), {}).lint_paths(models.paths);
+  struct Case {
+    std::string how;
+    std::chrono::milliseconds limit;
+    int jobs;
+    std::string seconds;
+  };
+  const std::vector<Case> cases = {{"hang", std::chrono::seconds(1), 1, "1"},
+                                   {"hang", std::chrono::seconds(1), 3, "1"},
+                                   {"stuck", std::chrono::milliseconds(1500), 2, "1.5"}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.how + " jobs " + std::to_string(c.jobs));
+    LintOptions o;
+    o.isolate = true;
+    o.jobs = c.jobs;
+    o.file_time_limit = c.limit;
+    const Linter linter(builtin_registry(), o);
+    CrashSwitch hang("graph-dead-node:" + c.how + ":crash");
+    const auto start = std::chrono::steady_clock::now();
+    const Report report = linter.lint_paths(models.paths);
+    const auto took = std::chrono::steady_clock::now() - start;
+    EXPECT_GE(took, c.limit);
+    EXPECT_LT(took, c.limit + std::chrono::seconds(4));
+    ASSERT_EQ(report.files.size(), 3u);
+    const FileReport& hung = report.files[1];
+    EXPECT_EQ(hung.path, models.paths[1]);
+    EXPECT_FALSE(hung.model);
+    const Diagnostic& d = only_finding(hung);
+    EXPECT_EQ(d.rule_id, kInternalError);
+    EXPECT_EQ(d.severity, Severity::Error);
+    EXPECT_EQ(d.location.file, models.paths[1]);
+    EXPECT_EQ(d.message, "onnx-lint timed out after " + c.seconds +
+                             " s while running rule 'graph-dead-node'; nothing else is reported "
+                             "for this file");
+    EXPECT_THAT(d.help, HasSubstr("`--ignore graph-dead-node`"));
+    EXPECT_THAT(d.help, HasSubstr("`--file-timeout SECONDS` raises the limit"));
+    expect_same_output(one_file(clean.files[0]), one_file(report.files[0]), linter);
+    expect_same_output(one_file(clean.files[2]), one_file(report.files[2]), linter);
+    EXPECT_EQ(exit_code(report, Severity::Error), 2);
+    EXPECT_EQ(exit_code(report, std::nullopt), 2);
+  }
+}
+
+// A hang outside the rules (loading the model, computing its summary) names that phase.
+TEST(IsolationTimeout, HangWhileLoadingOrSummarizingNamesThePhase) {
+  ThreeModels models;
+  const Report clean = Linter(builtin_registry(), {}).lint_paths(models.paths);
+  LintOptions o;
+  o.isolate = true;
+  o.file_time_limit = std::chrono::seconds(1);
+  const Linter linter(builtin_registry(), o);
+  for (const auto& [phase, words] :
+       {std::pair<std::string, std::string>{"loading", "loading the model"},
+        {"summary", "computing the model summary"}}) {
+    SCOPED_TRACE(phase);
+    CrashSwitch hang("@" + phase + ":hang:crash");
+    const auto start = std::chrono::steady_clock::now();
+    const Report report = linter.lint_paths(models.paths);
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+    ASSERT_EQ(report.files.size(), 3u);
+    EXPECT_EQ(only_finding(report.files[1]).message,
+              "onnx-lint timed out after 1 s while " + words +
+                  "; nothing else is reported for this file");
+    expect_same_output(one_file(clean.files[0]), one_file(report.files[0]), linter);
+    expect_same_output(one_file(clean.files[2]), one_file(report.files[2]), linter);
+  }
+}
+
+// The processes named `name` that are still running (a zombie is dead: in a container nobody
+// may reap it).
+std::vector<pid_t> running_processes_named(const std::string& name) {
+  std::vector<pid_t> out;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
+    std::ifstream comm(entry.path() / "comm");
+    std::string got;
+    if (!std::getline(comm, got) || got != name) continue;
+    std::ifstream stat(entry.path() / "stat");
+    std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+    const size_t paren = text.rfind(')');
+    if (paren != std::string::npos && paren + 2 < text.size() &&
+        (text[paren + 2] == 'Z' || text[paren + 2] == 'X')) {
+      continue;
+    }
+    out.push_back(static_cast<pid_t>(std::stol(entry.path().filename().string())));
+  }
+  return out;
+}
+
+// A timeout kills the worker's whole process group: a process the hung worker started (it
+// would hold the worker's socket and live on) ends with it.
+TEST(IsolationTimeout, TimeoutKillsTheProcessesTheWorkerStarted) {
+  ASSERT_THAT(running_processes_named("onnxlint-hang"), ::testing::IsEmpty());
+  ThreeModels models;
+  LintOptions o;
+  o.isolate = true;
+  o.file_time_limit = std::chrono::seconds(1);
+  const Linter linter(builtin_registry(), o);
+  CrashSwitch hang("graph-dead-node:hang-fork:crash");
+  const Report report = linter.lint_paths(models.paths);
+  ASSERT_EQ(report.files.size(), 3u);
+  EXPECT_THAT(only_finding(report.files[1]).message,
+              StartsWith("onnx-lint timed out after 1 s while running rule 'graph-dead-node'"));
+  // SIGKILL is delivered asynchronously to the other members of the group.
+  std::vector<pid_t> left;
+  for (int i = 0; i < 100; ++i) {
+    left = running_processes_named("onnxlint-hang");
+    if (left.empty()) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_THAT(left, ::testing::IsEmpty());
+  for (pid_t pid : left) ::kill(pid, SIGKILL);  // a failed run leaves nothing behind
+}
+
+// Seconds as --file-timeout and file_timeout= take them: fractions kept to the millisecond, a
+// positive value never rounds to "no limit", and what is not from 0 to 1e7 is refused.
+TEST(IsolationTimeout, LimitFromSeconds) {
+  using std::chrono::milliseconds;
+  EXPECT_EQ(file_time_limit_from_seconds(0), milliseconds(0));
+  EXPECT_EQ(file_time_limit_from_seconds(300), milliseconds(300000));
+  EXPECT_EQ(file_time_limit_from_seconds(1.5), milliseconds(1500));
+  EXPECT_EQ(file_time_limit_from_seconds(0.0001), milliseconds(1));
+  EXPECT_EQ(file_time_limit_from_seconds(1e7), milliseconds(10000000000));
+  for (double bad : {-1.0, -0.0001, 1e7 + 1, std::nan(""), HUGE_VAL, -HUGE_VAL}) {
+    EXPECT_EQ(file_time_limit_from_seconds(bad), std::nullopt) << bad;
+  }
+  EXPECT_EQ(kDefaultFileTimeLimit, std::chrono::seconds(300));
+  EXPECT_EQ(LintOptions{}.file_time_limit, kDefaultFileTimeLimit);
+}
+
+// lint_bytes_isolated (the Python module's buffers) has the same limit; zero means none (the
+// limit is not what ends a lint that finishes).
+TEST(IsolationTimeout, BytesInAWorkerTimeOutAndZeroIsNoLimit) {
+  const std::string bytes = kitchen_sink_model();
+  LintOptions o;
+  o.file_time_limit = std::chrono::seconds(1);
+  const Linter linter(builtin_registry(), o);
+  {
+    CrashSwitch hang("graph-dead-node:hang");
+    EXPECT_EQ(only_finding(lint_bytes_isolated(linter, "in-memory.onnx", bytes)).message,
+              "onnx-lint timed out after 1 s while running rule 'graph-dead-node'; nothing else "
+              "is reported for this file");
+  }
+  LintOptions none;
+  none.file_time_limit = std::chrono::milliseconds(0);
+  const Linter unlimited(builtin_registry(), none);
+  expect_same_output(one_file(unlimited.lint_bytes("in-memory.onnx", bytes)),
+                     one_file(lint_bytes_isolated(unlimited, "in-memory.onnx", bytes)), unlimited);
 }
 
 // lint_bytes_isolated (the Python module's isolate=True for buffers): the same report as

@@ -195,6 +195,7 @@ int run_command(int argc, char** argv) {
   bool show_config = false, no_config = false, no_baseline = false, show_infos = false;
   bool hash = false, list_external = false, isolate = false, no_isolate = false;
   int jobs = 1;
+  double file_timeout = static_cast<double>(kDefaultFileTimeLimit.count());
 
   app.add_option("paths", paths, "Model files, folders (searched for *.onnx), or - for stdin");
   app.add_option("--format", format, "Output format")
@@ -245,9 +246,20 @@ int run_command(int argc, char** argv) {
       "Lint each file in a worker process, so that a crash becomes that file's internal-error "
       "finding and the other files are still reported (the default with a folder or several "
       "files)");
-  app.add_flag("--no-isolate", no_isolate,
-               "Lint every file in this process (a crash then ends the run with exit code 3)")
-      ->excludes(isolate_opt);
+  auto* no_isolate_opt =
+      app.add_flag("--no-isolate", no_isolate,
+                   "Lint every file in this process (a crash then ends the run with exit code 3)")
+          ->excludes(isolate_opt);
+  // Only a worker process can be stopped: the limit needs isolation, and given for one file it
+  // turns isolation on (docs/cli.md, "Crash isolation").
+  app.add_option("--file-timeout", file_timeout,
+                 fmt::format("Stop a file's worker after SECONDS and report it as an internal "
+                             "error (isolated runs; given for one file it isolates it; 0: no "
+                             "limit; default {})",
+                             kDefaultFileTimeLimit.count()))
+      ->type_name("SECONDS")
+      ->check(CLI::Range(0.0, 1e7))
+      ->excludes(no_isolate_opt);
   auto* config_opt =
       app.add_option(
              "--config", config_file,
@@ -417,7 +429,12 @@ int run_command(int argc, char** argv) {
                            std::error_code ec;
                            return std::filesystem::is_directory(p, ec);
                          });
-    lint_options.isolate = isolate || (several && !no_isolate);
+    const bool timeout_given = app.count("--file-timeout") > 0 && file_timeout > 0;
+    lint_options.isolate = isolate || timeout_given || (several && !no_isolate);
+    const std::optional<std::chrono::milliseconds> limit =
+        file_time_limit_from_seconds(file_timeout);
+    if (!limit) throw ConfigError("--file-timeout: expected seconds from 0 to 1e7");
+    lint_options.file_time_limit = *limit;
     Linter linter(registry, std::move(lint_options));
     // Progress never mixes with machine-readable output, even on stderr.
     Progress progress(
