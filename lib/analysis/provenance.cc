@@ -324,6 +324,35 @@ std::optional<int64_t> fixed_arith(SymOp op, int64_t p, int64_t q) {
   return std::nullopt;
 }
 
+bool Provenance::Impl::never_negative(const Sym& s) const {
+  if (s.is_fixed()) return s.v >= 0;
+  if (s.kind != Sym::kSymbolic) return false;
+  if (s.v == 0) return true;
+  const SymExpr& e = exprs[static_cast<size_t>(s.v)];  // operands are older: recursion ends
+  if (e.opaque) return false;
+  switch (e.op) {
+    case SymOp::kAdd:
+    case SymOp::kMul:
+    case SymOp::kMin:
+    case SymOp::kMax:
+      return never_negative(e.a) && never_negative(e.b);
+    case SymOp::kDiv:
+    case SymOp::kCeilDiv:
+      return never_negative(e.a) && e.b.is_fixed() && e.b.v > 0;
+    default:
+      return false;
+  }
+}
+
+std::optional<Sym> Provenance::Impl::negated(const Sym& s) const {
+  if (s.kind != Sym::kSymbolic || s.v == 0) return std::nullopt;
+  const SymExpr& e = exprs[static_cast<size_t>(s.v)];
+  if (e.opaque) return std::nullopt;
+  if (e.op == SymOp::kSub && e.a.is_fixed() && e.a.v == 0) return e.b;
+  if (e.op == SymOp::kMul && e.b.is_fixed() && e.b.v == -1) return e.a;
+  return std::nullopt;
+}
+
 Sym Provenance::Impl::derive(const Sym& x, const Sym& y, SymOp op) {
   if (x.kind == Sym::kUnknown || y.kind == Sym::kUnknown) {
     // Lower bounds survive sums and products of operands that are both at least 1 (a bound
@@ -372,6 +401,52 @@ Sym Provenance::Impl::derive(const Sym& x, const Sym& y, SymOp op) {
         if (auto q = checked_div(c, b.v)) return derive(base, Sym::fixed(*q), SymOp::kMul);
       }
     }
+  }
+  // Identities exporters' shape arithmetic meets: min(x, x) = max(x, x) = x, (p + q) - p = q,
+  // and max(x, 0) = x for x never negative.
+  if ((op == SymOp::kMin || op == SymOp::kMax) && a == b && a.v == b.v) return a;
+  if (op == SymOp::kMax && b.is_fixed() && b.v == 0 && never_negative(a)) return a;
+  // min(x, x+q) = x and max(x, x+q) = x+q for q never negative (min(seq, seq+past)).
+  if ((op == SymOp::kMin || op == SymOp::kMax) && a.kind == Sym::kSymbolic &&
+      b.kind == Sym::kSymbolic) {
+    auto grows = [&](const Sym& x, const Sym& sum) {  // sum = x + q, q >= 0
+      if (sum.v == 0) return false;
+      const SymExpr& e = exprs[static_cast<size_t>(sum.v)];
+      if (e.op != SymOp::kAdd || e.opaque) return false;
+      return (e.a == x && e.a.v == x.v && never_negative(e.b)) ||
+             (e.b == x && e.b.v == x.v && never_negative(e.a));
+    };
+    if (grows(a, b)) return op == SymOp::kMin ? a : b;
+    if (grows(b, a)) return op == SymOp::kMin ? b : a;
+  }
+  if (op == SymOp::kSub && a.kind == Sym::kSymbolic && a.v != 0 && !b.is_fixed()) {
+    const SymExpr& sum = exprs[static_cast<size_t>(a.v)];
+    if (sum.op == SymOp::kAdd && !sum.opaque) {
+      if (sum.b == b && sum.b.v == b.v) return sum.a;
+      if (sum.a == b && sum.a.v == b.v) return sum.b;
+    }
+  }
+  // min(x, c) + max(x-c, 0) = x for every x (x <= c: x + 0; x > c: c + x - c): torch.roll
+  // and shifted windows concatenate the two slices x[-c:] and x[:-c].
+  if (op == SymOp::kAdd && a.kind == Sym::kSymbolic && b.kind == Sym::kSymbolic && a.v != 0 &&
+      b.v != 0) {
+    auto split_of = [&](const Sym& lo, const Sym& hi) -> std::optional<Sym> {
+      const SymExpr& m = exprs[static_cast<size_t>(lo.v)];
+      const SymExpr& r = exprs[static_cast<size_t>(hi.v)];
+      if (m.op != SymOp::kMin || !m.b.is_fixed() || r.op != SymOp::kMax || !r.b.is_fixed() ||
+          r.b.v != 0 || r.a.kind != Sym::kSymbolic || r.a.v == 0) {
+        return std::nullopt;
+      }
+      const SymExpr& diff = exprs[static_cast<size_t>(r.a.v)];
+      auto neg = fixed_arith(SymOp::kSub, 0, m.b.v);
+      if (diff.op != SymOp::kAdd || !diff.b.is_fixed() || !neg || diff.b.v != *neg ||
+          !(diff.a == m.a) || diff.a.v != m.a.v) {
+        return std::nullopt;
+      }
+      return m.a;
+    };
+    if (auto x = split_of(a, b)) return *x;
+    if (auto x = split_of(b, a)) return *x;
   }
   uint64_t h =
       seeded_mix((sym_key(a) * 31 + sym_key(b)) * 0x100000001B3ull + static_cast<uint8_t>(op));

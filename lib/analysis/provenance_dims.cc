@@ -362,6 +362,60 @@ struct Infer {
     return t;
   }
   Sym derive(const Sym& x, const Sym& y, SymOp op = SymOp::kF) { return a.derive(x, y, op); }
+  /// max(x, 0), or x itself when x is an input dim (never negative).
+  Sym at_least_zero(const Sym& x) { return derive(x, Sym::fixed(0), SymOp::kMax); }
+  /// The length of x[s:e:k] along a symbolic dim `dim` for fixed bounds, as an exact
+  /// expression: ONNX adds the dim to negative bounds and clamps them to [0, N] (k > 0) or
+  /// [-1, N-1] (k < 0). The forms exporters write are closed: x[-5:] is min(N, 5), x[1:] is
+  /// max(N-1, 0), x[:e] is min(N, e), x[::2] is ceil(N/2), x.flip(1) is N. nullopt otherwise.
+  std::optional<Sym> symbolic_slice_len(const Sym& dim, const Sym& st, const Sym& en, int64_t k) {
+    // A bound this far out lies past any real dim ("to the end", torch's INT64_MAX or -MAX).
+    constexpr int64_t kFar = std::numeric_limits<int32_t>::max();
+    // x[:e] with e computed from dims and never negative (torch.chunk: (N+1)/2): min(N, e).
+    if (dim.kind == Sym::kSymbolic && st.is_fixed() && (st.v == 0 || st.v <= -kFar) && k == 1 &&
+        en.kind == Sym::kSymbolic && a.never_negative(en)) {
+      return derive(dim, en, SymOp::kMin);
+    }
+    // x[s:] with s computed from dims, never negative (a cache's past length): max(N-s, 0);
+    // x[-m:] with m such a dim (the last m positions): min(N, m).
+    if (dim.kind == Sym::kSymbolic && st.kind == Sym::kSymbolic && en.is_fixed() && en.v >= kFar &&
+        k == 1) {
+      if (a.never_negative(st)) {
+        return derive(derive(dim, st, SymOp::kSub), Sym::fixed(0), SymOp::kMax);
+      }
+      if (auto m = a.negated(st); m && a.never_negative(*m)) return derive(dim, *m, SymOp::kMin);
+      return std::nullopt;
+    }
+    if (dim.kind != Sym::kSymbolic || !st.is_fixed() || !en.is_fixed() || k == 0 || k <= -kFar ||
+        k >= kFar) {
+      return std::nullopt;
+    }
+    const int64_t s = st.v, e = en.v;
+    const Sym num_k = Sym::fixed(k > 0 ? k : -k);
+    auto divide = [&](const Sym& x) {
+      return k == 1 || k == -1 ? x : derive(x, num_k, SymOp::kCeilDiv);
+    };
+    if (k > 0) {
+      const bool to_end = e >= kFar;
+      if (s <= -kFar || s == 0) {
+        if (to_end) return divide(dim);                                      // x[::k]
+        if (e >= 0) return divide(derive(dim, Sym::fixed(e), SymOp::kMin));  // x[:e:k]
+        if (e > -kFar) {                                                     // x[:-c:k]
+          return divide(
+              derive(derive(dim, Sym::fixed(e), SymOp::kAdd), Sym::fixed(0), SymOp::kMax));
+        }
+        return std::nullopt;
+      }
+      if (to_end && s < 0 && k == 1) return derive(dim, Sym::fixed(-s), SymOp::kMin);  // x[-c:]
+      if (to_end && s > 0 && s < kFar) {                                               // x[s::k]
+        return divide(derive(derive(dim, Sym::fixed(-s), SymOp::kAdd), Sym::fixed(0), SymOp::kMax));
+      }
+      return std::nullopt;
+    }
+    // k < 0: from the last element (start -1 or past the end) to before the first.
+    if ((s == -1 || s >= kFar) && e <= -kFar) return divide(dim);  // x.flip(axis), x[::-k]
+    return std::nullopt;
+  }
 
   // Product of dims: fixed when all are fixed, else derived from the symbolic ones.
   Sym product(std::span<const Sym> ds) {
@@ -577,8 +631,17 @@ void Infer::run(K kind) {
     case K::Neg:
       unary();
       if (auto e = elems(0)) {
+        // Every element changes sign: a symbolic one becomes 0-x (it used to stay x, a wrong
+        // fact), a data element keeps its origin but not its upper bound, an unknown one loses
+        // its lower bound.
         for (Sym& x : *e) {
-          if (x.is_fixed()) x = derive(Sym::fixed(0), x, SymOp::kSub);
+          if (x.is_fixed() || x.kind == Sym::kSymbolic) {
+            x = derive(Sym::fixed(0), x, SymOp::kSub);
+          } else if (x.kind == Sym::kData) {
+            x = Sym::data(x.set);
+          } else {
+            x = Sym::unknown();
+          }
         }
         set_elems(0, *e);
       }
@@ -1719,6 +1782,8 @@ void Infer::slice() {
         out[ax] = dim;  // x[0:]
       } else if (auto len = len_from_lower_bound(dim, st, en, step)) {
         out[ax] = Sym::fixed(*len);  // x[-k:] or x[a:b] of a dim known to be long enough
+      } else if (auto exact = symbolic_slice_len(dim, st, en, step); exact && !elements) {
+        out[ax] = *exact;  // min(N, 5), max(N-1, 0), ceil(N/2), ...
       } else if (elements) {
         return false;
       } else {
@@ -1917,6 +1982,18 @@ void Infer::range() {
       }
       set_elems(0, out);
     }
+    return;
+  }
+  // A fixed start and step over a symbolic limit (torch.arange(x.size(1))): the count
+  // max(ceil((limit - start) / step), 0) as an expression.
+  if (x.is_fixed() && z.is_fixed() && y.kind == Sym::kSymbolic && z.v != 0 &&
+      z.v > std::numeric_limits<int64_t>::min() && x.v > std::numeric_limits<int32_t>::min() &&
+      x.v < std::numeric_limits<int32_t>::max()) {
+    Sym span = z.v > 0 ? derive(y, Sym::fixed(-x.v), SymOp::kAdd)
+                       : derive(Sym::fixed(x.v), y, SymOp::kSub);
+    const int64_t step = z.v > 0 ? z.v : -z.v;
+    if (step != 1) span = derive(span, Sym::fixed(step), SymOp::kCeilDiv);
+    set_dims(0, {at_least_zero(span)});
     return;
   }
   set_dims(0, {derive(derive(x, y), z)});

@@ -262,6 +262,12 @@ struct Provenance::Impl {
   /// when either is data, unknown when either is unknown, else a symbolic expression.
   Sym derive(const Sym& a, const Sym& b, SymOp op = SymOp::kF);
   std::vector<SymExpr> exprs{SymExpr{}};  // [0]: unused (id 0 means "the input dim itself")
+  /// True when `s` is never negative: built from input dims and non-negative numbers by sums,
+  /// products, division by a positive number, min and max.
+  bool never_negative(const Sym& s) const;
+  /// m when `s` is 0-m or -1*m (a negated dim, as a negative Slice start is computed), else
+  /// nullopt.
+  std::optional<Sym> negated(const Sym& s) const;
   std::unordered_map<uint64_t, uint32_t> expr_ids;
   /// "N", "N+1", "2*S", "H/2", "f(H, W)".
   std::string render_sym(const Sym& s) const;

@@ -71,6 +71,19 @@ class GreedyDecode(torch.nn.Module):
         return toks
 
 
+class SliceForms(torch.nn.Module):
+    """The slices, shifts and caches exporters write over a dynamic axis, each an output whose
+    length is a closed form of seq and past (issue 27: these were opaque f(seq) before)."""
+
+    def forward(self, x, p):  # x [b, seq, 8], p [b, past, 8]
+        n = p.size(1) + x.size(1)
+        causal = torch.ones(n, n).tril()[p.size(1):, :][:, :n]
+        return (x[:, -5:], x[:, ::2], torch.roll(x, 1, 1), torch.cat([x, x.flip(1)], 1),
+                x.chunk(2, dim=1)[0], x + torch.arange(x.size(1)).unsqueeze(-1).float(),
+                torch.cat([p, x], 1)[:, -x.size(1):], torch.nn.functional.pad(x[:, 1:], (0, 0, 0, 1)),
+                causal)
+
+
 def export(model, args, name, opset, inputs, outputs, dynamic=None):
     torch.onnx.export(model, args, f"{OUT}/{name}", opset_version=opset, input_names=inputs,
                       output_names=outputs, dynamic_axes=dynamic)
@@ -86,3 +99,7 @@ export(torch.jit.script(CollectWhile()), (torch.rand(2, 3),),
        "torch_script_sequence_while_op13.onnx", 13, ["x"], ["y"])
 export(torch.jit.script(GreedyDecode().eval()), (torch.tensor([1]),),
        "torch_script_greedy_decode_op13.onnx", 13, ["tok"], ["toks"])
+export(SliceForms().eval(), (torch.rand(2, 6, 8), torch.rand(2, 4, 8)), "torch_slice_forms_op14.onnx",
+       14, ["x", "p"], ["last5", "every2", "rolled", "mirrored", "half", "indexed", "recent",
+                        "shifted", "causal"],
+       {"x": {0: "b", 1: "seq"}, "p": {0: "b", 1: "past"}})
