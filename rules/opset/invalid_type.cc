@@ -56,11 +56,16 @@ class InvalidType final : public RuleBase<InvalidType> {
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const auto& ops = ctx.get<OpResolutionIndex>();
     const ElementTypes* types = nullptr;
+    const GraphSlot* slot = nullptr;  // the graph's value ids, looked up once per graph
     for (const Node& n : g.nodes()) {
       const OpResolution& r = ops.of(n);
       if (r.status != OpStatus::Standard) continue;
-      if (types == nullptr) types = &ctx.get<ElementTypes>();
-      check(n, *r.schema, *types, ctx);
+      if (types == nullptr) {
+        types = &ctx.get<ElementTypes>();
+        slot = types->values().slot(g);
+        if (slot == nullptr) return;
+      }
+      check(n, *r.schema, *types, *slot, ctx);
     }
   }
 
@@ -118,7 +123,9 @@ class InvalidType final : public RuleBase<InvalidType> {
   std::vector<int32_t> slot_of_;  // per schema of all_schemas(): index into schema_facts_
   std::deque<SchemaFacts> schema_facts_;
 
-  void check(const Node& n, const OpSchema& s, const ElementTypes& types, RuleContext& ctx) {
+  void check(const Node& n, const OpSchema& s, const ElementTypes& types, const GraphSlot& slot,
+             RuleContext& ctx) {
+    const ValueTable& values = types.values();
     const SchemaFacts& sf = facts(s);
     std::vector<std::string> problems;
     // Type parameter -> the first argument bound to it. A schema has a handful of parameters:
@@ -137,7 +144,8 @@ class InvalidType final : public RuleBase<InvalidType> {
         if (args[i].empty()) continue;
         const ParamSchema* p = param_for(ps, i);
         if (p == nullptr) return;  // arity is opset-invalid-arity's business
-        const int32_t elem = inputs ? types.input_elem(n, i) : types.output_elem(n, i);
+        const int32_t elem =
+            types.elem_type(inputs ? values.input(slot, n, i) : values.output(slot, n, i));
         if (elem == 0) continue;
         // An output whose type the inputs bound repeats what the inputs' check says.
         if (!inputs) {
