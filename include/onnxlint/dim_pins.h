@@ -58,8 +58,10 @@ class DimPins {
   DimPins(const DimPins&) = delete;
   DimPins& operator=(const DimPins&) = delete;
 
-  /// Every pin, in graph walk order (main graph, then subgraphs as they are met; function
-  /// bodies are not read: their dims hold for every call only).
+  /// The pins, in graph walk order (main graph, then subgraphs as they are met; function
+  /// bodies are not read: their dims hold for every call only): at most 8 per set of input
+  /// dims, the first met (a report needs one finding and a few notes per set; a model of many
+  /// copies of one equality stays linear, docs/security.md "Resource limits").
   std::span<const DimPin> pins() const { return pins_; }
 
  private:

@@ -12,6 +12,7 @@
 #include <onnxlint/provenance.h>
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -241,6 +242,79 @@ class PinContext final : public ops::ConstraintContext {
     return s;
   }
 
+  struct Solution {
+    std::vector<int64_t> at_most;
+    std::optional<Interval> hit, one;
+  };
+  struct SolveKey {
+    std::vector<Sym> factors;
+    int64_t required;
+    ops::Relation rel;
+    bool operator<(const SolveKey& o) const {
+      if (required != o.required) return required < o.required;
+      if (rel != o.rel) return rel < o.rel;
+      if (factors.size() != o.factors.size()) return factors.size() < o.factors.size();
+      for (size_t i = 0; i < factors.size(); ++i) {
+        const Sym &x = factors[i], &y = o.factors[i];
+        if (x.kind != y.kind) return x.kind < y.kind;
+        if (x.v != y.v) return x.v < y.v;
+        if (x.set != y.set) return x.set < y.set;
+      }
+      return false;
+    }
+  };
+  static constexpr uint32_t kPinsPerDims = 8;
+  std::map<std::vector<uint32_t>, uint32_t> pins_per_dims_;
+  std::map<SolveKey, std::optional<Solution>> solved_;
+
+  // The sizes of the dims in `at` that make the product of `dyn`'s factors equal `required`
+  // (or 1 with or_one); nullopt when that proves nothing (an expression that is not
+  // non-decreasing, stops growing below the size, or has no solution).
+  std::optional<Solution> solve_side(const Side& dyn, const Sizes& at, int64_t required,
+                                     bool or_one) const {
+    for (const Sym& s : dyn.factors) {
+      if (!non_decreasing(a_, s, at)) return std::nullopt;
+      auto low = evaluate(a_, s, at);
+      if (!low || *low < 0) return std::nullopt;  // a product never decreases without them
+    }
+    auto f = [&](const Sizes& sizes) -> std::optional<int64_t> {
+      CheckedInt p = 1;
+      for (const Sym& s : dyn.factors) {
+        auto v = evaluate(a_, s, sizes);
+        if (!v) return std::nullopt;
+        p = checked_mul(p, *v);
+        if (!p) return std::nullopt;
+      }
+      return p;
+    };
+    // Each dim alone, the others at 1 (where the side is smallest): it must grow past the
+    // required size (min(N, 64) = 64 holds for every N >= 64), and the largest size that stays
+    // at or under it bounds that dim for any sizes of the others.
+    Solution sol;
+    for (size_t i = 0; i < at.names.size(); ++i) {
+      auto alone = [&](int64_t n) {
+        Sizes x = at;
+        x.values[i] = n;
+        return f(x);
+      };
+      auto top = alone(kLargest);
+      if (top && *top <= required) return std::nullopt;
+      auto bound = last_at_most(alone, required);
+      if (!bound) return std::nullopt;  // no size works: a broken model, not a frozen size
+      sol.at_most.push_back(*bound);
+    }
+    // Every dim at the same size: the sizes that work that way (all of them for one dim).
+    auto diagonal = [&](int64_t n) {
+      Sizes x = at;
+      std::fill(x.values.begin(), x.values.end(), n);
+      return f(x);
+    };
+    sol.hit = solve(diagonal, required);
+    if (or_one) sol.one = solve(diagonal, 1);
+    if (!sol.hit && at.names.size() == 1) return std::nullopt;  // a broken model
+    return sol;
+  }
+
   // `dyn` depends on one input dim, `fixed` is a number: record the pin. False when the two
   // sides are not of that form (the caller then tries them the other way round).
   bool pin(const Side& dyn, const Side& fixed, ops::Relation rel, std::string_view what) {
@@ -270,48 +344,26 @@ class PinContext final : public ops::ConstraintContext {
       if (carrier == nullptr) carrier = &dyn.refs[i];
     }
     if (at.names.empty() || carrier == nullptr) return false;
-    for (const Sym& s : dyn.factors) {
-      if (!non_decreasing(a_, s, at)) return false;
-      auto low = evaluate(a_, s, at);
-      if (!low || *low < 0) return false;  // a product is non-decreasing when no factor is < 0
-    }
-    auto f = [&](const Sizes& sizes) -> std::optional<int64_t> {
-      CheckedInt p = 1;
-      for (const Sym& s : dyn.factors) {
-        auto v = evaluate(a_, s, sizes);
-        if (!v) return std::nullopt;
-        p = checked_mul(p, *v);
-        if (!p) return std::nullopt;
-      }
-      return p;
-    };
-    // Each dim alone, the others at 1 (where the side is smallest): it must grow past the
-    // required size (min(N, 64) = 64 holds for every N >= 64), and the largest size that stays
-    // at or under it bounds that dim for any sizes of the others.
-    std::vector<int64_t> at_most;
-    for (size_t i = 0; i < at.names.size(); ++i) {
-      auto alone = [&](int64_t n) {
-        Sizes x = at;
-        x.values[i] = n;
-        return f(x);
-      };
-      auto top = alone(kLargest);
-      if (top && *top <= *required) return true;
-      auto bound = last_at_most(alone, *required);
-      if (!bound) return true;  // no size works: a broken model, not a frozen size
-      at_most.push_back(*bound);
-    }
+    // At most kPinsPerDims pins per set of dims (the first met): a report needs one finding
+    // and a few notes per set, and a model of many copies of one equality stays linear.
+    std::vector<uint32_t> key_names = at.names;
+    std::sort(key_names.begin(), key_names.end());
+    uint32_t& count = pins_per_dims_[key_names];
+    if (count >= kPinsPerDims) return true;
     const bool or_one = rel == ops::Relation::EqualOrOne && at.names.size() == 1;
     if (rel == ops::Relation::EqualOrOne && *required == 1) return true;  // 1 broadcasts
-    // Every dim at the same size: the sizes that work that way (all of them for one dim).
-    auto diagonal = [&](int64_t n) {
-      Sizes x = at;
-      std::fill(x.values.begin(), x.values.end(), n);
-      return f(x);
-    };
-    auto hit = solve(diagonal, *required);
-    std::optional<Interval> one = or_one ? solve(diagonal, 1) : std::nullopt;
-    if (!hit && at.names.size() == 1) return true;  // no size works: a broken model
+    // One solution per (expression, size, relation): exporters repeat equalities (every layer
+    // adds the same table), and solving costs a few hundred evaluations.
+    SolveKey key{dyn.factors, *required, rel};
+    auto memo = solved_.find(key);
+    if (memo == solved_.end()) {
+      memo = solved_.emplace(std::move(key), solve_side(dyn, at, *required, or_one)).first;
+    }
+    if (!memo->second) return true;
+    const Solution& sol = *memo->second;
+    std::vector<int64_t> at_most = sol.at_most;
+    std::optional<Interval> hit = sol.hit, one = sol.one;
+    ++count;
     DimPin p;
     p.node = n_;
     p.what = what;

@@ -226,6 +226,26 @@ def hash_flood_constants(scale):
                   [tensor(f"a{k - 1}", TensorProto.INT64, None)], inits)
 
 
+# DimPins: `scale` broadcasts of a deep expression of H (20 stride-2 convolutions, near the
+# expression leaf cap) against tables, each an equality to solve; the tables' row counts cycle
+# through 40 values, so most equalities repeat an earlier one.
+def pin_flood(scale):
+    nodes, inits = [], [helper.make_tensor("w", TensorProto.FLOAT, [1, 1, 3, 1], [0.0] * 3)]
+    prev = "X"
+    for k in range(20):
+        nodes.append(helper.make_node("Conv", [prev, "w"], [f"c{k}"], name=f"Conv_{k}",
+                                      strides=[2, 1], pads=[1, 0, 1, 0], kernel_shape=[3, 1]))
+        prev = f"c{k}"
+    outs = []
+    for r in range(40):
+        inits.append(helper.make_tensor(f"t{r}", TensorProto.FLOAT, [1, 1, r + 2, 1],
+                                        [0.0] * (r + 2)))
+    for k in range(scale):
+        nodes.append(helper.make_node("Add", [prev, f"t{k % 40}"], [f"y{k}"], name=f"Add_{k}"))
+        outs.append(tensor(f"y{k}", TensorProto.FLOAT, None))
+    return model(nodes, [tensor("X", TensorProto.FLOAT, [1, 1, "H", 1])], outs, inits)
+
+
 GENERATORS = {
     "N1-range-extremes": range_extremes,
     "N2-shape-add-chain": shape_add_chain,
@@ -237,6 +257,7 @@ GENERATORS = {
     "N13-overflow-sites": overflow_sites,
     "N17-attribute-rank": attribute_rank,
     "engine-hash-flood-constants": hash_flood_constants,
+    "engine-pin-flood": pin_flood,
 }
 
 SCALES = {
@@ -250,6 +271,7 @@ SCALES = {
     "N13-overflow-sites": 5000,
     "N17-attribute-rank": 100000,
     "engine-hash-flood-constants": 8000,
+    "engine-pin-flood": 5000,
 }
 
 ISSUE_SIZES = {
