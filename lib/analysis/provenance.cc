@@ -817,7 +817,7 @@ void Provenance::Impl::transfer(const Node& n, const GraphSlot& s) {
 
 void Provenance::Impl::generic(const Node& n, const GraphSlot& s, const OpSemantics& sem,
                                std::span<const uint32_t> ins) {
-  infer(n, s, ins, opset_of(n));
+  infer(n, s, sem, ins, opset_of(n));
   const uint32_t here = s.node_base + n.index();
   for (size_t k = 0; k < n.outputs().size(); ++k) {
     uint32_t id = out_id(s, n, k);

@@ -8,6 +8,7 @@
 #include <limits>
 #include <unordered_map>
 
+#include "analysis/ops/registry.h"
 #include "analysis/provenance_internal.h"
 #include "util/checked_math.h"
 
@@ -15,237 +16,7 @@ namespace onnxlint {
 
 namespace {
 
-enum class K : uint8_t {
-  Unary,     // output 0 (and the other outputs listed in the op) has input 0's dims
-  Passthru,  // Identity, Cast, CastLike: dims and integer elements unchanged
-  Neg,
-  Broadcast,  // multidirectional broadcasting of every input
-  Arith,      // broadcasting with element arithmetic on small integer vectors
-  MatMul,
-  Gemm,
-  Transpose,
-  Unsqueeze,
-  Squeeze,
-  Flatten,
-  Reshape,
-  Expand,
-  Tile,
-  Concat,
-  Gather,
-  GatherElements,
-  Slice,
-  Split,
-  Shape,
-  Size,
-  Constant,
-  ConstantOfShape,
-  Range,
-  Conv,
-  Pool,
-  GlobalPool,
-  Reduce,
-  ArgReduce,
-  Rnn,
-  TopK,
-  OneHot,
-  Pad,
-  Resize,
-  Upsample,
-  Compare,  // Equal, Less, Greater, ...: broadcasting, and element comparison of fixed ints
-  Logic,    // And, Or, Xor, Not on fixed elements
-  Where,
-  NonZero,
-  Compress,
-  Unique,
-  Nms,
-  SequenceEmpty,
-  SequenceConstruct,
-  SequenceInsert,
-  SequenceErase,
-  SequenceLength,
-  SequenceAt,
-  ConcatFromSequence,
-  SplitToSequence,
-  Optional,
-  OptionalGetElement,
-  OptionalHasElement,
-  Dft,
-  TfIdf,
-  StringNormalizer,
-  GatherND,
-  DepthToSpace,
-  SpaceToDepth,
-  BatchNorm,
-  LayerNorm,
-  Loss,  // SoftmaxCrossEntropyLoss, NegativeLogLikelihoodLoss
-  ConvTranspose,
-  GridSample,
-  RoiAlign,
-  Det,
-  DynamicQuantize,
-  MaxUnpool,
-};
-
-const std::unordered_map<std::string_view, K>& kinds() {
-  static const std::unordered_map<std::string_view, K> m = [] {
-    std::unordered_map<std::string_view, K> t;
-    for (std::string_view op : {"Abs",
-                                "Acos",
-                                "Acosh",
-                                "Asin",
-                                "Asinh",
-                                "Atan",
-                                "Atanh",
-                                "BitwiseNot",
-                                "Ceil",
-                                "Celu",
-                                "Clip",
-                                "Cos",
-                                "Cosh",
-                                "CumProd",
-                                "CumSum",
-                                "Elu",
-                                "Erf",
-                                "Exp",
-                                "Floor",
-                                "Gelu",
-                                "HardSigmoid",
-                                "HardSwish",
-                                "Hardmax",
-                                "IsInf",
-                                "IsNaN",
-                                "LeakyRelu",
-                                "Log",
-                                "LogSoftmax",
-                                "LpNormalization",
-                                "LRN",
-                                "MeanVarianceNormalization",
-                                "Mish",
-                                "Reciprocal",
-                                "Relu",
-                                "Round",
-                                "Selu",
-                                "Shrink",
-                                "Sigmoid",
-                                "Sign",
-                                "Sin",
-                                "Sinh",
-                                "Softmax",
-                                "Softplus",
-                                "Softsign",
-                                "Sqrt",
-                                "Swish",
-                                "Tan",
-                                "Tanh",
-                                "ThresholdedRelu",
-                                "Trilu",
-                                "Dropout",
-                                "InstanceNormalization",
-                                "GroupNormalization",
-                                "RMSNormalization",
-                                "QuantizeLinear",
-                                "DequantizeLinear",
-                                "RandomNormalLike",
-                                "RandomUniformLike",
-                                "Bernoulli",
-                                "EyeLike",
-                                "ReverseSequence",
-                                "ScatterElements",
-                                "ScatterND",
-                                "Scatter",
-                                "RegexFullMatch"}) {
-      t.emplace(op, K::Unary);
-    }
-    for (std::string_view op : {"Identity", "Cast", "CastLike"}) t.emplace(op, K::Passthru);
-    t.emplace("Neg", K::Neg);
-    t.emplace("Not", K::Logic);
-    t.emplace("PRelu", K::Unary);  // the slope broadcasts to X: Y has X's dims
-    for (std::string_view op :
-         {"Pow", "BitShift", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Mean", "Sum"}) {
-      t.emplace(op, K::Broadcast);
-    }
-    for (std::string_view op : {"Equal", "Greater", "GreaterOrEqual", "Less", "LessOrEqual"}) {
-      t.emplace(op, K::Compare);
-    }
-    for (std::string_view op : {"And", "Or", "Xor"}) t.emplace(op, K::Logic);
-    t.emplace("Where", K::Where);
-    t.emplace("NonZero", K::NonZero);
-    t.emplace("Compress", K::Compress);
-    t.emplace("Unique", K::Unique);
-    t.emplace("NonMaxSuppression", K::Nms);
-    t.emplace("SequenceEmpty", K::SequenceEmpty);
-    t.emplace("SequenceConstruct", K::SequenceConstruct);
-    t.emplace("SequenceInsert", K::SequenceInsert);
-    t.emplace("SequenceErase", K::SequenceErase);
-    t.emplace("SequenceLength", K::SequenceLength);
-    t.emplace("SequenceAt", K::SequenceAt);
-    t.emplace("ConcatFromSequence", K::ConcatFromSequence);
-    t.emplace("DFT", K::Dft);
-    t.emplace("Optional", K::Optional);
-    t.emplace("OptionalGetElement", K::OptionalGetElement);
-    t.emplace("OptionalHasElement", K::OptionalHasElement);
-    t.emplace("TfIdfVectorizer", K::TfIdf);
-    t.emplace("StringNormalizer", K::StringNormalizer);
-    t.emplace("SplitToSequence", K::SplitToSequence);
-    t.emplace("GatherND", K::GatherND);
-    t.emplace("DepthToSpace", K::DepthToSpace);
-    t.emplace("BatchNormalization", K::BatchNorm);
-    t.emplace("LayerNormalization", K::LayerNorm);
-    t.emplace("SoftmaxCrossEntropyLoss", K::Loss);
-    t.emplace("NegativeLogLikelihoodLoss", K::Loss);
-    t.emplace("ConvTranspose", K::ConvTranspose);
-    t.emplace("GridSample", K::GridSample);
-    t.emplace("RoiAlign", K::RoiAlign);
-    t.emplace("Det", K::Det);
-    t.emplace("DynamicQuantizeLinear", K::DynamicQuantize);
-    t.emplace("MaxUnpool", K::MaxUnpool);
-    t.emplace("SpaceToDepth", K::SpaceToDepth);
-    for (std::string_view op : {"Add", "Sub", "Mul", "Div", "Mod", "Max", "Min"}) {
-      t.emplace(op, K::Arith);
-    }
-    for (std::string_view op : {"MatMul", "MatMulInteger", "QLinearMatMul"}) {
-      t.emplace(op, K::MatMul);
-    }
-    t.emplace("Gemm", K::Gemm);
-    t.emplace("Transpose", K::Transpose);
-    t.emplace("Unsqueeze", K::Unsqueeze);
-    t.emplace("Squeeze", K::Squeeze);
-    t.emplace("Flatten", K::Flatten);
-    t.emplace("Reshape", K::Reshape);
-    t.emplace("Expand", K::Expand);
-    t.emplace("Tile", K::Tile);
-    t.emplace("Concat", K::Concat);
-    t.emplace("Gather", K::Gather);
-    t.emplace("GatherElements", K::GatherElements);
-    t.emplace("Slice", K::Slice);
-    t.emplace("Split", K::Split);
-    t.emplace("Shape", K::Shape);
-    t.emplace("Size", K::Size);
-    t.emplace("Constant", K::Constant);
-    t.emplace("ConstantOfShape", K::ConstantOfShape);
-    t.emplace("Range", K::Range);
-    for (std::string_view op : {"Conv", "ConvInteger", "QLinearConv"}) t.emplace(op, K::Conv);
-    for (std::string_view op : {"MaxPool", "AveragePool", "LpPool"}) t.emplace(op, K::Pool);
-    for (std::string_view op : {"GlobalAveragePool", "GlobalMaxPool", "GlobalLpPool"}) {
-      t.emplace(op, K::GlobalPool);
-    }
-    for (std::string_view op :
-         {"ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceMax", "ReduceMean",
-          "ReduceMin", "ReduceProd", "ReduceSum", "ReduceSumSquare"}) {
-      t.emplace(op, K::Reduce);
-    }
-    t.emplace("ArgMax", K::ArgReduce);
-    t.emplace("ArgMin", K::ArgReduce);
-    for (std::string_view op : {"RNN", "GRU", "LSTM"}) t.emplace(op, K::Rnn);
-    t.emplace("TopK", K::TopK);
-    t.emplace("OneHot", K::OneHot);
-    t.emplace("Pad", K::Pad);
-    t.emplace("Resize", K::Resize);
-    t.emplace("Upsample", K::Upsample);
-    return t;
-  }();
-  return m;
-}
+using K = ops::DimRule;  // the registry entry names the transfer (OpEntry::dims)
 
 const std::span<const int64_t>* ints_attr(const Node& n, std::string_view name) {
   const Attribute* a = n.attribute(name);
@@ -872,6 +643,8 @@ void Infer::run(K kind) {
       break;
     case K::MaxUnpool:
       max_unpool();
+      break;
+    case K::None:
       break;
   }
 }
@@ -2282,8 +2055,12 @@ void Infer::resize(bool upsample) {
 
 std::vector<std::string_view> ops_with_dim_facts() {
   std::vector<std::string_view> out;
-  for (const auto& [op, kind] : kinds()) out.push_back(op);
+  for (const OpSemantics& sem : op_semantics_table()) {
+    const ops::OpEntry* e = ops::entry_of(sem);
+    if (sem.domain.empty() && e != nullptr && e->dim_rule != K::None) out.push_back(sem.op);
+  }
   std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 
@@ -2297,8 +2074,8 @@ ArenaRef Provenance::Impl::const_svec(const TensorData& t) {
   return push(e);
 }
 
-void Provenance::Impl::infer(const Node& n, const GraphSlot& s, std::span<const uint32_t> ins,
-                             int64_t opset) {
+void Provenance::Impl::infer(const Node& n, const GraphSlot& s, const OpSemantics& sem,
+                             std::span<const uint32_t> ins, int64_t opset) {
   for (size_t k = 0; k < n.outputs().size(); ++k) {
     uint32_t id = out_id(s, n, k);
     if (id != kNoValue) {
@@ -2327,11 +2104,10 @@ void Provenance::Impl::infer(const Node& n, const GraphSlot& s, std::span<const 
   for (const Attribute& at : n.attributes()) {
     if (!at.ref_attr_name.empty()) return;
   }
-  const auto& m = kinds();
-  auto it = m.find(n.op_type());
-  if (it == m.end()) return;
+  const ops::OpEntry* entry = ops::entry_of(sem);
+  if (entry == nullptr || entry->dim_rule == K::None) return;
   Infer inf{*this, n, s, ins, opset};
-  inf.run(it->second);
+  inf.run(entry->dim_rule);
 }
 
 }  // namespace onnxlint

@@ -338,7 +338,9 @@ struct Provenance::Impl {
   void finish_functions();
 
   /// Per-dimension facts and small integer vectors for the outputs of `n` (provenance_dims.cc).
-  void infer(const Node& n, const GraphSlot& s, std::span<const uint32_t> ins, int64_t opset);
+  /// `sem` is the node's row of the op registry, whose entry names the transfer.
+  void infer(const Node& n, const GraphSlot& s, const OpSemantics& sem,
+             std::span<const uint32_t> ins, int64_t opset);
   /// Small integer constants (<= kMaxSvec elements) as Sym vectors.
   ArenaRef const_svec(const TensorData& t);
   static constexpr size_t kMaxSvec = 16;

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "analysis/ops/constraint_context.h"
+#include "analysis/ops/dim_rule.h"
 #include "analysis/ops/registry.h"
 #include "analysis/ops/type_context.h"
 
@@ -147,20 +148,26 @@ void layer_norm_type(TypeContext& ctx) {
 
 constexpr OpEntry kOps[] = {
     onnx("AffineGrid", 20).values_set_shape(in(1)),  // size
-    onnx("Attention", 1), onnx("AveragePool", 1),
-    onnx("BatchNormalization", 1).constrains(per_channel_constraints),
+    onnx("Attention", 1), onnx("AveragePool", 1).dims(DimRule::Pool),
+    onnx("BatchNormalization", 1).dims(DimRule::BatchNorm).constrains(per_channel_constraints),
     onnx("BlackmanWindow", 17)
         .values_set_shape(in(0))  // size
         .no_input_shapes()
         .type_rule(output_datatype),
-    onnx("CausalConvWithState", 1), onnx("Conv", 1).constrains(conv_constraints),
-    onnx("ConvTranspose", 1).constrains(conv_transpose_constraints),
-    onnx("DFT", 17).values_set_shape(in(1)),     // dft_length
-    onnx("DFT", 20).values_set_shape(in(1, 2)),  // dft_length, axis
-    onnx("DeformConv", 1), onnx("Det", 1), onnx("Dropout", 1), onnx("Einsum", 1),
-    onnx("GRU", 1).constrains(rnn_constraints), onnx("Gemm", 1).constrains(gemm_constraints),
-    onnx("GlobalAveragePool", 1), onnx("GlobalLpPool", 1), onnx("GlobalMaxPool", 1),
-    onnx("GridSample", 1), onnx("GroupNormalization", 1),
+    onnx("CausalConvWithState", 1),
+    onnx("Conv", 1).dims(DimRule::Conv).constrains(conv_constraints),
+    onnx("ConvTranspose", 1).dims(DimRule::ConvTranspose).constrains(conv_transpose_constraints),
+    onnx("DFT", 17).dims(DimRule::Dft).values_set_shape(in(1)),     // dft_length
+    onnx("DFT", 20).dims(DimRule::Dft).values_set_shape(in(1, 2)),  // dft_length, axis
+    onnx("DeformConv", 1), onnx("Det", 1).dims(DimRule::Det),
+    onnx("Dropout", 1).dims(DimRule::Unary), onnx("Einsum", 1),
+    onnx("GRU", 1).dims(DimRule::Rnn).constrains(rnn_constraints),
+    onnx("Gemm", 1).dims(DimRule::Gemm).constrains(gemm_constraints),
+    onnx("GlobalAveragePool", 1).dims(DimRule::GlobalPool),
+    onnx("GlobalLpPool", 1).dims(DimRule::GlobalPool),
+    onnx("GlobalMaxPool", 1).dims(DimRule::GlobalPool),
+    onnx("GridSample", 1).dims(DimRule::GridSample),
+    onnx("GroupNormalization", 1).dims(DimRule::Unary),
     onnx("HammingWindow", 17)
         .values_set_shape(in(0))  // size
         .no_input_shapes()
@@ -169,33 +176,42 @@ constexpr OpEntry kOps[] = {
         .values_set_shape(in(0))  // size
         .no_input_shapes()
         .type_rule(output_datatype),
-    onnx("Hardmax", 1), onnx("ImageDecoder", 20).data_dependent(in(0)),  // the image's own size
-    onnx("InstanceNormalization", 1).constrains(per_channel_constraints), onnx("LRN", 1),
-    onnx("LSTM", 1).constrains(rnn_constraints),
-    onnx("LayerNormalization", 1).type_rule(layer_norm_type).constrains(layer_norm_constraints),
-    onnx("LinearAttention", 1), onnx("LogSoftmax", 1), onnx("LpNormalization", 1),
-    onnx("LpPool", 1), onnx("MatMul", 1).constrains(matmul_constraints), onnx("MaxPool", 1),
-    onnx("MaxRoiPool", 1), onnx("MaxUnpool", 9).values_set_shape(in(2)),  // output_shape
-    onnx("MeanVarianceNormalization", 1),
+    onnx("Hardmax", 1).dims(DimRule::Unary),
+    onnx("ImageDecoder", 20).data_dependent(in(0)),  // the image's own size
+    onnx("InstanceNormalization", 1).dims(DimRule::Unary).constrains(per_channel_constraints),
+    onnx("LRN", 1).dims(DimRule::Unary),
+    onnx("LSTM", 1).dims(DimRule::Rnn).constrains(rnn_constraints),
+    onnx("LayerNormalization", 1)
+        .dims(DimRule::LayerNorm)
+        .type_rule(layer_norm_type)
+        .constrains(layer_norm_constraints),
+    onnx("LinearAttention", 1), onnx("LogSoftmax", 1).dims(DimRule::Unary),
+    onnx("LpNormalization", 1).dims(DimRule::Unary), onnx("LpPool", 1).dims(DimRule::Pool),
+    onnx("MatMul", 1).dims(DimRule::MatMul).constrains(matmul_constraints),
+    onnx("MaxPool", 1).dims(DimRule::Pool), onnx("MaxRoiPool", 1),
+    onnx("MaxUnpool", 9).dims(DimRule::MaxUnpool).values_set_shape(in(2)),  // output_shape
+    onnx("MeanVarianceNormalization", 1).dims(DimRule::Unary),
     // num_mel_bins and dft_length set [dft_length/2+1, num_mel_bins].
     onnx("MelWeightMatrix", 17)
         .values_set_shape(in(0, 1))
         .no_input_shapes()
         .type_rule(output_datatype),
-    onnx("NegativeLogLikelihoodLoss", 1),
-    onnx("NonMaxSuppression", 10).data_dependent(in(0, 1, 2) | in(3, 4)),
-    onnx("RMSNormalization", 1), onnx("RNN", 1).constrains(rnn_constraints),
-    onnx("Resize", 10).values_set_shape(in(1)),     // scales
-    onnx("Resize", 11).values_set_shape(in(2, 3)),  // scales, sizes
-    onnx("RoiAlign", 1), onnx("RotaryEmbedding", 1),
+    onnx("NegativeLogLikelihoodLoss", 1).dims(DimRule::Loss),
+    onnx("NonMaxSuppression", 10).dims(DimRule::Nms).data_dependent(in(0, 1, 2) | in(3, 4)),
+    onnx("RMSNormalization", 1).dims(DimRule::Unary),
+    onnx("RNN", 1).dims(DimRule::Rnn).constrains(rnn_constraints),
+    onnx("Resize", 10).dims(DimRule::Resize).values_set_shape(in(1)),     // scales
+    onnx("Resize", 11).dims(DimRule::Resize).values_set_shape(in(2, 3)),  // scales, sizes
+    onnx("RoiAlign", 1).dims(DimRule::RoiAlign), onnx("RotaryEmbedding", 1),
     onnx("STFT", 17).values_set_shape(in(1, 3)),  // frame_step, frame_length
-    onnx("Softmax", 1), onnx("SoftmaxCrossEntropyLoss", 1),
+    onnx("Softmax", 1).dims(DimRule::Unary), onnx("SoftmaxCrossEntropyLoss", 1).dims(DimRule::Loss),
     // Stopword removal changes the number of strings.
-    onnx("StringNormalizer", 10).data_dependent(in(0)),
+    onnx("StringNormalizer", 10).dims(DimRule::StringNormalizer).data_dependent(in(0)),
     // Y has one column per split of the longest string; Z has X's shape.
-    onnx("StringSplit", 20).data_dependent(in(0)).only_outputs(in(0)), onnx("TfIdfVectorizer", 1),
-    onnx("Upsample", 1),                          // scales attribute
-    onnx("Upsample", 9).values_set_shape(in(1)),  // scales
+    onnx("StringSplit", 20).data_dependent(in(0)).only_outputs(in(0)),
+    onnx("TfIdfVectorizer", 1).dims(DimRule::TfIdf),
+    onnx("Upsample", 1).dims(DimRule::Upsample),                          // scales attribute
+    onnx("Upsample", 9).dims(DimRule::Upsample).values_set_shape(in(1)),  // scales
 };
 
 }  // namespace

@@ -2,6 +2,7 @@
 // and the integer ops (ConvInteger, MatMulInteger).
 #include <onnxlint/data_type.h>
 
+#include "analysis/ops/dim_rule.h"
 #include "analysis/ops/registry.h"
 #include "analysis/ops/type_context.h"
 
@@ -34,10 +35,14 @@ void dequantize_type(TypeContext& ctx) {
 }
 
 constexpr OpEntry kOps[] = {
-    onnx("ConvInteger", 1),           onnx("DequantizeLinear", 1).type_rule(dequantize_type),
-    onnx("DynamicQuantizeLinear", 1),  // uint8, float scale, uint8 zero point: the schema's
-    onnx("MatMulInteger", 1),         onnx("QLinearConv", 1),
-    onnx("QLinearMatMul", 1),         onnx("QuantizeLinear", 1).type_rule(quantize_type),
+    onnx("ConvInteger", 1).dims(DimRule::Conv),
+    onnx("DequantizeLinear", 1).dims(DimRule::Unary).type_rule(dequantize_type),
+    onnx("DynamicQuantizeLinear", 1)
+        .dims(DimRule::DynamicQuantize),  // uint8, float scale, uint8 zero point: the schema's
+    onnx("MatMulInteger", 1).dims(DimRule::MatMul),
+    onnx("QLinearConv", 1).dims(DimRule::Conv),
+    onnx("QLinearMatMul", 1).dims(DimRule::MatMul),
+    onnx("QuantizeLinear", 1).dims(DimRule::Unary).type_rule(quantize_type),
 };
 
 }  // namespace

@@ -2,6 +2,7 @@
 // folding), and the output type is the `dtype` attribute's.
 #include <onnxlint/data_type.h>
 
+#include "analysis/ops/dim_rule.h"
 #include "analysis/ops/registry.h"
 #include "analysis/ops/type_context.h"
 
@@ -16,12 +17,21 @@ void dtype_or_input(TypeContext& ctx) { type_from_dtype_attr(ctx, "dtype", -1); 
 void dtype_or_int32(TypeContext& ctx) { type_from_dtype_attr(ctx, "dtype", kInt32); }
 
 constexpr OpEntry kOps[] = {
-    onnx("Bernoulli", 15).value(ValueBehavior::Random).type_rule(dtype_or_input),
+    onnx("Bernoulli", 15)
+        .dims(DimRule::Unary)
+        .value(ValueBehavior::Random)
+        .type_rule(dtype_or_input),
     onnx("Multinomial", 7).value(ValueBehavior::Random).type_rule(dtype_or_int32),
     onnx("RandomNormal", 1).static_shape().value(ValueBehavior::Random).type_rule(dtype_or_float),
-    onnx("RandomNormalLike", 1).value(ValueBehavior::Random).type_rule(dtype_or_input),
+    onnx("RandomNormalLike", 1)
+        .dims(DimRule::Unary)
+        .value(ValueBehavior::Random)
+        .type_rule(dtype_or_input),
     onnx("RandomUniform", 1).static_shape().value(ValueBehavior::Random).type_rule(dtype_or_float),
-    onnx("RandomUniformLike", 1).value(ValueBehavior::Random).type_rule(dtype_or_input),
+    onnx("RandomUniformLike", 1)
+        .dims(DimRule::Unary)
+        .value(ValueBehavior::Random)
+        .type_rule(dtype_or_input),
 };
 
 }  // namespace

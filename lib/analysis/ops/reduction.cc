@@ -1,4 +1,5 @@
 // Reductions and scans along axes: ReduceX, ArgMax/ArgMin, CumSum/CumProd.
+#include "analysis/ops/dim_rule.h"
 #include "analysis/ops/registry.h"
 
 namespace onnxlint::ops {
@@ -6,18 +7,30 @@ namespace {
 
 // ReduceX took `axes` as an attribute until opset 18 (ReduceSum: 13), then as input 1.
 constexpr OpEntry kOps[] = {
-    onnx("ArgMax", 1),          onnx("ArgMin", 1),
-    onnx("CumProd", 1),         onnx("CumSum", 1),
-    onnx("ReduceL1", 1),        onnx("ReduceL1", 18).values_set_shape(in(1)),         // axes
-    onnx("ReduceL2", 1),        onnx("ReduceL2", 18).values_set_shape(in(1)),         // axes
-    onnx("ReduceLogSum", 1),    onnx("ReduceLogSum", 18).values_set_shape(in(1)),     // axes
-    onnx("ReduceLogSumExp", 1), onnx("ReduceLogSumExp", 18).values_set_shape(in(1)),  // axes
-    onnx("ReduceMax", 1),       onnx("ReduceMax", 18).values_set_shape(in(1)),        // axes
-    onnx("ReduceMean", 1),      onnx("ReduceMean", 18).values_set_shape(in(1)),       // axes
-    onnx("ReduceMin", 1),       onnx("ReduceMin", 18).values_set_shape(in(1)),        // axes
-    onnx("ReduceProd", 1),      onnx("ReduceProd", 18).values_set_shape(in(1)),       // axes
-    onnx("ReduceSum", 1),       onnx("ReduceSum", 13).values_set_shape(in(1)),        // axes
-    onnx("ReduceSumSquare", 1), onnx("ReduceSumSquare", 18).values_set_shape(in(1)),  // axes
+    onnx("ArgMax", 1).dims(DimRule::ArgReduce),
+    onnx("ArgMin", 1).dims(DimRule::ArgReduce),
+    onnx("CumProd", 1).dims(DimRule::Unary),
+    onnx("CumSum", 1).dims(DimRule::Unary),
+    onnx("ReduceL1", 1).dims(DimRule::Reduce),
+    onnx("ReduceL1", 18).dims(DimRule::Reduce).values_set_shape(in(1)),  // axes
+    onnx("ReduceL2", 1).dims(DimRule::Reduce),
+    onnx("ReduceL2", 18).dims(DimRule::Reduce).values_set_shape(in(1)),  // axes
+    onnx("ReduceLogSum", 1).dims(DimRule::Reduce),
+    onnx("ReduceLogSum", 18).dims(DimRule::Reduce).values_set_shape(in(1)),  // axes
+    onnx("ReduceLogSumExp", 1).dims(DimRule::Reduce),
+    onnx("ReduceLogSumExp", 18).dims(DimRule::Reduce).values_set_shape(in(1)),  // axes
+    onnx("ReduceMax", 1).dims(DimRule::Reduce),
+    onnx("ReduceMax", 18).dims(DimRule::Reduce).values_set_shape(in(1)),  // axes
+    onnx("ReduceMean", 1).dims(DimRule::Reduce),
+    onnx("ReduceMean", 18).dims(DimRule::Reduce).values_set_shape(in(1)),  // axes
+    onnx("ReduceMin", 1).dims(DimRule::Reduce),
+    onnx("ReduceMin", 18).dims(DimRule::Reduce).values_set_shape(in(1)),  // axes
+    onnx("ReduceProd", 1).dims(DimRule::Reduce),
+    onnx("ReduceProd", 18).dims(DimRule::Reduce).values_set_shape(in(1)),  // axes
+    onnx("ReduceSum", 1).dims(DimRule::Reduce),
+    onnx("ReduceSum", 13).dims(DimRule::Reduce).values_set_shape(in(1)),  // axes
+    onnx("ReduceSumSquare", 1).dims(DimRule::Reduce),
+    onnx("ReduceSumSquare", 18).dims(DimRule::Reduce).values_set_shape(in(1)),  // axes
 };
 
 }  // namespace

@@ -64,6 +64,15 @@ const OpEntry* find_entry(std::string_view domain, std::string_view op, int64_t 
   return i < 0 ? nullptr : registry().entries[static_cast<size_t>(i)];
 }
 
+const OpEntry* entry_of(const OpSemantics& sem) {
+  const Registry& r = registry();
+  if (r.semantics.empty() || &sem < r.semantics.data() ||
+      &sem >= r.semantics.data() + r.semantics.size()) {
+    return nullptr;
+  }
+  return r.entries[static_cast<size_t>(&sem - r.semantics.data())];
+}
+
 bool is_random_op(std::string_view op) {
   const std::vector<OpSemantics>& t = registry().semantics;
   const std::pair<std::string_view, std::string_view> key(std::string_view(), op);

@@ -8,6 +8,7 @@
 //    output shapes, data-dependent outputs, shape-to-value ops, random ops;
 //  - its element-type rule, where the op schema's type constraints do not decide the output
 //    types by themselves (TypeContext::from_schema is the rule for every other op);
+//  - its shape transfer (DimRule, implemented in lib/analysis/provenance_dims.cc);
 //  - its constraint rule: the equalities among input dims a valid run requires (broadcast
 //    operands, a matrix product's inner dims, ...), which pin a dim declared dynamic to the
 //    size the export saw (lib/analysis/dim_pins.cc, export-baked-shape).
@@ -26,6 +27,8 @@
 #include <span>
 #include <string_view>
 
+#include "analysis/ops/dim_rule.h"
+
 namespace ONNXLINT_API onnxlint {
 namespace ops {
 
@@ -43,8 +46,9 @@ constexpr uint32_t in(int a, int b, int c) { return in(a) | in(b) | in(c); }
 
 struct OpEntry {
   OpSemantics sem;
-  TypeRule types = nullptr;  ///< nullptr: the schema's type constraints decide
+  TypeRule types = nullptr;              ///< nullptr: the schema's type constraints decide
   ConstraintRule constraints = nullptr;  ///< nullptr: the op requires nothing among its dims
+  DimRule dim_rule = DimRule::None;      ///< the per-dimension shape transfer (None: unknown)
 
   // Builders, so that a family table reads as a list of facts:
   //   onnx("Reshape", 5).values_set_shape(in(1))  // shape
@@ -105,6 +109,13 @@ struct OpEntry {
     e.types = rule;
     return e;
   }
+  /// The output dims (and small integer elements) follow `rule`'s transfer
+  /// (lib/analysis/provenance_dims.cc).
+  constexpr OpEntry dims(DimRule rule) const {
+    OpEntry e = *this;
+    e.dim_rule = rule;
+    return e;
+  }
   constexpr OpEntry constrains(ConstraintRule rule) const {
     OpEntry e = *this;
     e.constraints = rule;
@@ -137,6 +148,10 @@ std::span<const OpEntry> ml_ops();  // ai.onnx.ml, ai.onnx.preview, ai.onnx.prev
 /// The entry in force for `op` of `domain` ("ai.onnx" accepted) at `opset`, as
 /// find_op_semantics; nullptr when the registry has no entry for the op.
 const OpEntry* find_entry(std::string_view domain, std::string_view op, int64_t opset);
+
+/// The entry a row of op_semantics_table() comes from (what find_op_semantics and
+/// Provenance::semantics return); nullptr for a row from elsewhere (unknown_op_semantics()).
+const OpEntry* entry_of(const OpSemantics& sem);
 
 /// True when some version of the default-domain op gives random values at run time
 /// (RandomNormal, Bernoulli, Multinomial, ...).

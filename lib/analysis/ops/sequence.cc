@@ -3,6 +3,7 @@
 // that crosses the wrapping has a rule.
 #include <onnxlint/data_type.h>
 
+#include "analysis/ops/dim_rule.h"
 #include "analysis/ops/registry.h"
 #include "analysis/ops/type_context.h"
 
@@ -56,20 +57,24 @@ void optional_element(TypeContext& ctx) {
 }
 
 constexpr OpEntry kOps[] = {
-    onnx("ConcatFromSequence", 1).type_rule(element_of_sequence),
-    onnx("Optional", 1).type_rule(optional_type),
-    onnx("OptionalGetElement", 1).type_rule(optional_element),
-    onnx("OptionalHasElement", 1),
-    onnx("SequenceAt", 1).type_rule(element_of_sequence),
-    onnx("SequenceConstruct", 1).type_rule(sequence_of_input),
+    onnx("ConcatFromSequence", 1).dims(DimRule::ConcatFromSequence).type_rule(element_of_sequence),
+    onnx("Optional", 1).dims(DimRule::Optional).type_rule(optional_type),
+    onnx("OptionalGetElement", 1).dims(DimRule::OptionalGetElement).type_rule(optional_element),
+    onnx("OptionalHasElement", 1).dims(DimRule::OptionalHasElement),
+    onnx("SequenceAt", 1).dims(DimRule::SequenceAt).type_rule(element_of_sequence),
+    onnx("SequenceConstruct", 1).dims(DimRule::SequenceConstruct).type_rule(sequence_of_input),
     onnx("SequenceEmpty", 11)
+        .dims(DimRule::SequenceEmpty)
         .static_shape()
         .value(ValueBehavior::Constant)
         .type_rule(sequence_empty),
-    onnx("SequenceErase", 1).type_rule(same_sequence),
-    onnx("SequenceInsert", 1).type_rule(same_sequence),
-    onnx("SequenceLength", 11).shape_to_value(),
-    onnx("SplitToSequence", 11).values_set_shape(in(1)).type_rule(sequence_of_input),  // split
+    onnx("SequenceErase", 1).dims(DimRule::SequenceErase).type_rule(same_sequence),
+    onnx("SequenceInsert", 1).dims(DimRule::SequenceInsert).type_rule(same_sequence),
+    onnx("SequenceLength", 11).dims(DimRule::SequenceLength).shape_to_value(),
+    onnx("SplitToSequence", 11)
+        .dims(DimRule::SplitToSequence)
+        .values_set_shape(in(1))
+        .type_rule(sequence_of_input),  // split
 };
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analysis/ops/constraint_context.h"
+#include "analysis/ops/dim_rule.h"
 #include "analysis/ops/registry.h"
 #include "analysis/ops/type_context.h"
 #include "util/checked_math.h"
@@ -143,39 +144,68 @@ constexpr OpEntry kOps[] = {
     onnx("CenterCropPad", 18).values_set_shape(in(1)),  // shape
     onnx("Col2Im", 18).values_set_shape(in(1, 2)),      // image_shape, block_shape
     // Output rows are the true entries of `condition`.
-    onnx("Compress", 9).data_dependent(in(1)), onnx("Concat", 1).constrains(concat_constraints),
-    onnx("Constant", 1).static_shape().value(ValueBehavior::Constant).type_rule(constant_type),
+    onnx("Compress", 9).dims(DimRule::Compress).data_dependent(in(1)),
+    onnx("Concat", 1).dims(DimRule::Concat).constrains(concat_constraints),
+    onnx("Constant", 1)
+        .dims(DimRule::Constant)
+        .static_shape()
+        .value(ValueBehavior::Constant)
+        .type_rule(constant_type),
     onnx("ConstantOfShape", 9)
+        .dims(DimRule::ConstantOfShape)
         .values_set_shape(in(0))  // input
         .no_input_shapes()
         .type_rule(constant_of_shape_type),
-    onnx("DepthToSpace", 1),
-    onnx("Expand", 8).values_set_shape(in(1)).constrains(expand_constraints),  // shape
-    onnx("EyeLike", 9).value(ValueBehavior::FromShape).type_rule(eye_like_type), onnx("Flatten", 1),
-    onnx("Gather", 1), onnx("GatherElements", 1), onnx("GatherND", 1),
-    onnx("NonZero", 9).data_dependent(in(0)), onnx("OneHot", 9).values_set_shape(in(1)),  // depth
-    onnx("Pad", 1),                              // pads attribute
-    onnx("Pad", 11).values_set_shape(in(1)),     // pads
-    onnx("Pad", 18).values_set_shape(in(1, 3)),  // pads, axes
-    onnx("Range", 11).values_set_shape(in(0, 1, 2)).no_input_shapes(),
-    onnx("Reshape", 1).constrains(reshape_constraints),                          // shape attribute
-    onnx("Reshape", 5).values_set_shape(in(1)).constrains(reshape_constraints),  // shape
-    onnx("ReverseSequence", 1), onnx("Scatter", 1), onnx("ScatterElements", 1),
-    onnx("ScatterND", 1), onnx("Shape", 1).shape_to_value(), onnx("Size", 1).shape_to_value(),
-    onnx("Slice", 1),                                         // starts/ends/axes attributes
-    onnx("Slice", 10).values_set_shape(in(1, 2, 3) | in(4)),  // starts, ends, axes, steps
-    onnx("SpaceToDepth", 1), onnx("Split", 1).values_set_shape(in(1)),  // optional split input
-    onnx("Split", 2).constrains(split_constraints),                     // split attribute
-    onnx("Split", 13).values_set_shape(in(1)).constrains(split_constraints),  // split
-    onnx("Squeeze", 1), onnx("Squeeze", 13).values_set_shape(in(1)),          // axes
-    onnx("TensorScatter", 1), onnx("Tile", 1).values_set_shape(in(1, 2)),     // tiles, axis
-    onnx("Tile", 6).values_set_shape(in(1)),                                  // repeats
-    onnx("TopK", 1),                                                          // k attribute
-    onnx("TopK", 10).values_set_shape(in(1)),                                 // K
-    onnx("Transpose", 1), onnx("Trilu", 1),
+    onnx("DepthToSpace", 1).dims(DimRule::DepthToSpace),
+    onnx("Expand", 8)
+        .dims(DimRule::Expand)
+        .values_set_shape(in(1))
+        .constrains(expand_constraints),  // shape
+    onnx("EyeLike", 9)
+        .dims(DimRule::Unary)
+        .value(ValueBehavior::FromShape)
+        .type_rule(eye_like_type),
+    onnx("Flatten", 1).dims(DimRule::Flatten), onnx("Gather", 1).dims(DimRule::Gather),
+    onnx("GatherElements", 1).dims(DimRule::GatherElements),
+    onnx("GatherND", 1).dims(DimRule::GatherND),
+    onnx("NonZero", 9).dims(DimRule::NonZero).data_dependent(in(0)),
+    onnx("OneHot", 9).dims(DimRule::OneHot).values_set_shape(in(1)),  // depth
+    onnx("Pad", 1).dims(DimRule::Pad),                                // pads attribute
+    onnx("Pad", 11).dims(DimRule::Pad).values_set_shape(in(1)),       // pads
+    onnx("Pad", 18).dims(DimRule::Pad).values_set_shape(in(1, 3)),    // pads, axes
+    onnx("Range", 11).dims(DimRule::Range).values_set_shape(in(0, 1, 2)).no_input_shapes(),
+    onnx("Reshape", 1).dims(DimRule::Reshape).constrains(reshape_constraints),  // shape attribute
+    onnx("Reshape", 5)
+        .dims(DimRule::Reshape)
+        .values_set_shape(in(1))
+        .constrains(reshape_constraints),  // shape
+    onnx("ReverseSequence", 1).dims(DimRule::Unary), onnx("Scatter", 1).dims(DimRule::Unary),
+    onnx("ScatterElements", 1).dims(DimRule::Unary), onnx("ScatterND", 1).dims(DimRule::Unary),
+    onnx("Shape", 1).dims(DimRule::Shape).shape_to_value(),
+    onnx("Size", 1).dims(DimRule::Size).shape_to_value(),
+    onnx("Slice", 1).dims(DimRule::Slice),  // starts/ends/axes attributes
+    onnx("Slice", 10)
+        .dims(DimRule::Slice)
+        .values_set_shape(in(1, 2, 3) | in(4)),  // starts, ends, axes, steps
+    onnx("SpaceToDepth", 1).dims(DimRule::SpaceToDepth),
+    onnx("Split", 1).dims(DimRule::Split).values_set_shape(in(1)),        // optional split input
+    onnx("Split", 2).dims(DimRule::Split).constrains(split_constraints),  // split attribute
+    onnx("Split", 13)
+        .dims(DimRule::Split)
+        .values_set_shape(in(1))
+        .constrains(split_constraints),  // split
+    onnx("Squeeze", 1).dims(DimRule::Squeeze),
+    onnx("Squeeze", 13).dims(DimRule::Squeeze).values_set_shape(in(1)),  // axes
+    onnx("TensorScatter", 1),
+    onnx("Tile", 1).dims(DimRule::Tile).values_set_shape(in(1, 2)),  // tiles, axis
+    onnx("Tile", 6).dims(DimRule::Tile).values_set_shape(in(1)),     // repeats
+    onnx("TopK", 1).dims(DimRule::TopK),                             // k attribute
+    onnx("TopK", 10).dims(DimRule::TopK).values_set_shape(in(1)),    // K
+    onnx("Transpose", 1).dims(DimRule::Transpose), onnx("Trilu", 1).dims(DimRule::Unary),
     // Y, indices and counts have one entry per distinct value; inverse_indices has X's size.
-    onnx("Unique", 11).data_dependent(in(0)).only_outputs(in(0, 1, 3)), onnx("Unsqueeze", 1),
-    onnx("Unsqueeze", 13).values_set_shape(in(1)),  // axes
+    onnx("Unique", 11).dims(DimRule::Unique).data_dependent(in(0)).only_outputs(in(0, 1, 3)),
+    onnx("Unsqueeze", 1).dims(DimRule::Unsqueeze),
+    onnx("Unsqueeze", 13).dims(DimRule::Unsqueeze).values_set_shape(in(1)),  // axes
 };
 
 }  // namespace
