@@ -59,8 +59,9 @@ class DimPins {
   DimPins& operator=(const DimPins&) = delete;
 
   /// The pins, in graph walk order (main graph, then subgraphs as they are met; function
-  /// bodies are not read: their dims hold for every call only): at most 8 per set of input
-  /// dims, the first met (a report needs one finding and a few notes per set; a model of many
+  /// bodies are not read: their dims hold for every call only; nor are If branches whose
+  /// condition is not a proven constant, which may run only at some sizes): at most 8 per set of
+  /// input dims, the first met (a report needs one finding and a few notes per set; a model of many
   /// copies of one equality stays linear, docs/security.md "Resource limits").
   std::span<const DimPin> pins() const { return pins_; }
 

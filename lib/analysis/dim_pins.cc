@@ -405,6 +405,25 @@ class PinContext final : public ops::ConstraintContext {
   }
 };
 
+// False for an If branch (at any depth) that may not run at every size: the If's condition is
+// not a proven constant, or it is and selects the other branch. An equality inside such a branch
+// only holds when the branch runs (`if x.size(2) == 64:` in scripted code may be the guard), so
+// it proves nothing about the model.
+bool runs_whenever_its_graph_does(const Impl& a, const Graph& g) {
+  for (const Graph* at = &g; at != nullptr && at->kind() == Graph::Kind::Subgraph;
+       at = at->parent()) {
+    const Node* owner = at->owner();
+    if (owner == nullptr || !owner->in_default_domain() || owner->op_type() != "If") continue;
+    const uint32_t cond = a.table.input(*owner, 0);
+    if (cond == kNoValue || a.n_of(a.svec[cond]) != 1) return false;
+    const Sym c = a.view(a.svec[cond])[0];
+    if (!c.is_fixed()) return false;
+    const bool then_branch = at->owner_attribute() == "then_branch";
+    if ((c.v != 0) != then_branch) return false;  // the branch that never runs
+  }
+  return true;
+}
+
 }  // namespace
 
 DimPins::DimPins(const Model& model, AnalysisCache& cache) {
@@ -416,6 +435,7 @@ DimPins::DimPins(const Model& model, AnalysisCache& cache) {
   PinContext ctx(a, opset, pins_);
   for (const GraphSlot& s : a.slots) {
     if (s.function != nullptr) continue;  // a body's dims hold for every call only
+    if (!runs_whenever_its_graph_does(a, *s.graph)) continue;
     for (const Node& n : s.graph->nodes()) {
       if (!n.in_default_domain()) continue;
       const ops::ConstraintRule* rule = rules.find(n.op_type());
