@@ -130,21 +130,8 @@ class ValueTable {
   /// True when declaration(v) has an entry (inline: most values have none).
   bool has_declaration(ValueId v) const { return v < decl_.size() && decl_[v] != 0; }
 
-  /// Whether a constant-folding pass (the runtime's own, or onnx-simplifier's) turns the value
-  /// into a weight: computed from initializers that no graph input overrides, Constant nodes,
-  /// deterministic standard ops over those, and Shape/Size of a value whose shape is static.
-  enum class FoldState : uint8_t {
-    Constant,
-    /// Depends on a graph input, a subgraph input (loop counter, carried value), a random op,
-    /// a subgraph result or a custom op.
-    Runtime,
-    /// Depends on a model-local function's formal input: constant or not per call site (ORT
-    /// inlines local functions before it assigns nodes).
-    Unknown,
-  };
-  /// Computed on the first call (it asks Provenance which shapes are static). kNoValue and
-  /// undefined names are Runtime.
-  FoldState fold_state(ValueId v) const;
+  // Fold states (whether constant folding turns a value into a weight) are an analysis of their
+  // own: include/onnxlint/fold_states.h.
 
   /// Id ranges, for the analyses built on this table (Provenance).
   const std::vector<GraphSlot>& slots() const { return slots_; }
@@ -152,7 +139,6 @@ class ValueTable {
   const GraphSlot* slot_of_value(ValueId v) const;
 
  private:
-  void compute_fold_states() const;
   ValueId id_in(const GraphSlot* hint, const ValueDef& d) const;  // hint: d.graph's slot, maybe
   // `n`: the producer when the caller knows it (output `output_index`), else nullptr.
   StatedType stated_in(ValueId v, const GraphSlot* s, const Node* n, uint32_t output_index) const;
@@ -164,7 +150,6 @@ class ValueTable {
   // decl_[v]: where a node output's or initializer's declared type is: 0 none, else
   // (kind << 30) | index with kind 1 = graph output, 2 = value_info of the value's graph.
   std::vector<uint32_t> decl_;
-  mutable std::vector<uint8_t> fold_;  // FoldState per value; empty until first asked
 };
 
 }  // namespace onnxlint

@@ -24,8 +24,6 @@
 namespace onnxlint::rules {
 namespace {
 
-using FoldState = ValueTable::FoldState;
-
 using target::Check;
 
 std::optional<double> as_number(std::string_view s) {
@@ -336,7 +334,8 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
   auto elem_of = [&](std::string_view name) {
     return ctx.get<ElementTypes>().elem_type(values.find(g, name));
   };
-  auto fold = [&](std::string_view name) { return values.fold_state(values.find(g, name)); };
+  const FoldStates& folds = ctx.get<FoldStates>();
+  auto fold = [&](std::string_view name) { return folds.state_of(g, name); };
   auto is_runtime = [&](std::string_view name) { return fold(name) == FoldState::Runtime; };
   const std::string_view who = t.display_name;
   std::vector<Finding> found;
@@ -809,7 +808,7 @@ class RestrictionRule final : public RuleBase<RestrictionRule> {
     if (targets_.empty()) return;
     for (const TargetInfo* tp : targets_) {
       const TargetInfo& t = *tp;
-      const target::NodeCheck nc = target::check_node(ctx.model(), t, n, &ctx.get<ValueTable>());
+      const target::NodeCheck nc = target::check_node(ctx.model(), t, n, &ctx.get<FoldStates>());
       for (target::BrokenRestriction& b : target::broken_restrictions(t, n, nc, ctx)) {
         // Nodes of one op that break one restriction on one target are one finding (see
         // target::NodeFindings); the restriction is the finding's key. The severity follows

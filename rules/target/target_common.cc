@@ -84,7 +84,7 @@ namespace {
 
 // Constant nodes become initializers when the model is loaded; ORT's ConstantFolding folds the
 // rest but keeps quantization nodes so that QDQ fusion can see them.
-bool is_foldable(const ValueTable& values, const Node& n) {
+bool is_foldable(const FoldStates& folds, const Node& n) {
   if (!n.in_default_domain() || n.op_type() == "QuantizeLinear" ||
       n.op_type() == "DequantizeLinear") {
     return false;
@@ -92,7 +92,7 @@ bool is_foldable(const ValueTable& values, const Node& n) {
   bool any = false;
   for (size_t k = 0; k < n.outputs().size(); ++k) {
     if (n.outputs()[k].empty()) continue;
-    if (values.fold_state(values.output(n, k)) != ValueTable::FoldState::Constant) return false;
+    if (folds.output_state(n, k) != FoldState::Constant) return false;
     any = true;
   }
   return any;
@@ -101,13 +101,13 @@ bool is_foldable(const ValueTable& values, const Node& n) {
 }  // namespace
 
 NodeCheck check_node(const Model& model, const TargetInfo& target, const Node& n,
-                     const ValueTable* values) {
+                     const FoldStates* folds) {
   NodeCheck r;
   if (calls_local_function(model, n)) {
     r.function_call = true;
     return r;
   }
-  if (values != nullptr && target.constant_folding && is_foldable(*values, n)) {
+  if (folds != nullptr && target.constant_folding && is_foldable(*folds, n)) {
     r.folded = true;
   }
   const std::string_view domain = normalize_domain(n.domain());

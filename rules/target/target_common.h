@@ -4,6 +4,7 @@
 
 #include <onnxlint/analysis.h>
 #include <onnxlint/element_types.h>
+#include <onnxlint/fold_states.h>
 #include <onnxlint/graph_index.h>
 #include <onnxlint/model.h>
 #include <onnxlint/opset_table.h>
@@ -109,9 +110,9 @@ class NodeFindings {
   std::map<std::tuple<const TargetInfo*, std::string, std::string, std::string>, size_t> index_;
 };
 
-/// `values` (optional) enables constant folding for targets that fold.
+/// `folds` (optional) enables constant folding for targets that fold.
 NodeCheck check_node(const Model& model, const TargetInfo& target, const Node& n,
-                     const ValueTable* values = nullptr);
+                     const FoldStates* folds = nullptr);
 
 /// One element type a target's kernel does not take: the values of `n` bound to type parameter
 /// `param` that have element type `elem_type`.

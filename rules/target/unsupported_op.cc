@@ -109,10 +109,9 @@ class UnsupportedOp final : public RuleBase<UnsupportedOp> {
   void on_node(const Node& n, RuleContext& ctx) override {
     if (targets_.empty()) return;
     const Model& model = ctx.model();
-    const ValueTable& values = ctx.get<ValueTable>();
     for (size_t i = 0; i < targets_.size(); ++i) {
       const TargetInfo& t = *targets_[i];
-      const NodeCheck nc = target::check_node(model, t, n, &values);
+      const NodeCheck nc = target::check_node(model, t, n, &ctx.get<FoldStates>());
       if (nc.function_call) return;  // the function body's nodes are checked instead
       // An EPContext node runs on the execution provider that compiled it (`source`) and on
       // no other: no support table lists it.

@@ -32,11 +32,10 @@ class UnsupportedType final : public RuleBase<UnsupportedType> {
   void on_node(const Node& n, RuleContext& ctx) override {
     if (targets_.empty()) return;
     const Model& model = ctx.model();
-    const ValueTable& values = ctx.get<ValueTable>();
     const ElementTypes& types = ctx.get<ElementTypes>();
     for (const TargetInfo* tp : targets_) {
       const TargetInfo& t = *tp;
-      const target::NodeCheck nc = target::check_node(model, t, n, &values);
+      const target::NodeCheck nc = target::check_node(model, t, n, &ctx.get<FoldStates>());
       // An unsupported op is target-unsupported-op's finding; types only matter once it runs.
       for (const target::TypeOffence& o : target::unsupported_types(model, t, n, nc, types)) {
         std::string names;

@@ -2,6 +2,7 @@
 // precedence: what a value holds before what a declaration says) and fold states.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <onnxlint/fold_states.h>
 #include <onnxlint/loader.h>
 #include <onnxlint/value_table.h>
 
@@ -12,7 +13,6 @@ namespace onnxlint::testing {
 namespace {
 
 using ::testing::ElementsAre;
-using FoldState = ValueTable::FoldState;
 
 std::vector<int64_t> static_dims(const StatedType& st) {
   std::vector<int64_t> out;
@@ -83,8 +83,8 @@ TEST(ValueTable, ConstantsInitializersConstantNodesAndScopes) {
   EXPECT_TRUE(c->overridable);
   EXPECT_EQ(ft.constant_ints(ft.find(flat->graph(), "overridable")), std::nullopt);
   EXPECT_EQ(ft.constant_ints(ft.find(flat->graph(), "init")), (std::vector<int64_t>{3, 4}));
-  EXPECT_EQ(ft.fold_state(ft.find(flat->graph(), "overridable")), FoldState::Runtime);
-  EXPECT_EQ(ft.fold_state(ft.find(flat->graph(), "init")), FoldState::Constant);
+  EXPECT_EQ(c2.get<FoldStates>().state(ft.find(flat->graph(), "overridable")), FoldState::Runtime);
+  EXPECT_EQ(c2.get<FoldStates>().state(ft.find(flat->graph(), "init")), FoldState::Constant);
 }
 
 TEST(ValueTable, SubgraphInputShadowsOuterConstant) {
@@ -100,8 +100,8 @@ TEST(ValueTable, SubgraphInputShadowsOuterConstant) {
   const Graph& body = graph_at(*model, "main/nest:body");
   EXPECT_EQ(t.constant_ints(t.find(body, "shape")), (std::vector<int64_t>{-1}));
   EXPECT_EQ(t.constant_ints(t.find(body, "nest_iter")), std::nullopt);
-  EXPECT_EQ(t.fold_state(t.find(body, "shape")), FoldState::Constant);
-  EXPECT_EQ(t.fold_state(t.find(body, "nest_iter")), FoldState::Runtime);
+  EXPECT_EQ(cache.get<FoldStates>().state(t.find(body, "shape")), FoldState::Constant);
+  EXPECT_EQ(cache.get<FoldStates>().state(t.find(body, "nest_iter")), FoldState::Runtime);
 
   // The body declares its own input "shape": the outer constant is hidden.
   auto* body_proto = mp.mutable_graph()->mutable_node(0)->mutable_attribute(0)->mutable_g();
@@ -112,7 +112,7 @@ TEST(ValueTable, SubgraphInputShadowsOuterConstant) {
   const ValueId v = st.find(graph_at(*shadowed, "main/nest:body"), "shape");
   ASSERT_NE(v, kNoValue);
   EXPECT_FALSE(st.constant(v).has_value());
-  EXPECT_EQ(st.fold_state(v), FoldState::Runtime);
+  EXPECT_EQ(c2.get<FoldStates>().state(v), FoldState::Runtime);
 }
 
 TEST(ValueTable, StatedTypesPreferWhatTheValueHolds) {
@@ -177,14 +177,15 @@ TEST(ValueTable, FoldStates) {
   AnalysisCache cache(*model);
   const ValueTable& t = cache.get<ValueTable>();
   const Graph& g = model->graph();
-  auto fold = [&](std::string_view name) { return t.fold_state(t.find(g, name)); };
+  const FoldStates& folds = cache.get<FoldStates>();
+  auto fold = [&](std::string_view name) { return folds.state(t.find(g, name)); };
   EXPECT_EQ(fold("sb"), FoldState::Constant);
   EXPECT_EQ(fold("shape_s"), FoldState::Constant);
   EXPECT_EQ(fold("shape_x"), FoldState::Runtime);
   EXPECT_EQ(fold("rnd"), FoldState::Runtime);
   EXPECT_EQ(fold("y"), FoldState::Runtime);
   EXPECT_EQ(fold("x"), FoldState::Runtime);
-  EXPECT_EQ(t.fold_state(kNoValue), FoldState::Runtime);
+  EXPECT_EQ(folds.state(kNoValue), FoldState::Runtime);
 }
 
 }  // namespace
