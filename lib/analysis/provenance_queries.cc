@@ -1,0 +1,235 @@
+// The public queries of the provenance analysis (include/onnxlint/provenance.h): classes,
+// dims and elements as DimFacts, reason chains, usage counts, where the analysis was cut short.
+#include <fmt/format.h>
+#include <onnxlint/escape.h>
+#include <onnxlint/provenance.h>
+
+#include <algorithm>
+
+#include "analysis/provenance_internal.h"
+#include "util/checked_math.h"
+
+namespace onnxlint {
+// ---------------------------------------------------------------------------------------------
+// Public API
+
+Provenance::Provenance(const Model& model, AnalysisCache& cache)
+    : impl_(std::make_unique<Impl>(model, cache)) {}
+
+Provenance::~Provenance() = default;
+
+ValueId Provenance::find(const Graph& g, std::string_view name) const {
+  return impl_->table.find(g, name);
+}
+
+ValueId Provenance::input(const Node& n, size_t k) const {
+  const GraphSlot* gs = impl_->table.slot(*n.graph());
+  if (gs == nullptr) return kNoValue;
+  const ValueDef* d = gs->info->input_def(n, k);
+  return d == nullptr ? kNoValue : impl_->id_of(*d);
+}
+
+ValueId Provenance::output(const Node& n, size_t k) const { return impl_->table.output(n, k); }
+
+const Graph* Provenance::graph_of(ValueId v) const {
+  const GraphSlot* s = impl_->slot_of_value(v);
+  return s != nullptr ? s->graph : nullptr;
+}
+
+std::string_view Provenance::name_of(ValueId v) const { return impl_->name(v); }
+
+const Node* Provenance::producer(ValueId v) const { return impl_->producer_of(v); }
+
+ShapeClass Provenance::shape_class(ValueId v) const {
+  if (v >= impl_->shape.size()) return ShapeClass::Unknown;
+  return static_cast<ShapeClass>(impl_->shape[v].level);
+}
+
+ValueClass Provenance::value_class(ValueId v) const {
+  if (v >= impl_->value.size()) return ValueClass::Unknown;
+  return static_cast<ValueClass>(impl_->value[v].level);
+}
+
+std::vector<std::string_view> Provenance::shape_dims(ValueId v) const {
+  if (v >= impl_->shape.size()) return {};
+  return impl_->set_names(impl_->shape[v].dims);
+}
+
+std::vector<std::string_view> Provenance::value_dims(ValueId v) const {
+  if (v >= impl_->value.size()) return {};
+  return impl_->set_names(impl_->value[v].dims);
+}
+
+const Node* Provenance::shape_origin(ValueId v) const {
+  if (v >= impl_->shape.size()) return nullptr;
+  const Fact& f = impl_->shape[v];
+  if (f.level == kStatic || f.origin == kNoNode) return nullptr;
+  return impl_->node_at(f.origin);
+}
+
+const Node* Provenance::value_origin(ValueId v) const {
+  if (v >= impl_->value.size()) return nullptr;
+  const Fact& f = impl_->value[v];
+  if (f.level == kStatic || f.origin == kNoNode) return nullptr;
+  return impl_->node_at(f.origin);
+}
+
+bool Provenance::from_shape(ValueId v) const {
+  return v < impl_->value.size() && impl_->value[v].from_shape != 0;
+}
+
+namespace {
+std::optional<std::vector<DimFact>> facts_of(const Provenance::Impl& a, ArenaRef r) {
+  if (a.n_of(r) < 0) return std::nullopt;
+  std::vector<DimFact> out;
+  for (const Sym& s : a.view(r)) {
+    DimFact d;
+    if (s.kind == Sym::kFixed) {
+      d.kind = DimFact::Kind::Fixed;
+      d.value = s.v;
+    } else if (s.kind == Sym::kSymbolic) {
+      d.kind = DimFact::Kind::Symbolic;
+      d.names = a.set_names(s.set);
+      d.expr = a.render_sym(s);
+    } else if (s.kind == Sym::kData) {
+      d.kind = DimFact::Kind::Data;
+      d.bound = s.v;
+      d.origin = s.set == kNoNode ? nullptr : a.node_at(s.set);
+      if (d.origin != nullptr) d.expr = d.origin->display_name();
+    }
+    if (s.kind == Sym::kData || s.kind == Sym::kUnknown) d.at_least = s.lo;
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+}  // namespace
+
+std::optional<std::vector<DimFact>> Provenance::dims(ValueId v) const {
+  if (v >= impl_->dims.size()) return std::nullopt;
+  return facts_of(*impl_, impl_->dims[v]);
+}
+
+std::optional<std::vector<DimFact>> Provenance::elements(ValueId v) const {
+  if (v >= impl_->svec.size()) return std::nullopt;
+  return facts_of(*impl_, impl_->svec[v]);
+}
+
+std::optional<std::vector<int64_t>> Provenance::known_ints(ValueId v) const {
+  if (v >= impl_->svec.size() || impl_->n_of(impl_->svec[v]) < 0) return std::nullopt;
+  if (impl_->value[v].level != kStatic) return std::nullopt;
+  std::vector<int64_t> out;
+  for (const Sym& s : impl_->view(impl_->svec[v])) {
+    if (!s.is_fixed()) return std::nullopt;
+    out.push_back(s.v);
+  }
+  return out;
+}
+
+std::vector<ReasonStep> Provenance::reason(ValueId v, bool via_value, size_t max_steps) const {
+  std::vector<ReasonStep> out = impl_->walk(v, via_value, max_steps);
+  for (ReasonStep& s : out) {
+    s.name = name_of(s.value);
+    s.producer = producer(s.value);
+  }
+  return out;
+}
+
+std::vector<ReasonStep> Provenance::shape_reason(ValueId v, size_t max_steps) const {
+  return reason(v, false, max_steps);
+}
+
+std::vector<ReasonStep> Provenance::value_reason(ValueId v, size_t max_steps) const {
+  return reason(v, true, max_steps);
+}
+
+std::string Provenance::explain_shape(ValueId v) const {
+  if (v >= impl_->shape.size()) return {};
+  return impl_->render(v, false);
+}
+
+std::string Provenance::explain_value(ValueId v) const {
+  if (v >= impl_->value.size()) return {};
+  return impl_->render(v, true);
+}
+
+const OpSemantics& Provenance::semantics(const Node& n) const { return impl_->semantics_of(n); }
+
+const Function* Provenance::called_function(const Node& n) const { return impl_->function_for(n); }
+
+int64_t Provenance::opset(const Node& n) const { return impl_->opset_of(n); }
+
+bool Provenance::is_shape_origin(const Node& n, ShapeClass c) const {
+  const GraphSlot* gs = impl_->table.slot(*n.graph());
+  if (gs == nullptr) return false;
+  const GraphSlot& s = *gs;
+  const uint32_t here = s.node_base + n.index();
+  for (size_t k = 0; k < n.outputs().size(); ++k) {
+    uint32_t id = impl_->out_id(s, n, k);
+    if (id == kNoValue) continue;
+    const Fact& f = impl_->shape[id];
+    if (f.level == static_cast<uint8_t>(c) && f.origin == here) return true;
+  }
+  return false;
+}
+
+std::vector<Provenance::DimUsage> Provenance::dim_usage() const {
+  const Impl& a = *impl_;
+  std::vector<size_t> counts(a.names.size(), 0);
+  std::vector<uint32_t> seen;
+  for (const GraphSlot& s : a.slots) {
+    for (const Node& n : s.graph->nodes()) {
+      seen.clear();
+      for (size_t k = 0; k < n.outputs().size(); ++k) {
+        uint32_t id = a.out_id(s, n, k);
+        if (id == kNoValue || a.shape[id].level != kDims) continue;
+        for (uint32_t d : a.sets[a.shape[id].dims]) {
+          if (d != kMoreNames) seen.push_back(d);  // the marker is not a name
+        }
+      }
+      std::sort(seen.begin(), seen.end());
+      seen.erase(std::unique(seen.begin(), seen.end()), seen.end());
+      for (uint32_t d : seen) ++counts[d];
+    }
+  }
+  std::vector<DimUsage> out;
+  for (size_t i = 0; i < a.names.size(); ++i) out.push_back({a.names[i], counts[i]});
+  std::sort(out.begin(), out.end(),
+            [](const DimUsage& x, const DimUsage& y) { return x.name < y.name; });
+  return out;
+}
+
+size_t Provenance::data_dependent_nodes() const {
+  const Impl& a = *impl_;
+  size_t count = 0;
+  for (const GraphSlot& s : a.slots) {
+    for (const Node& n : s.graph->nodes()) {
+      for (size_t k = 0; k < n.outputs().size(); ++k) {
+        uint32_t id = a.out_id(s, n, k);
+        if (id != kNoValue && a.shape[id].level == kData) {
+          ++count;
+          break;
+        }
+      }
+    }
+  }
+  return count;
+}
+
+std::vector<const Node*> Provenance::data_dependent_origins() const {
+  std::vector<const Node*> out;
+  for (const GraphSlot& s : impl_->slots) {
+    for (const Node& n : s.graph->nodes()) {
+      if (is_shape_origin(n, ShapeClass::DataDependent)) out.push_back(&n);
+    }
+  }
+  return out;
+}
+
+size_t Provenance::node_count() const { return impl_->node_total; }
+
+std::optional<Provenance::CutShort> Provenance::cut_short() const {
+  if (impl_->cut_count == 0) return std::nullopt;
+  return CutShort{impl_->node_at(impl_->cut_node), impl_->cut_count, impl_->work, impl_->budget};
+}
+
+}  // namespace onnxlint
