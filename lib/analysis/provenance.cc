@@ -134,6 +134,7 @@ Provenance::Impl::Impl(const Model& m, AnalysisCache& cache)
   const uint32_t next = table.size();
   const uint32_t next_node = table.node_count();
   node_total = next_node;
+  sem_of_node.assign(node_total, nullptr);
   shape.assign(next, Fact{});
   value.assign(next, Fact{});
   dims.assign(next, ArenaRef{});
@@ -213,6 +214,10 @@ const OpSemantics& Provenance::Impl::node_semantics(const Node& n, const GraphSl
 
 const OpSemantics& Provenance::Impl::semantics_of(const Node& n) const {
   const GraphSlot* gs = table.slot(*n.graph());
+  if (gs != nullptr) {
+    const uint32_t id = gs->node_base + n.index();
+    if (id < sem_of_node.size() && sem_of_node[id] != nullptr) return *sem_of_node[id];
+  }
   if (gs != nullptr && by_op_alone(n, *gs)) {
     if (const OpSemantics* const* known = default_domain_sem.find(n.op_type())) return **known;
   }
@@ -411,6 +416,7 @@ void Provenance::Impl::transfer(const Node& n, const GraphSlot& s) {
     }
   }
   const OpSemantics& sem = node_semantics(n, s);
+  if (const uint32_t id = s.node_base + n.index(); id < sem_of_node.size()) sem_of_node[id] = &sem;
   if (sem.shape == ShapeBehavior::ControlFlow && n.in_default_domain()) {
     if (n.op_type() == "If" && graph_attr(n, "then_branch") && graph_attr(n, "else_branch")) {
       do_if(n, s, ins);

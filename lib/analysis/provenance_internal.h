@@ -237,6 +237,9 @@ struct Provenance::Impl {
   static bool by_op_alone(const Node& n, const GraphSlot& s);
   const OpSemantics& lookup_semantics(const Node& n) const;
   NameMap<const OpSemantics*> default_domain_sem;
+  /// The semantics each node was analysed with, by global node id (nullptr: not reached), so
+  /// that Provenance::semantics answers rules without looking the op up again.
+  std::vector<const OpSemantics*> sem_of_node;
 
   // --- sets
   uint32_t name_id(const std::string& name);

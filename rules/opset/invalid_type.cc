@@ -70,9 +70,13 @@ class InvalidType final : public RuleBase<InvalidType> {
   }
 
  private:
+  // Trivially constructible (no std::string_view member), so that check()'s array of them
+  // costs nothing until used.
   struct Binding {
     int32_t type;
-    std::string_view value;
+    const char* value_data;
+    size_t value_size;
+    std::string_view value() const { return {value_data, value_size}; }
   };
 
   // What a formal parameter accepts, decided once per schema: the tensor element types as a
@@ -129,19 +133,25 @@ class InvalidType final : public RuleBase<InvalidType> {
     const SchemaFacts& sf = facts(s);
     std::vector<std::string> problems;
     // Type parameter -> the first argument bound to it. A schema has a handful of parameters:
-    // a small array, no allocation per node.
-    std::array<std::pair<std::string_view, Binding>, 16> bound;
+    // a small array, no allocation per node, and left uninitialised (only the first
+    // bound_count entries are read): zeroing 16 entries cost more than the whole check.
+    struct Bound {
+      const ParamSchema* param;
+      Binding binding;
+    };
+    Bound bound[16];  // NOLINT(cppcoreguidelines-pro-type-member-init)
     size_t bound_count = 0;
-    auto find_bound = [&](std::string_view param) -> const Binding* {
+    auto find_bound = [&](const ParamSchema& p) -> const Binding* {
       for (size_t k = 0; k < bound_count; ++k) {
-        if (bound[k].first == param) return &bound[k].second;
+        if (bound[k].param->type == p.type) return &bound[k].binding;
       }
       return nullptr;
     };
     auto visit = [&](const ValueNames& args, bool inputs, std::span<const ParamSchema> ps,
                      const char* what) {
-      for (size_t i = 0; i < args.size(); ++i) {
-        if (args[i].empty()) continue;
+      const std::span<const NameId> ids = args.ids();  // no name lookups until one is shown
+      for (size_t i = 0; i < ids.size(); ++i) {
+        if (ids[i] == kNoNameId) continue;  // an omitted optional argument
         const ParamSchema* p = param_for(ps, i);
         if (p == nullptr) return;  // arity is opset-invalid-arity's business
         const int32_t elem =
@@ -149,7 +159,7 @@ class InvalidType final : public RuleBase<InvalidType> {
         if (elem == 0) continue;
         // An output whose type the inputs bound repeats what the inputs' check says.
         if (!inputs) {
-          const Binding* b = find_bound(p->type);
+          const Binding* b = find_bound(*p);
           if (b != nullptr && b->type == elem) continue;
         }
         const std::optional<int32_t> t = elem;
@@ -176,12 +186,13 @@ class InvalidType final : public RuleBase<InvalidType> {
         if (f.constraint == nullptr) continue;
         // Heterogeneous variadics (Loop, Scan, ...) bind the parameter per argument.
         if (p->option == ParamOption::Variadic && !p->homogeneous) continue;
-        const Binding* first = find_bound(p->type);
+        const Binding* first = find_bound(*p);
         if (first == nullptr) {
-          if (bound_count < bound.size()) bound[bound_count++] = {p->type, Binding{*t, args[i]}};
+          if (bound_count < std::size(bound))
+            bound[bound_count++] = {p, Binding{*t, args[i].data(), args[i].size()}};
         } else if (first->type != *t) {
           problems.push_back(fmt::format("{} '{}' is {} but '{}' is {}; both bind {} of {}-{}",
-                                         what, args[i], data_type_name(*t), first->value,
+                                         what, args[i], data_type_name(*t), first->value(),
                                          data_type_name(first->type), p->type, n.op_type(),
                                          s.since_version));
         }

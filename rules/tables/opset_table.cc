@@ -140,7 +140,10 @@ const DomainInfo* find_domain(std::string_view domain) {
   return it != domains.end() && it->domain == domain ? &*it : nullptr;
 }
 
-bool is_standard_domain(std::string_view domain) { return find_domain(domain) != nullptr; }
+bool is_standard_domain(std::string_view domain) {
+  // The default domain (nearly every node, asked per node by several rules) without the search.
+  return domain.empty() || find_domain(domain) != nullptr;
+}
 
 std::span<const OpSchema> op_versions(std::string_view domain, std::string_view op) {
   const auto schemas = all_schemas();
