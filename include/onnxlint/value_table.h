@@ -150,6 +150,7 @@ class ValueTable {
   // decl_[v]: where a node output's or initializer's declared type is: 0 none, else
   // (kind << 30) | index with kind 1 = graph output, 2 = value_info of the value's graph.
   std::vector<uint32_t> decl_;
+  std::vector<const Node*> producers_;  // per value id: the node whose output it is, or nullptr
 };
 
 }  // namespace onnxlint

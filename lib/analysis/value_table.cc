@@ -108,6 +108,16 @@ ValueTable::ValueTable(const Model& model, AnalysisCache& cache) : model_(model)
   }
   size_ = next;
   node_total_ = next_node;
+  // The producer of every node output, by value id: asked per value by reason chains and rules,
+  // which a search of out_off made logarithmic in the graph.
+  producers_.assign(size_, nullptr);
+  for (const GraphSlot& s : slots_) {
+    const auto& nodes = s.graph->nodes();
+    for (size_t j = 0; j < nodes.size(); ++j) {
+      const uint32_t first = s.outs_base + s.out_off[j];
+      for (size_t k = 0; k < nodes[j].outputs().size(); ++k) producers_[first + k] = &nodes[j];
+    }
+  }
   for (GraphSlot& s : slots_) {
     const Graph* root = s.graph;
     while (root->parent() != nullptr) root = root->parent();
@@ -225,17 +235,7 @@ const Graph* ValueTable::graph_of(ValueId v) const {
 }
 
 const Node* ValueTable::producer(ValueId v) const {
-  const GraphSlot* s = slot_of_value(v);
-  if (s == nullptr || v < s->outs_base) return nullptr;
-  const uint32_t off = v - s->outs_base;
-  auto it = std::upper_bound(s->out_off.begin(), s->out_off.end(), off);
-  // out_off is non-decreasing; nodes without outputs share an offset with the next node.
-  while (it != s->out_off.begin()) {
-    --it;
-    const Node& n = s->graph->nodes()[static_cast<size_t>(it - s->out_off.begin())];
-    if (off - *it < n.outputs().size()) return &n;
-  }
-  return nullptr;
+  return v < producers_.size() ? producers_[v] : nullptr;
 }
 
 std::string_view ValueTable::name_of(ValueId v) const {
