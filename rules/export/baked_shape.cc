@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <functional>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -663,7 +664,9 @@ class BakedShape final : public RuleBase<BakedShape> {
     const Node* lit = nullptr;  // where that fixed size was written, if a constant argument
     ValueId fixed_value = kNoValue;
     bool or_one = false;
-    std::string what;     // how `at` requires it, for the message
+    // How `at` requires it, for the message: formatted only when a finding is written (most
+    // calls repeat a size already reported, or pin nothing).
+    std::function<std::string()> what;
     bool silent = false;  // other sizes give wrong results rather than a run-time failure
   };
 
@@ -765,7 +768,7 @@ class BakedShape final : public RuleBase<BakedShape> {
           node_label(*where), f.need, node_label(*f.at), dim_phrase(set), via, value_text, or_one,
           fails);
     } else {
-      msg = fmt::format("{} {}, which only holds when {}{}: {}", node_label(*f.at), f.what,
+      msg = fmt::format("{} {}, which only holds when {}{}: {}", node_label(*f.at), f.what(),
                         value_text, or_one, fails);
     }
     Diagnostic& d = ctx.report(ctx.at_node(*where), std::move(msg));
@@ -1079,10 +1082,13 @@ class BakedShape final : public RuleBase<BakedShape> {
         if (o.first.free()) {
           force(
               Force{&n, o.first, o.second, fixed->first.num, fixed->first.lit, fixed->second, true,
-                    fmt::format("broadcasts '{}' against '{}', which has the size {} where '{}' "
-                                "has {}",
-                                p_->name_of(o.second), p_->name_of(fixed->second), fixed->first.num,
-                                p_->name_of(o.second), quoted(o.first))},
+                    [&] {
+                      return fmt::format(
+                          "broadcasts '{}' against '{}', which has the size {} where '{}' "
+                          "has {}",
+                          p_->name_of(o.second), p_->name_of(fixed->second), fixed->first.num,
+                          p_->name_of(o.second), quoted(o.first));
+                    }},
               ctx);
         }
       }
@@ -1154,8 +1160,10 @@ class BakedShape final : public RuleBase<BakedShape> {
   // The contracted dims of a matrix product must be equal.
   void k_check(const Node& n, const Expr& a, ValueId va, const Expr& b, ValueId vb,
                RuleContext& ctx) {
-    std::string what = fmt::format("multiplies '{}' by '{}', whose inner dims must be equal",
-                                   p_->name_of(va), p_->name_of(vb));
+    auto what = [&] {
+      return fmt::format("multiplies '{}' by '{}', whose inner dims must be equal", p_->name_of(va),
+                         p_->name_of(vb));
+    };
     if (a.free() && b.fixed()) force(Force{&n, a, va, b.num, b.lit, vb, false, what}, ctx);
     if (b.free() && a.fixed()) force(Force{&n, b, vb, a.num, a.lit, va, false, what}, ctx);
   }
@@ -1287,8 +1295,11 @@ class BakedShape final : public RuleBase<BakedShape> {
     if (!infer_at) {
       if (constant && l.free() && r.fixed()) {
         force(Force{&n, l, input(n, 0), r.num, nullptr, kNoValue, false,
-                    fmt::format("has the constant shape {} ({} elements) for its input '{}' {}",
-                                text(*shape), r.num, p_->name_of(input(n, 0)), text(*d))},
+                    [&] {
+                      return fmt::format(
+                          "has the constant shape {} ({} elements) for its input '{}' {}",
+                          text(*shape), r.num, p_->name_of(input(n, 0)), text(*d));
+                    }},
               ctx);
       }
     } else if (vague) {
@@ -1328,8 +1339,10 @@ class BakedShape final : public RuleBase<BakedShape> {
       }
       if (x.free() && t > 1) {
         force(Force{&n, x, input(n, 0), t, nullptr, kNoValue, true,
-                    fmt::format("expands '{}' {} to the constant shape {}",
-                                p_->name_of(input(n, 0)), text(*d), ints_text(*shape))},
+                    [&] {
+                      return fmt::format("expands '{}' {} to the constant shape {}",
+                                         p_->name_of(input(n, 0)), text(*d), ints_text(*shape));
+                    }},
               ctx);
       }
       out[j] = Expr::fixed_at(t, &n);
@@ -1389,9 +1402,12 @@ class BakedShape final : public RuleBase<BakedShape> {
         for (const auto& [d, v] : ins) {
           if (d[j].free()) {
             force(Force{&n, d[j], v, fixed->first.num, fixed->first.lit, fixed->second, false,
-                        fmt::format("joins '{}' {} with '{}' along axis {}, and its other dims "
-                                    "must be equal",
-                                    p_->name_of(v), text(d), p_->name_of(fixed->second), axis)},
+                        [&] {
+                          return fmt::format(
+                              "joins '{}' {} with '{}' along axis {}, and its other dims "
+                              "must be equal",
+                              p_->name_of(v), text(d), p_->name_of(fixed->second), axis);
+                        }},
                   ctx);
           }
         }
@@ -1512,11 +1528,13 @@ class BakedShape final : public RuleBase<BakedShape> {
         if (!total) return fallback(n);
       }
       if (dim.free()) {
-        force(
-            Force{&n, dim, input(n, 0), *total, nullptr, kNoValue, false,
-                  fmt::format("cuts axis {} of '{}' {} into the constant sizes {} ({} in all)",
-                              axis, p_->name_of(input(n, 0)), text(*d), ints_text(*sizes), *total)},
-            ctx);
+        force(Force{&n, dim, input(n, 0), *total, nullptr, kNoValue, false,
+                    [&] {
+                      return fmt::format(
+                          "cuts axis {} of '{}' {} into the constant sizes {} ({} in all)", axis,
+                          p_->name_of(input(n, 0)), text(*d), ints_text(*sizes), *total);
+                    }},
+              ctx);
       }
       for (size_t k = 0; k < m; ++k) {
         Dims out = *d;
@@ -1714,9 +1732,12 @@ class BakedShape final : public RuleBase<BakedShape> {
         Expr free = Expr::fixed_at(1);
         free.names = intern({it->second});
         force(Force{e.lit, free, kNoValue, e.num, nullptr, kNoValue, false,
-                    fmt::format("writes the constant size {} into dim {} of output '{}', which "
-                                "the model declares as '{}'",
-                                e.num, i, vi.name, decl.param),
+                    [&] {
+                      return fmt::format(
+                          "writes the constant size {} into dim {} of output '{}', which "
+                          "the model declares as '{}'",
+                          e.num, i, vi.name, decl.param);
+                    },
                     true},
               ctx);
       }
