@@ -106,12 +106,14 @@ struct Side {
 struct Interval {
   int64_t first, last;
 };
-// The largest n in [1, kLargest] with f(n) <= target, for f non-decreasing.
+// Both searches run on sides whose value at 1 was computed: past that, the only way f has no
+// value is overflow, i.e. a value above any target.
+
+// The largest n in [from, kLargest] with f(n) <= target, for f non-decreasing and
+// f(from) <= target.
 template <class F>
-std::optional<int64_t> last_at_most(F f, int64_t target) {
-  auto low = f(1);
-  if (!low || *low > target) return std::nullopt;
-  int64_t lo = 1, hi = kLargest;
+int64_t last_at_most_from(F f, int64_t from, int64_t target) {
+  int64_t lo = from, hi = kLargest;
   while (lo < hi) {
     const int64_t mid = lo + (hi - lo + 1) / 2;
     auto v = f(mid);
@@ -124,8 +126,15 @@ std::optional<int64_t> last_at_most(F f, int64_t target) {
   return lo;
 }
 
-// Both searches run on sides whose value at 1 was computed: past that, the only way f has no
-// value is overflow, i.e. a value above any target.
+// The largest n in [1, kLargest] with f(n) <= target, or nullopt when f(1) is above it.
+template <class F>
+std::optional<int64_t> last_at_most(F f, int64_t target) {
+  auto low = f(1);
+  if (!low || *low > target) return std::nullopt;
+  return last_at_most_from(f, 1, target);
+}
+
+// The sizes n with f(n) == target: one interval, as f never decreases.
 template <class F>
 std::optional<Interval> solve(F f, int64_t target) {
   // First n with f(n) >= target.
@@ -141,19 +150,7 @@ std::optional<Interval> solve(F f, int64_t target) {
   }
   auto at = f(lo);
   if (!at || *at != target) return std::nullopt;
-  const int64_t first = lo;
-  // Last n with f(n) <= target.
-  hi = kLargest;
-  while (lo < hi) {
-    const int64_t mid = lo + (hi - lo + 1) / 2;
-    auto v = f(mid);
-    if (v && *v <= target) {
-      lo = mid;
-    } else {
-      hi = mid - 1;
-    }
-  }
-  return Interval{first, lo};
+  return Interval{lo, last_at_most_from(f, lo, target)};
 }
 
 class PinContext final : public ops::ConstraintContext {
