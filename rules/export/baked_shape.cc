@@ -1399,7 +1399,10 @@ class BakedShape final : public RuleBase<BakedShape> {
         }
       }
       if (fixed) {
-        for (const auto& [d, v] : ins) {
+        for (const auto& operand : ins) {
+          // Not a structured binding: a lambda may not capture one before C++20's P1091 (clang 14).
+          const Dims& d = operand.first;
+          const ValueId v = operand.second;
           if (d[j].free()) {
             force(Force{&n, d[j], v, fixed->first.num, fixed->first.lit, fixed->second, false,
                         [&] {
