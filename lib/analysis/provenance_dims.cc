@@ -132,6 +132,28 @@ struct Infer {
     t.elems.assign(e.begin(), e.end());
     return t;
   }
+  /// The elements of `t` read at every combination of positions, row-major over the output:
+  /// output axis i walks `positions[i]` along source axis `source[i]` (Slice keeps each axis
+  /// and some of its positions; Transpose permutes the axes and keeps every position).
+  static std::vector<Sym> gather_positions(const SmallTensor& t,
+                                           const std::vector<std::vector<int64_t>>& positions,
+                                           const std::vector<size_t>& source) {
+    std::vector<int64_t> stride(t.dims.size(), 1);  // row-major strides of the source
+    for (size_t i = t.dims.size() - 1; i > 0; --i) stride[i - 1] = stride[i] * t.dims[i];
+    std::vector<Sym> out;
+    for (const auto& p : positions) {
+      if (p.empty()) return out;
+    }
+    std::vector<size_t> at(positions.size(), 0);  // odometer over the output
+    while (true) {
+      int64_t flat = 0;
+      for (size_t i = 0; i < at.size(); ++i) flat += positions[i][at[i]] * stride[source[i]];
+      out.push_back(t.elems[static_cast<size_t>(flat)]);
+      size_t i = at.size();
+      while (i > 0 && ++at[i - 1] == positions[i - 1].size()) at[--i] = 0;
+      if (i == 0) return out;
+    }
+  }
   Sym derive(const Sym& x, const Sym& y, SymOp op = SymOp::kF) { return a.derive(x, y, op); }
   /// max(x, 0), or x itself when x is an input dim (never negative).
   Sym at_least_zero(const Sym& x) { return derive(x, Sym::fixed(0), SymOp::kMax); }
@@ -1167,22 +1189,11 @@ void Infer::transpose() {
     seen[p] = true;
   }
   if (perm.size() != t->dims.size()) return;
-  std::vector<int64_t> stride(t->dims.size(), 1), out_dims;
-  for (size_t i = t->dims.size() - 1; i > 0; --i) stride[i - 1] = stride[i] * t->dims[i];
-  for (size_t p : perm) out_dims.push_back(t->dims[p]);
-  std::vector<Sym> elems;
-  std::vector<int64_t> at(out_dims.size(), 0);  // odometer over the output
-  const size_t total = t->elems.size();
-  for (size_t done = 0; done < total; ++done) {
-    int64_t flat = 0;
-    for (size_t i = 0; i < at.size(); ++i) flat += at[i] * stride[perm[i]];
-    elems.push_back(t->elems[static_cast<size_t>(flat)]);
-    for (size_t i = at.size(); i > 0; --i) {
-      if (++at[i - 1] < out_dims[i - 1]) break;
-      at[i - 1] = 0;
-    }
+  std::vector<std::vector<int64_t>> every(perm.size());  // every position of each source axis
+  for (size_t i = 0; i < perm.size(); ++i) {
+    for (int64_t x = 0; x < t->dims[perm[i]]; ++x) every[i].push_back(x);
   }
-  set_elems(0, elems);
+  set_elems(0, gather_positions(*t, every, perm));
 }
 
 void Infer::unsqueeze() {
@@ -1582,22 +1593,9 @@ void Infer::slice() {
       }
       keep[ax] = slice_indices(t->dims[ax], starts[j].v, ends[j].v, (*steps)[j]);
     }
-    std::vector<int64_t> stride(t->dims.size(), 1);
-    for (size_t i = t->dims.size() - 1; i > 0; --i) stride[i - 1] = stride[i] * t->dims[i];
-    std::vector<Sym> out;
-    std::vector<size_t> at(t->dims.size(), 0);  // odometer over the kept indices
-    for (const auto& k : keep) {
-      if (k.empty()) return set_elems(0, out);
-    }
-    while (true) {
-      int64_t flat = 0;
-      for (size_t i = 0; i < at.size(); ++i) flat += keep[i][at[i]] * stride[i];
-      out.push_back(t->elems[static_cast<size_t>(flat)]);
-      size_t i = at.size();
-      while (i > 0 && ++at[i - 1] == keep[i - 1].size()) at[--i] = 0;
-      if (i == 0) break;
-    }
-    return set_elems(0, out);
+    std::vector<size_t> same_axes(t->dims.size());
+    for (size_t i = 0; i < same_axes.size(); ++i) same_axes[i] = i;
+    return set_elems(0, gather_positions(*t, keep, same_axes));
   }
   // Slicing a 1-D shape vector with fixed bounds.
   auto e = elems(0);
