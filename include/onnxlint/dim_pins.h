@@ -16,6 +16,7 @@
 #include <onnxlint/analysis.h>
 #include <onnxlint/export.h>
 #include <onnxlint/model.h>
+#include <onnxlint/provenance.h>
 #include <onnxlint/value_table.h>
 
 #include <cstdint>
@@ -50,6 +51,12 @@ struct DimPin {
   int64_t first = 1, last = 0;
   /// ...and, with or_one, those that make the dynamic side 1 (empty when first_one > last_one).
   int64_t first_one = 1, last_one = 0;
+  /// Where the dynamic side's expression was formed by a Reshape with a constant target
+  /// (`x.view(2, -1)` folds N into 8*N): the node the size was baked into; nullptr otherwise.
+  const Node* folded_by = nullptr;
+  /// The node whose constant argument wrote the fixed side's size (DimPins::writer_of);
+  /// nullptr for a weight's dim or a number of the op itself.
+  const Node* written_by = nullptr;
 };
 
 class DimPins {
@@ -58,14 +65,23 @@ class DimPins {
   DimPins(const DimPins&) = delete;
   DimPins& operator=(const DimPins&) = delete;
 
-  /// The pins, in graph walk order (main graph, then subgraphs as they are met; function
-  /// bodies are not read: their dims hold for every call only; nor are If branches whose
-  /// condition is not a proven constant, which may run only at some sizes): at most 8 per set of
+  /// The pins, in graph walk order (main graph, then subgraphs and the bodies of local
+  /// functions called where they always run, whose dims the analysis keeps only where every
+  /// call agrees; If branches whose condition is not a proven constant are not read, as they
+  /// may run only at some sizes): at most 8 per set of
   /// input dims, the first met (a report needs one finding and a few notes per set; a model of many
   /// copies of one equality stays linear, docs/security.md "Resource limits").
   std::span<const DimPin> pins() const { return pins_; }
 
+  /// The node whose constant argument wrote the fixed size at dim `axis` of `v`: a
+  /// ConstantOfShape, an Expand/Reshape/Tile/Resize/Split whose shape, repeats or sizes
+  /// argument holds it, found back through the ops that copy a dim unchanged (elementwise
+  /// ops, Cast, Identity). nullptr when the dim is not fixed, or comes from a weight, a graph
+  /// input or an op that computes it.
+  const Node* writer_of(ValueId v, size_t axis) const;
+
  private:
+  const Provenance* provenance_ = nullptr;
   std::vector<DimPin> pins_;
 };
 

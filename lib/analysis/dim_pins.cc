@@ -15,6 +15,7 @@
 #include <map>
 #include <optional>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "analysis/ops/constraint_context.h"
@@ -157,6 +158,7 @@ class PinContext final : public ops::ConstraintContext {
  public:
   PinContext(const Impl& a, int64_t opset, std::vector<DimPin>& out)
       : a_(a), opset_(opset), out_(out) {}
+  void set_opset(int64_t opset) { opset_ = opset; }
   // One context serves every node (its id vector keeps its capacity).
   void reset(const GraphSlot& s, const Node& n) {
     n_ = &n;
@@ -202,7 +204,7 @@ class PinContext final : public ops::ConstraintContext {
  private:
   const Impl& a_;
   const Node* n_ = nullptr;
-  const int64_t opset_;
+  int64_t opset_;
   std::vector<DimPin>& out_;
   std::vector<uint32_t> ids_;
 
@@ -421,30 +423,244 @@ bool runs_whenever_its_graph_does(const Impl& a, const Graph& g) {
   return true;
 }
 
+// The shape transfer of a node's op at its opset (None outside the default domain).
+ops::DimRule dim_rule_of(const Provenance& p, const Node& n) {
+  if (!n.in_default_domain()) return ops::DimRule::None;
+  const ops::OpEntry* e = ops::find_entry("", n.op_type(), p.opset(n));
+  return e == nullptr ? ops::DimRule::None : e->dim_rule;
+}
+
+// Ops whose outputs take every dim from an input at the same position from the right.
+bool copies_dims(ops::DimRule r) {
+  using ops::DimRule;
+  switch (r) {
+    case DimRule::Unary:
+    case DimRule::Passthru:
+    case DimRule::Neg:
+    case DimRule::Broadcast:
+    case DimRule::Arith:
+    case DimRule::Compare:
+    case DimRule::Logic:
+    case DimRule::Where:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// The integers of input k of a node when known for every run, else nullopt.
+std::optional<std::vector<int64_t>> known_input_ints(const Provenance& p, const Node& n, size_t k) {
+  if (k >= n.input_count() || n.input(k).empty()) return std::nullopt;
+  const ValueId v = p.input(n, k);
+  return v == kNoValue ? std::nullopt : p.known_ints(v);
+}
+
+// An ints attribute, or nullopt.
+std::optional<std::vector<int64_t>> attr_ints(const Node& n, std::string_view name) {
+  const Attribute* a = n.attribute(name);
+  if (a == nullptr) return std::nullopt;
+  return std::vector<int64_t>(a->ints.begin(), a->ints.end());
+}
+
+// Index `axis` of a rank-`rank` output within a vector of `len` aligned to the right.
+std::optional<size_t> aligned(size_t axis, size_t rank, size_t len) {
+  if (len > rank || axis < rank - len) return std::nullopt;
+  return axis - (rank - len);
+}
+
+// True for a Reshape with a constant target whose inferred (-1) dim absorbs a constant ratio:
+// the fixed sizes the input loses differ from the numbers the target writes. `x.view(2, -1)`
+// of [N, 16] writes 2 where 16 is lost, so 8*N holds a size from the example; `[0, 16, -1]` of
+// [N, 16, h, w] or `[-1, 16]` of [N, 4, 4] only regroups dims.
+bool folds_constant(const Provenance& p, const Node& n) {
+  const Impl& a = p.internals();
+  auto target = p.opset(n) < 5 ? attr_ints(n, "shape") : known_input_ints(p, n, 1);
+  const ValueId in = p.input(n, 0);
+  if (!target || in == kNoValue) return false;
+  const bool allowzero = n.attr_int("allowzero").value_or(0) != 0;
+  const std::span<const Sym> dims = a.view(a.dims[in]);
+  CheckedInt lost = 1, written = 1;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    const bool copied = i < target->size() && (*target)[i] == 0 && !allowzero;
+    if (!copied && dims[i].is_fixed()) lost = checked_mul(lost, dims[i].v);
+  }
+  for (int64_t t : *target) {
+    if (t > 0 || (t == 0 && allowzero)) written = checked_mul(written, t);
+  }
+  return !lost || !written || *lost != *written;
+}
+
+// Where the symbolic dim `axis` of `v` was formed by a Reshape with a constant target: back
+// through the producers while one of their inputs has that very dim (an interned expression
+// is the same dim wherever it appears).
+const Node* folder_of(const Provenance& p, ValueId v, size_t axis) {
+  const Impl& a = p.internals();
+  if (v == kNoValue || axis >= a.view(a.dims[v]).size()) return nullptr;
+  const Sym s = a.view(a.dims[v])[axis];
+  if (s.kind != Sym::kSymbolic || s.v == 0) return nullptr;  // an input dim itself
+  for (int step = 0; step < 4096 && v != kNoValue; ++step) {
+    const Node* n = a.producer_of(v);
+    if (n == nullptr) return nullptr;
+    ValueId next = kNoValue;
+    for (size_t k = 0; k < n->input_count() && next == kNoValue; ++k) {
+      const ValueId in = p.input(*n, k);
+      if (in == kNoValue) continue;
+      for (const Sym& d : a.view(a.dims[in])) {
+        if (d == s) {
+          next = in;
+          break;
+        }
+      }
+    }
+    if (next != kNoValue) {
+      v = next;
+      continue;
+    }
+    if (dim_rule_of(p, *n) != ops::DimRule::Reshape) return nullptr;
+    return folds_constant(p, *n) ? n : nullptr;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 DimPins::DimPins(const Model& model, AnalysisCache& cache) {
-  const Impl& a = cache.get<Provenance>().internals();
+  provenance_ = &cache.get<Provenance>();
+  const Provenance& p = *provenance_;
+  const Impl& a = p.internals();
   // Outside function bodies every default-domain node has the model's opset, so each op's
   // constraint rule is looked up once.
   const int64_t opset = model.opset_for("").value_or(1000);
   NameMap<ops::ConstraintRule> rules;
+  // A local function's body holds the dims every call agrees on; its equalities hold when a
+  // call always runs (from a graph that runs whenever the model does, at any depth).
+  std::unordered_set<const Function*> called;
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const GraphSlot& s : a.slots) {
+      if (s.function != nullptr && called.count(s.function) == 0) continue;
+      if (!runs_whenever_its_graph_does(a, *s.graph)) continue;
+      for (const Node& n : s.graph->nodes()) {
+        if (const Function* f = p.called_function(n)) grew |= called.insert(f).second;
+      }
+    }
+  }
   PinContext ctx(a, opset, pins_);
   for (const GraphSlot& s : a.slots) {
-    if (s.function != nullptr) continue;  // a body's dims hold for every call only
+    if (s.function != nullptr && called.count(s.function) == 0) continue;
     if (!runs_whenever_its_graph_does(a, *s.graph)) continue;
     for (const Node& n : s.graph->nodes()) {
       if (!n.in_default_domain()) continue;
-      const ops::ConstraintRule* rule = rules.find(n.op_type());
-      if (rule == nullptr) {
-        const ops::OpEntry* e = ops::find_entry("", n.op_type(), opset);
-        rule = rules.try_emplace(n.op_type(), e == nullptr ? nullptr : e->constraints).first;
+      const ops::ConstraintRule* rule = nullptr;
+      ops::ConstraintRule body_rule = nullptr;
+      if (s.function == nullptr) {
+        rule = rules.find(n.op_type());
+        if (rule == nullptr) {
+          const ops::OpEntry* e = ops::find_entry("", n.op_type(), opset);
+          rule = rules.try_emplace(n.op_type(), e == nullptr ? nullptr : e->constraints).first;
+        }
+        ctx.set_opset(opset);
+      } else {  // a body has its function's opset
+        const int64_t at = p.opset(n);
+        const ops::OpEntry* e = ops::find_entry("", n.op_type(), at);
+        body_rule = e == nullptr ? nullptr : e->constraints;
+        rule = &body_rule;
+        ctx.set_opset(at);
       }
       if (*rule == nullptr) continue;
       ctx.reset(s, n);
+      const size_t before = pins_.size();
       (*rule)(ctx);
+      for (size_t i = before; i < pins_.size(); ++i) {
+        DimPin& pin = pins_[i];
+        pin.folded_by = folder_of(p, pin.operand, pin.axis);
+        if (pin.fixed_operand != kNoValue) {
+          pin.written_by = writer_of(pin.fixed_operand, pin.fixed_axis);
+        }
+      }
     }
   }
+}
+
+}  // namespace onnxlint
+
+namespace onnxlint {
+
+const Node* DimPins::writer_of(ValueId v, size_t axis) const {
+  using ops::DimRule;
+  const Provenance& p = *provenance_;
+  const Impl& a = p.internals();
+  for (int step = 0; step < 4096 && v != kNoValue; ++step) {
+    const std::span<const Sym> dims = a.view(a.dims[v]);
+    if (axis >= dims.size() || !dims[axis].is_fixed()) return nullptr;
+    const int64_t c = dims[axis].v;
+    const size_t rank = dims.size();
+    const Node* n = a.producer_of(v);
+    if (n == nullptr) return nullptr;
+    const DimRule rule = dim_rule_of(p, *n);
+    // Follow input k at the position aligned with `axis` when it has the same size there.
+    auto follow = [&](size_t k) -> bool {
+      const ValueId in = p.input(*n, k);
+      if (in == kNoValue) return false;
+      const std::span<const Sym> d = a.view(a.dims[in]);
+      auto at = aligned(axis, rank, d.size());
+      if (!at || !d[*at].is_fixed() || d[*at].v != c) return false;
+      v = in;
+      axis = *at;
+      return true;
+    };
+    switch (rule) {
+      case DimRule::ConstantOfShape:
+        return n;
+      case DimRule::Reshape: {
+        auto target = p.opset(*n) < 5 ? attr_ints(*n, "shape") : known_input_ints(p, *n, 1);
+        if (!target || target->size() != rank) return nullptr;
+        if ((*target)[axis] == c) return n;
+        if ((*target)[axis] == 0 && follow(0)) continue;  // 0 copies the input's dim
+        return nullptr;
+      }
+      case DimRule::Expand: {
+        if (follow(0)) continue;
+        auto shape = known_input_ints(p, *n, 1);
+        auto at = shape ? aligned(axis, rank, shape->size()) : std::nullopt;
+        return at && (*shape)[*at] == c ? n : nullptr;
+      }
+      case DimRule::Tile: {
+        auto reps = known_input_ints(p, *n, 1);
+        if (reps && axis < reps->size() && (*reps)[axis] > 1) return n;
+        if (follow(0)) continue;
+        return nullptr;
+      }
+      case DimRule::Resize:
+      case DimRule::Upsample: {
+        auto sizes = p.opset(*n) >= 11 ? known_input_ints(p, *n, 3) : std::nullopt;
+        return sizes && axis < sizes->size() && (*sizes)[axis] == c ? n : nullptr;
+      }
+      case DimRule::Split: {
+        auto sizes = p.opset(*n) >= 13 ? known_input_ints(p, *n, 1) : attr_ints(*n, "split");
+        const ValueId in = p.input(*n, 0);
+        if (in == kNoValue) return nullptr;
+        const auto in_rank = static_cast<int64_t>(a.view(a.dims[in]).size());
+        int64_t split_axis = n->attr_int("axis").value_or(0);
+        if (split_axis < 0) split_axis += in_rank;
+        if (static_cast<int64_t>(axis) != split_axis) {
+          if (follow(0)) continue;
+          return nullptr;
+        }
+        for (size_t k = 0; sizes && k < n->outputs().size() && k < sizes->size(); ++k) {
+          if (p.output(*n, k) == v && (*sizes)[k] == c) return n;
+        }
+        return nullptr;
+      }
+      default:
+        break;
+    }
+    if (!copies_dims(rule)) return nullptr;
+    bool followed = false;
+    for (size_t k = 0; k < n->input_count() && !followed; ++k) followed = follow(k);
+    if (!followed) return nullptr;
+  }
+  return nullptr;
 }
 
 }  // namespace onnxlint

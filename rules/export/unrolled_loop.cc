@@ -6,6 +6,7 @@
 // export-baked-shape's (an error: the trace froze it to the example's size), not reported here.
 #include <fmt/format.h>
 #include <onnxlint/provenance.h>
+#include <onnxlint/unrolled_loops.h>
 
 #include <algorithm>
 #include <map>
@@ -17,12 +18,6 @@ namespace onnxlint::rules {
 namespace {
 
 using namespace prov;  // NOLINT(google-build-using-namespace)
-
-struct Access {
-  int64_t index;
-  std::optional<int64_t> end;  // Slice: the end bound (exclusive), checked once N is known
-  const Node* node;
-};
 
 // Static dims of a value: the analysis's, else a declaration (value_info, input, output).
 std::optional<std::vector<int64_t>> static_dims(const Provenance& p, ValueId v) {
@@ -67,48 +62,25 @@ class UnrolledLoop final : public RuleBase<UnrolledLoop> {
   explicit UnrolledLoop(const RuleOptionsView& opts)
       : min_length_(std::max<int64_t>(2, opts.get<int64_t>("min-length"))) {}
 
-  void on_graph(const Graph& g, RuleContext& ctx) override {
+  void on_model(const Model&, RuleContext& ctx) override {
     const Provenance& p = ctx.get<Provenance>();
-    // (tensor, axis) -> accesses at constant single positions. Negative axes wait for a rank.
-    std::map<std::pair<ValueId, int64_t>, std::vector<Access>> runs;
-    for (const Node& n : g.nodes()) {
-      if (!n.in_default_domain()) continue;
-      if (n.op_type() != "Gather" && n.op_type() != "Slice") continue;
-      if (n.inputs().empty()) continue;
-      ValueId data = p.input(n, 0);
-      if (data == kNoValue) continue;
-      // Shape vectors are unpacked, not looped over. (from_shape alone is not enough: a tensor
-      // reshaped with `x.view(x.size(0), -1)` is computed from a Shape output too.)
-      const ValueClass vc = p.value_class(data);
-      if (vc == ValueClass::ShapeDerived || (vc == ValueClass::Constant && p.from_shape(data))) {
-        continue;
-      }
-      int64_t axis = 0, index = 0;
-      std::optional<int64_t> end;
-      if (!position(n, p, axis, index, end)) continue;
-      if (axis < 0) {
-        auto dims = static_dims(p, data);
-        if (!dims) continue;
-        axis += static_cast<int64_t>(dims->size());
-      }
-      runs[{data, axis}].push_back({index, end, &n});
-    }
-    for (auto& [key, acc] : runs) {
-      const auto [data, axis] = key;
+    for (const UnrolledRun& run : ctx.get<UnrolledLoops>().runs()) {
+      const ValueId data = run.data;
+      const int64_t axis = run.axis;
       // An axis the analysis sees as dynamic is export-baked-shape's error (the loop is frozen
       // to the example's size), whatever a value_info declares for it.
-      if (auto facts = p.dims(data); facts && axis >= 0 &&
-                                     axis < static_cast<int64_t>(facts->size()) &&
+      if (auto facts = p.dims(data); facts && axis < static_cast<int64_t>(facts->size()) &&
                                      (*facts)[axis].kind == DimFact::Kind::Symbolic) {
         continue;
       }
       auto dims = static_dims(p, data);
-      if (!dims || axis < 0 || axis >= static_cast<int64_t>(dims->size())) continue;
+      if (!dims || axis >= static_cast<int64_t>(dims->size())) continue;
       const int64_t size = (*dims)[axis];
+      std::vector<UnrolledPiece> acc = run.pieces;
       if (size < min_length_ || static_cast<int64_t>(acc.size()) < size) continue;
       std::vector<bool> seen(size, false);
       bool ok = true;
-      for (Access& a : acc) {
+      for (UnrolledPiece& a : acc) {
         int64_t i = a.index < 0 ? a.index + size : a.index;
         if (i < 0 || i >= size) {
           ok = false;
@@ -125,8 +97,6 @@ class UnrolledLoop final : public RuleBase<UnrolledLoop> {
         seen[i] = true;
       }
       if (!ok || std::find(seen.begin(), seen.end(), false) != seen.end()) continue;
-      std::sort(acc.begin(), acc.end(),
-                [](const Access& x, const Access& y) { return x.node->index() < y.node->index(); });
       const Node& first = *acc.front().node;
       std::string ops = first.op_type() == acc.back().node->op_type() ? std::string(first.op_type())
                                                                       : std::string("Gather/Slice");
@@ -147,48 +117,6 @@ class UnrolledLoop final : public RuleBase<UnrolledLoop> {
 
  private:
   const int64_t min_length_;  // the min-length option, at least 2
-
-  // The single constant position a Gather/Slice reads along one axis.
-  static bool position(const Node& n, const Provenance& p, int64_t& axis, int64_t& index,
-                       std::optional<int64_t>& end) {
-    const int64_t opset = p.opset(n);
-    if (n.op_type() == "Gather") {
-      if (n.inputs().size() < 2) return false;
-      ValueId idx = p.input(n, 1);
-      auto v = idx == kNoValue ? std::nullopt : p.known_ints(idx);
-      if (!v || v->size() != 1) return false;
-      auto idims = p.dims(idx);
-      if (idims && idims->size() > 1) return false;
-      axis = n.attr_int("axis").value_or(0);
-      index = (*v)[0];
-      return true;
-    }
-    std::vector<int64_t> starts, ends, axes, steps;
-    if (opset < 10) {
-      const Attribute* s = n.attribute("starts");
-      const Attribute* e = n.attribute("ends");
-      if (s == nullptr || e == nullptr) return false;
-      starts.assign(s->ints.begin(), s->ints.end());
-      ends.assign(e->ints.begin(), e->ints.end());
-      if (const Attribute* a = n.attribute("axes")) axes.assign(a->ints.begin(), a->ints.end());
-    } else {
-      auto read = [&](size_t i, std::vector<int64_t>& out) {
-        if (i >= n.inputs().size() || n.inputs()[i].empty()) return true;  // absent: default
-        ValueId v = p.input(n, i);
-        auto ints = v == kNoValue ? std::nullopt : p.known_ints(v);
-        if (!ints) return false;
-        out = *ints;
-        return true;
-      };
-      if (!read(1, starts) || !read(2, ends) || !read(3, axes) || !read(4, steps)) return false;
-    }
-    if (starts.size() != 1 || ends.size() != 1) return false;
-    if (!steps.empty() && (steps.size() != 1 || steps[0] != 1)) return false;
-    axis = axes.empty() ? 0 : axes[0];
-    index = starts[0];
-    end = ends[0];
-    return true;
-  }
 };
 
 }  // namespace

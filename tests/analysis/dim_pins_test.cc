@@ -146,5 +146,163 @@ TEST(DimPins, DeepExpressionsStayExact) {
   EXPECT_EQ(pins[0].last, 1024);
 }
 
+// ---- Where the sizes come from ---------------------------------------------------------------
+
+// x [N, 16] * ones, with `ones` written by `writer` (through a Cast) and N met there.
+ModelBuilder written_then_mul(const std::string& writer) {
+  ModelBuilder m(13);
+  auto& g = m.graph();
+  g.input("x", kFloat, {std::string("N"), 16}).output("y", kFloat, {}, false);
+  if (writer == "ConstantOfShape") {
+    g.initializer(make_tensor_i64("size", {2}, {2, 16}));
+    g.node("ConstantOfShape", {"size"}, {"raw"}, "write");
+  } else if (writer == "Expand") {
+    g.initializer(make_tensor_f32("row", {1, 16}, std::vector<float>(16, 0.f)));
+    g.initializer(make_tensor_i64("shape", {2}, {2, 16}));
+    g.node("Expand", {"row", "shape"}, {"raw"}, "write");
+  } else if (writer == "Tile") {
+    g.initializer(make_tensor_f32("row", {1, 16}, std::vector<float>(16, 0.f)));
+    g.initializer(make_tensor_i64("reps", {2}, {2, 1}));
+    g.node("Tile", {"row", "reps"}, {"raw"}, "write");
+  } else {  // a weight: nothing writes the size
+    g.initializer(make_tensor_f32("raw", {2, 16}, std::vector<float>(32, 0.f)));
+  }
+  attr_int(g.node("Cast", {"raw"}, {"ones"}, "cast"), "to", kFloat);
+  g.node("Mul", {"x", "ones"}, {"y"}, "mul");
+  return m;
+}
+
+TEST(DimPins, TheNodeThatWroteTheFixedSizeIsFoundBackThroughCopies) {
+  for (const std::string writer : {"ConstantOfShape", "Expand", "Tile"}) {
+    const auto pinned = pins_of(written_then_mul(writer).bytes());
+    ASSERT_EQ(pinned.pins.size(), 1u) << writer;
+    const DimPin& p = pinned.pins[0];
+    EXPECT_EQ(p.node->name(), "mul") << writer;
+    ASSERT_NE(p.written_by, nullptr) << writer;
+    EXPECT_EQ(p.written_by->name(), "write") << writer;
+    EXPECT_EQ(p.folded_by, nullptr) << writer;
+    EXPECT_EQ(p.required, 2) << writer;
+  }
+  // A weight's dim: pinned, but nothing wrote it.
+  const auto weight = pins_of(written_then_mul("weight").bytes());
+  ASSERT_EQ(weight.pins.size(), 1u);
+  EXPECT_EQ(weight.pins[0].written_by, nullptr);
+}
+
+// x [N, 16] -> Reshape(target) -> Gemm with a weight of `in_features` inputs.
+ModelBuilder reshape_then_gemm(const std::vector<int64_t>& target, int64_t in_features,
+                               std::vector<DimSpec> x = {std::string("N"), 16}) {
+  ModelBuilder m(14);
+  auto& g = m.graph();
+  g.input("x", kFloat, x).output("y", kFloat, {}, false);
+  g.initializer(make_tensor_i64("shape", {static_cast<int64_t>(target.size())}, target));
+  g.initializer(make_tensor_f32("w", {4, in_features},
+                                std::vector<float>(static_cast<size_t>(4 * in_features))));
+  g.node("Reshape", {"x", "shape"}, {"flat"}, "view");
+  attr_int(g.node("Gemm", {"flat", "w"}, {"y"}, "fc"), "transB", 1);
+  return m;
+}
+
+TEST(DimPins, AReshapeWhoseInferredDimAbsorbsAConstantRatioFoldedTheDim) {
+  // view(2, -1): 16 is lost and 2 written, so dim 1 is 8*N.
+  const auto folded = pins_of(reshape_then_gemm({2, -1}, 16).bytes());
+  ASSERT_EQ(folded.pins.size(), 1u);
+  ASSERT_NE(folded.pins[0].folded_by, nullptr);
+  EXPECT_EQ(folded.pins[0].folded_by->name(), "view");
+  EXPECT_EQ(folded.pins[0].expr, "8*N");
+  EXPECT_EQ(folded.pins[0].first, 2);
+  EXPECT_EQ(folded.pins[0].last, 2);
+  // [0, 16, -1] of [N, 16, H, 1] only regroups dims: H stays what it is, and the Gemm's weight
+  // is what pins it.
+  const auto regroup = pins_of(
+      reshape_then_gemm({0, 16, -1}, 4, {std::string("N"), 16, std::string("H"), 1}).bytes());
+  for (const DimPin& p : regroup.pins) EXPECT_EQ(p.folded_by, nullptr) << p.expr;
+}
+
+TEST(DimPins, WriterOfAnOutputDim) {
+  // y = x.view(2, -1): dim 0 of y is written by the Reshape; dim 1 is computed.
+  ModelBuilder m(14);
+  auto& g = m.graph();
+  g.input("x", kFloat, {std::string("N"), 16}).output("y", kFloat, {}, false);
+  g.initializer(make_tensor_i64("shape", {2}, {2, -1}));
+  g.node("Reshape", {"x", "shape"}, {"y"}, "view");
+  const AnalysedModel a = analyse_as(m.bytes());
+  const DimPins& pins = a.cache->get<DimPins>();
+  const Provenance& p = a.cache->get<Provenance>();
+  const ValueId y = p.find(a.model->graph(), "y");
+  ASSERT_NE(pins.writer_of(y, 0), nullptr);
+  EXPECT_EQ(pins.writer_of(y, 0)->name(), "view");
+  EXPECT_EQ(pins.writer_of(y, 1), nullptr);
+  EXPECT_EQ(pins.writer_of(y, 7), nullptr);         // no such dim
+  EXPECT_EQ(pins.writer_of(kNoValue, 0), nullptr);  // no such value
+}
+
+// A local function `Flat` reshaping its input to [2, 8, 2], called with x [N, 16]; a second
+// call with z [M, 16] when `second_call`; the call inside an If branch on a runtime condition
+// when `guarded`.
+ModelBuilder function_reshape(bool second_call, bool guarded) {
+  ModelBuilder m(14);
+  m.opset("local", 1);
+  auto& g = m.graph();
+  g.input("x", kFloat, {std::string("N"), 16}).output("y", kFloat, {}, false);
+  if (guarded) {
+    g.input("c", kBool, {});
+    auto& branch = g.node("If", {"c"}, {"y"}, "if");
+    onnx::GraphProto then_g, else_g;
+    then_g.set_name("then");
+    else_g.set_name("else");
+    auto* call = then_g.add_node();
+    call->set_op_type("Flat");
+    call->set_domain("local");
+    call->add_input("x");
+    call->add_output("t");
+    then_g.add_output()->set_name("t");
+    auto* id = else_g.add_node();
+    id->set_op_type("Identity");
+    id->add_input("x");
+    id->add_output("e");
+    else_g.add_output()->set_name("e");
+    attr_graph(branch, "then_branch", then_g);
+    attr_graph(branch, "else_branch", else_g);
+  } else {
+    g.node("Flat", {"x"}, {"y"}, "call", "local");
+  }
+  if (second_call) {
+    g.input("z", kFloat, {std::string("M"), 16}).output("w", kFloat, {}, false);
+    g.node("Flat", {"z"}, {"w"}, "call2", "local");
+  }
+  onnx::FunctionProto* fn = m.proto().add_functions();
+  fn->set_name("Flat");
+  fn->set_domain("local");
+  auto* imp = fn->add_opset_import();
+  imp->set_domain("");
+  imp->set_version(14);
+  fn->add_input("a");
+  fn->add_output("b");
+  auto* c = fn->add_node();
+  c->set_op_type("Constant");
+  c->add_output("s");
+  attr_tensor(*c, "value", make_tensor_i64("", {3}, {2, 8, 2}));
+  auto* r = fn->add_node();
+  r->set_op_type("Reshape");
+  r->set_name("reshape");
+  r->add_input("a");
+  r->add_input("s");
+  r->add_output("b");
+  return m;
+}
+
+TEST(DimPins, FunctionBodiesCalledWhereTheyAlwaysRun) {
+  const auto called = pins_of(function_reshape(false, false).bytes());
+  ASSERT_EQ(called.pins.size(), 1u);
+  EXPECT_EQ(called.pins[0].node->name(), "reshape");
+  EXPECT_THAT(called.pins[0].dim_names, ElementsAre("N"));
+  EXPECT_EQ(called.pins[0].required, 32);
+  // Two calls with different dims: the body's dim is not one expression for every call.
+  EXPECT_THAT(pins_of(function_reshape(true, false).bytes()).pins, IsEmpty());
+  // Called only in a branch taken at run time: it may run only at some sizes.
+  EXPECT_THAT(pins_of(function_reshape(false, true).bytes()).pins, IsEmpty());
+}
+
 }  // namespace
 }  // namespace onnxlint::testing

@@ -491,8 +491,8 @@ TEST(ExportBakedShape, NestedInLoopIfAndFunction) {
 // ---- The rank-0 Reshape of torchvision's detectors ----------------------------------------
 
 // k = min(300, x.size(0)) as torchvision's _topk_min traces it: ReduceMin(Concat([300],
-// Shape(x)), keepdims=0) is a scalar, which TopK needs reshaped to [1]. The tracker used to
-// index the scalar's (empty) dims with the target's rank and crashed.
+// Shape(x)), keepdims=0) is a scalar, which TopK needs reshaped to [1]. The rule's former dim
+// tracker indexed the scalar's (empty) dims with the target's rank and crashed.
 void add_topk_min(GraphBuilder& g, const std::string& x, const std::string& out) {
   g.initializer(make_tensor_i64("cand", {1}, {300}));
   g.initializer(make_tensor_i64("one", {1}, {1}));
@@ -752,10 +752,10 @@ TEST(ExportBakedShape, TwoDimsPinnedTogetherByAPositionTable) {
                                       "dim 'W' of input 'x' is declared dynamic"));
 }
 
-// ---- Every op the tracker follows, on every rank it can meet ----------------------------------
+// ---- Every op the rule reads, on every rank it can meet ----------------------------------------
 
-// The ops rules/export/baked_shape.cc follows (is_unary, is_broadcast, the transfers of
-// visit() and the shape arithmetic of visit_elems) and those with a constraint rule in the op
+// The ops whose dims and shape arithmetic the rule's findings rest on (the shape transfers of
+// the engine, lib/analysis/provenance_dims.cc) and those with a constraint rule in the op
 // registry (lib/analysis/ops/, read through DimPins), each with the roles of its inputs:
 // D a tensor, I an integer argument (shape, axes, indices, sizes, repeats), F a float argument
 // (Resize's roi and scales); a lowercase role is optional, '+' repeats the last role.
