@@ -22,6 +22,7 @@
 #include <onnxlint/value_table.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -93,6 +94,32 @@ const OpSemantics& unknown_op_semantics();
 // ---------------------------------------------------------------------------------------------
 // The analysis
 
+/// One node of a symbolic dim's expression (DimFact::terms): the dim algebra of the analysis,
+/// exactly as it computed the dim. Operands are indices of earlier terms of the same vector.
+struct DimTerm {
+  enum class Op : uint8_t {
+    Input,     ///< a dim a graph input declares symbolic: `name`
+    Constant,  ///< `value`
+    Add,
+    Sub,
+    Mul,
+    Div,      ///< integer division truncating toward zero, as ONNX Div on int64 (floor for sizes)
+    CeilDiv,  ///< ceil(lhs / rhs), as convolution and pooling with ceil_mode compute sizes
+    Mod,      ///< the remainder taking the divisor's sign, as ONNX Mod with fmod=0
+    Min,
+    Max,
+    /// A function of `DimFact::names` the analysis does not spell out (`f(N, H)`): an
+    /// expression of more than 64 terms, or one computed by an op it only knows to depend on
+    /// them. Nothing is known of its value.
+    Opaque,
+  };
+  Op op = Op::Opaque;
+  int64_t value = 0;      ///< Constant
+  std::string_view name;  ///< Input
+  uint32_t lhs = 0;       ///< binary ops: the index of the left operand
+  uint32_t rhs = 0;       ///< binary ops: the index of the right operand
+};
+
 /// One dimension (or one element of an integer vector) as far as the analysis knows it.
 /// Nothing is Fixed unless proven for every run of the model; what the analysis does not
 /// follow is Unknown.
@@ -111,12 +138,20 @@ struct DimFact {
   /// Symbolic: "N", "N+1", or "f(N, H)" for a function the analysis does not spell out (an
   /// expression of more than 64 terms is one too); Data: its origin node.
   std::string expr;
+  /// Symbolic: the same expression as a tree of terms, the root last (`expr` is its rendering).
+  std::vector<DimTerm> terms;
   int64_t bound = -1;            ///< Data: a static upper bound, -1 if none is known
   const Node* origin = nullptr;  ///< Data: the node where the value arose
   /// Data and Unknown: a proven lower bound, 0 when none is known (a tensor carried through
   /// a loop that starts with one row and only grows has at least 1).
   int64_t at_least = 0;
 };
+
+/// The value of a Fixed or Symbolic dim when each input dim has the size `size_of` gives
+/// (nullopt for a name it does not know): what the dim is at those input sizes. nullopt for
+/// Data and Unknown dims, an Opaque term, a missing size, division by zero or int64 overflow.
+std::optional<int64_t> evaluate_dim(
+    const DimFact& dim, const std::function<std::optional<int64_t>(std::string_view)>& size_of);
 
 /// One step of a reason chain, from the value a rule asked about back towards the origin.
 struct ReasonStep {

@@ -377,6 +377,34 @@ std::string Provenance::Impl::render_sym(const Sym& s) const {
   return render_f(s.set);
 }
 
+uint32_t Provenance::Impl::append_terms(const Sym& s, std::vector<DimTerm>& out) const {
+  DimTerm t;
+  if (s.kind == Sym::kFixed) {
+    t.op = DimTerm::Op::Constant;
+    t.value = s.v;
+  } else if (s.kind == Sym::kSymbolic && s.v == 0) {
+    const auto& members = sets[s.set];
+    if (members.size() == 1 && members[0] != kMoreNames) {
+      t.op = DimTerm::Op::Input;
+      t.name = names[members[0]];
+    }
+  } else if (s.kind == Sym::kSymbolic) {
+    // At most kMaxExprLeaves leaves (else opaque), which bounds this recursion as render_sym's.
+    const SymExpr& e = exprs[static_cast<size_t>(s.v)];
+    static constexpr DimTerm::Op kOps[] = {
+        DimTerm::Op::Opaque, DimTerm::Op::Add, DimTerm::Op::Sub,
+        DimTerm::Op::Mul,    DimTerm::Op::Div, DimTerm::Op::Mod,
+        DimTerm::Op::Max,    DimTerm::Op::Min, DimTerm::Op::CeilDiv};
+    if (!e.opaque && e.op != SymOp::kF) {
+      t.op = kOps[static_cast<size_t>(e.op)];
+      t.lhs = append_terms(e.a, out);
+      t.rhs = append_terms(e.b, out);
+    }
+  }
+  out.push_back(t);
+  return static_cast<uint32_t>(out.size() - 1);
+}
+
 ArenaRef Provenance::Impl::merge(ArenaRef x, ArenaRef y, bool& varies) {
   const int32_t n = n_of(x);
   if (n < 0 || n_of(y) < 0) return ArenaRef{};

@@ -1906,6 +1906,20 @@ void Infer::reduce(bool arg) {
     }
   }
   set_dims(0, out);
+  // The one element of a reduction over every axis of a shape vector: torchvision's
+  // `min(k, x.size(0))` is ReduceMin(Concat([k], Shape(x)[0:1])), i.e. min(N, k).
+  if (arg || std::find(red.begin(), red.end(), false) != red.end()) return;
+  const std::string_view op = n.op_type();
+  const SymOp fold = op == "ReduceMin"    ? SymOp::kMin
+                     : op == "ReduceMax"  ? SymOp::kMax
+                     : op == "ReduceSum"  ? SymOp::kAdd
+                     : op == "ReduceProd" ? SymOp::kMul
+                                          : SymOp::kF;
+  auto e = elems(0);
+  if (fold == SymOp::kF || !e || e->empty()) return;
+  Sym acc = (*e)[0];
+  for (size_t i = 1; i < e->size(); ++i) acc = derive(acc, (*e)[i], fold);
+  set_elems(0, {acc});
 }
 
 void Infer::rnn() {

@@ -274,6 +274,8 @@ struct Provenance::Impl {
   std::unordered_map<uint64_t, uint32_t> expr_ids;
   /// "N", "N+1", "2*S", "H/2", "f(H, W)".
   std::string render_sym(const Sym& s) const;
+  /// Appends the terms of a symbolic `s` to `out` (operands first) and returns the root's index.
+  uint32_t append_terms(const Sym& s, std::vector<DimTerm>& out) const;
   /// Leaves the rendering of `s` has (an input dim, a number: 1).
   uint32_t leaves_of(const Sym& s) const {
     return s.kind == Sym::kSymbolic && s.v != 0 ? exprs[static_cast<size_t>(s.v)].leaves : 1;

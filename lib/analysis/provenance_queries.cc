@@ -91,6 +91,7 @@ std::optional<std::vector<DimFact>> facts_of(const Provenance::Impl& a, ArenaRef
       d.kind = DimFact::Kind::Symbolic;
       d.names = a.set_names(s.set);
       d.expr = a.render_sym(s);
+      a.append_terms(s, d.terms);
     } else if (s.kind == Sym::kData) {
       d.kind = DimFact::Kind::Data;
       d.bound = s.v;
@@ -103,6 +104,56 @@ std::optional<std::vector<DimFact>> facts_of(const Provenance::Impl& a, ArenaRef
   return out;
 }
 }  // namespace
+
+std::optional<int64_t> evaluate_dim(
+    const DimFact& dim, const std::function<std::optional<int64_t>(std::string_view)>& size_of) {
+  if (dim.kind == DimFact::Kind::Fixed) return dim.value;
+  if (dim.kind != DimFact::Kind::Symbolic || dim.terms.empty()) return std::nullopt;
+  // Operands precede their users: one pass from the leaves computes every term.
+  std::vector<std::optional<int64_t>> at(dim.terms.size());
+  for (size_t i = 0; i < dim.terms.size(); ++i) {
+    const DimTerm& t = dim.terms[i];
+    auto operand = [&](uint32_t k) { return k < i ? at[k] : std::nullopt; };
+    SymOp op = SymOp::kF;
+    switch (t.op) {
+      case DimTerm::Op::Input:
+        at[i] = size_of(t.name);
+        continue;
+      case DimTerm::Op::Constant:
+        at[i] = t.value;
+        continue;
+      case DimTerm::Op::Opaque:
+        continue;
+      case DimTerm::Op::Add:
+        op = SymOp::kAdd;
+        break;
+      case DimTerm::Op::Sub:
+        op = SymOp::kSub;
+        break;
+      case DimTerm::Op::Mul:
+        op = SymOp::kMul;
+        break;
+      case DimTerm::Op::Div:
+        op = SymOp::kDiv;
+        break;
+      case DimTerm::Op::CeilDiv:
+        op = SymOp::kCeilDiv;
+        break;
+      case DimTerm::Op::Mod:
+        op = SymOp::kMod;
+        break;
+      case DimTerm::Op::Min:
+        op = SymOp::kMin;
+        break;
+      case DimTerm::Op::Max:
+        op = SymOp::kMax;
+        break;
+    }
+    auto x = operand(t.lhs), y = operand(t.rhs);
+    if (x && y) at[i] = fixed_arith(op, *x, *y);
+  }
+  return at.back();
+}
 
 std::optional<std::vector<DimFact>> Provenance::dims(ValueId v) const {
   if (v >= impl_->dims.size()) return std::nullopt;

@@ -468,5 +468,100 @@ TEST(DimFacts, DocsListExactlyTheOpsWithDimFacts) {
   EXPECT_THAT(extra, ::testing::IsEmpty()) << "in the docs, not followed by the analysis";
 }
 
+// ---- The dim algebra in the public DimFact -----------------------------------------------------
+
+// x [N, 1, H, W] -> Conv(kernel 3, stride 2, no pad) -> Flatten -> c [N, (H-3)/2+1 ...]; and
+// k = min(5, N) as torch exports `min(5, x.size(0))`.
+ModelBuilder conv_and_min() {
+  ModelBuilder m(13);
+  auto& g = m.graph();
+  g.input("x", kFloat, {std::string("N"), 1, std::string("H"), std::string("W")});
+  g.initializer(make_tensor_f32("w", {1, 1, 3, 3}, std::vector<float>(9, 0.f)));
+  auto& c = g.node("Conv", {"x", "w"}, {"c"}, "conv");
+  attr_ints(c, "strides", {2, 2});
+  attr_ints(c, "kernel_shape", {3, 3});
+  g.node("Shape", {"x"}, {"s"});
+  g.constant_i64("zero", {0}, {1});
+  g.constant_i64("five", {5}, {1});
+  g.node("Gather", {"s", "zero"}, {"n"});
+  attr_int(g.node("Concat", {"five", "n"}, {"both"}), "axis", 0);
+  attr_int(g.node("ReduceMin", {"both"}, {"k"}), "keepdims", 0);
+  g.output("c", kFloat, {}, false).output("k", kInt64, {}, false);
+  return m;
+}
+
+TEST(DimFacts, SymbolicDimsCarryTheirExpressionAsTerms) {
+  Facts f = analyse(conv_and_min().bytes());
+  auto c = f.p->dims(f.v("c"));
+  ASSERT_TRUE(c && c->size() == 4);
+  const DimFact& h = (*c)[2];
+  ASSERT_EQ(h.kind, DimFact::Kind::Symbolic);
+  EXPECT_EQ(h.expr, "(H-3)/2+1");
+  ASSERT_FALSE(h.terms.empty());
+  // The root is the sum; its operands are (H-3)/2 and 1, and so on down to H.
+  const DimTerm& root = h.terms.back();
+  EXPECT_EQ(root.op, DimTerm::Op::Add);
+  ASSERT_LT(root.lhs, h.terms.size() - 1);
+  ASSERT_LT(root.rhs, h.terms.size() - 1);
+  EXPECT_EQ(h.terms[root.lhs].op, DimTerm::Op::Div);
+  EXPECT_EQ(h.terms[root.rhs].op, DimTerm::Op::Constant);
+  EXPECT_EQ(h.terms[root.rhs].value, 1);
+  EXPECT_TRUE(std::any_of(h.terms.begin(), h.terms.end(), [](const DimTerm& t) {
+    return t.op == DimTerm::Op::Input && t.name == "H";
+  }));
+  // Evaluated at input sizes, it is the size the convolution gives.
+  auto at = [](int64_t size) {
+    return [size](std::string_view name) -> std::optional<int64_t> {
+      return name == "H" ? std::optional<int64_t>(size) : std::nullopt;
+    };
+  };
+  EXPECT_EQ(evaluate_dim(h, at(64)), 31);
+  EXPECT_EQ(evaluate_dim(h, at(3)), 1);
+  EXPECT_EQ(evaluate_dim((*c)[1], at(64)), 1);             // a fixed dim is its value
+  EXPECT_EQ(evaluate_dim((*c)[3], at(64)), std::nullopt);  // W has no size here
+  // min(5, N): a Min term.
+  auto k = f.p->elements(f.v("k"));
+  ASSERT_TRUE(k && k->size() == 1) << f.elems("both") << " / " << f.elems("k");
+  const DimFact& kmin = (*k)[0];
+  ASSERT_EQ(kmin.kind, DimFact::Kind::Symbolic);
+  EXPECT_EQ(kmin.terms.back().op, DimTerm::Op::Min);
+  auto n_is = [](int64_t size) {
+    return [size](std::string_view name) -> std::optional<int64_t> {
+      return name == "N" ? std::optional<int64_t>(size) : std::nullopt;
+    };
+  };
+  EXPECT_EQ(evaluate_dim(kmin, n_is(3)), 3);
+  EXPECT_EQ(evaluate_dim(kmin, n_is(300)), 5);
+}
+
+TEST(DimFacts, OpaqueTermsAndOtherKindsEvaluateToNothing) {
+  DimFact opaque;
+  opaque.kind = DimFact::Kind::Symbolic;
+  opaque.names = {"N"};
+  opaque.terms = {DimTerm{}};  // Opaque
+  auto any = [](std::string_view) -> std::optional<int64_t> { return 7; };
+  EXPECT_EQ(evaluate_dim(opaque, any), std::nullopt);
+  DimFact data;
+  data.kind = DimFact::Kind::Data;
+  EXPECT_EQ(evaluate_dim(data, any), std::nullopt);
+  // Overflow and division by zero have no value.
+  DimFact big;
+  big.kind = DimFact::Kind::Symbolic;
+  big.terms = {DimTerm{DimTerm::Op::Input, 0, "N"},
+               DimTerm{DimTerm::Op::Constant, std::numeric_limits<int64_t>::max()},
+               DimTerm{DimTerm::Op::Mul, 0, {}, 0, 1}};
+  EXPECT_EQ(evaluate_dim(big, any), std::nullopt);
+  DimFact by_zero;
+  by_zero.kind = DimFact::Kind::Symbolic;
+  by_zero.terms = {DimTerm{DimTerm::Op::Input, 0, "N"}, DimTerm{DimTerm::Op::Constant, 0},
+                   DimTerm{DimTerm::Op::Div, 0, {}, 0, 1}};
+  EXPECT_EQ(evaluate_dim(by_zero, any), std::nullopt);
+  // An operand index that is not earlier (a hand-built vector) is no value, not a read past it.
+  DimFact forward;
+  forward.kind = DimFact::Kind::Symbolic;
+  forward.terms = {DimTerm{DimTerm::Op::Add, 0, {}, 1, 1}, DimTerm{DimTerm::Op::Constant, 2}};
+  EXPECT_EQ(evaluate_dim(forward, any), 2);  // the root is the constant; the Add has no value
+}
+
 }  // namespace
 }  // namespace onnxlint::testing

@@ -954,8 +954,9 @@ std::string operand(GraphBuilder& g, Operand kind, const std::string& name, size
       g.node("Shape", {name + "_src"}, {name}, name + "_shape");
       return name;
     case Operand::MinScalar: {
-      // The source's dim is free or fixed; either way the scalar has no dims to pin.
-      g.input(name + "_src", kFloat, {pick % 2 == 0 ? DimSpec(name + "_n") : DimSpec(int64_t{7})});
+      // min(300, n) of a free n: a dim-like scalar that is never a fixed size. (Over a fixed
+      // source the analysis computes the constant, e.g. min(300, 7) = 7, which can pin.)
+      g.input(name + "_src", kFloat, {DimSpec(name + "_n" + std::to_string(pick % 2))});
       g.initializer(make_tensor_i64(name + "_cand", {1}, {300}));
       g.node("Shape", {name + "_src"}, {name + "_s"}, name + "_shape");
       attr_int(g.node("Concat", {name + "_cand", name + "_s"}, {name + "_both"}, name + "_cat"),
