@@ -200,6 +200,12 @@ class Provenance {
 
   /// The dims the analysis knows (nullopt if not even the rank is known).
   std::optional<std::vector<DimFact>> dims(ValueId v) const;
+  /// The static size of each dim (-1 where it has none): the analysis's proven dims, with the
+  /// model's declaration (value_info, graph input or output) filling only what the analysis
+  /// cannot know: every dim when it knows no rank, else the dims it leaves Unknown (when the
+  /// declared rank agrees). A declaration never overrides a proven dim, so the answer does not
+  /// change when `infer_shapes` adds value_info. nullopt when neither knows the rank.
+  std::optional<std::vector<int64_t>> static_dims(ValueId v) const;
   /// The elements of a small integer value known statically (initializer, Constant, or shape
   /// arithmetic on static dims), or nullopt.
   std::optional<std::vector<int64_t>> known_ints(ValueId v) const;

@@ -165,6 +165,29 @@ std::optional<std::vector<DimFact>> Provenance::elements(ValueId v) const {
   return facts_of(*impl_, impl_->svec[v]);
 }
 
+std::optional<std::vector<int64_t>> Provenance::static_dims(ValueId v) const {
+  if (v == kNoValue || v >= impl_->dims.size()) return std::nullopt;
+  const StatedType stated = impl_->table.stated(v);
+  const ArenaRef r = impl_->dims[v];
+  std::vector<int64_t> out;
+  if (impl_->n_of(r) < 0) {
+    if (!stated.has_shape()) return std::nullopt;
+    for (const Dim& d : stated.dims()) out.push_back(d.is_static() ? d.value : -1);
+    return out;
+  }
+  const std::span<const Sym> dims = impl_->view(r);
+  const bool declared = stated.has_shape() && stated.rank() == dims.size();
+  for (size_t i = 0; i < dims.size(); ++i) {
+    int64_t size = dims[i].is_fixed() ? dims[i].v : -1;
+    if (dims[i].kind == Sym::kUnknown && declared) {
+      const Dim d = stated.dim(i);
+      if (d.is_static()) size = d.value;
+    }
+    out.push_back(size);
+  }
+  return out;
+}
+
 std::optional<std::vector<int64_t>> Provenance::known_ints(ValueId v) const {
   if (v >= impl_->svec.size() || impl_->n_of(impl_->svec[v]) < 0) return std::nullopt;
   if (impl_->value[v].level != kStatic) return std::nullopt;

@@ -19,33 +19,6 @@ namespace {
 
 using namespace prov;  // NOLINT(google-build-using-namespace)
 
-// Static dims of a value: the analysis's, else a declaration (value_info, input, output).
-std::optional<std::vector<int64_t>> static_dims(const Provenance& p, ValueId v) {
-  std::vector<int64_t> out;
-  if (auto ds = p.dims(v)) {
-    bool ok = true;
-    for (const DimFact& d : *ds) {
-      if (d.kind != DimFact::Kind::Fixed) ok = false;
-      out.push_back(d.kind == DimFact::Kind::Fixed ? d.value : -1);
-    }
-    if (ok) return out;
-  }
-  const Graph* g = p.graph_of(v);
-  if (g == nullptr) return std::nullopt;
-  std::string_view name = p.name_of(v);
-  for (const std::span<const ValueInfo> list : {g->value_info(), g->inputs(), g->outputs()}) {
-    for (const ValueInfo& vi : list) {
-      if (vi.name != name || !vi.type.has_shape) continue;
-      out.clear();
-      for (const Dim& d : vi.type.dims) {
-        out.push_back(d.kind == Dim::Kind::Value && d.value >= 0 ? d.value : -1);
-      }
-      return out;
-    }
-  }
-  return out.empty() ? std::nullopt : std::optional(out);
-}
-
 class UnrolledLoop final : public RuleBase<UnrolledLoop> {
  public:
   static const RuleInfo& static_info() {
@@ -73,7 +46,7 @@ class UnrolledLoop final : public RuleBase<UnrolledLoop> {
                                      (*facts)[axis].kind == DimFact::Kind::Symbolic) {
         continue;
       }
-      auto dims = static_dims(p, data);
+      auto dims = p.static_dims(data);
       if (!dims || axis >= static_cast<int64_t>(dims->size())) continue;
       const int64_t size = (*dims)[axis];
       std::vector<UnrolledPiece> acc = run.pieces;

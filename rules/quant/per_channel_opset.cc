@@ -25,7 +25,7 @@ class PerChannelOpset final : public RuleBase<PerChannelOpset> {
     const Provenance& p = ctx.get<Provenance>();
     const int64_t opset = p.opset(n);
     if (opset <= 0 || opset >= 13) return;
-    const auto scale = known_dims(p, ctx.get<ValueTable>(), p.input(n, 1));
+    const auto scale = p.static_dims(p.input(n, 1));
     if (!scale || scale->size() != 1 || (*scale)[0] <= 1) return;
     Diagnostic& d = ctx.report(
         ctx.at_node_value(n, n.inputs()[1]),

@@ -36,9 +36,8 @@ class ScaleLength final : public RuleBase<ScaleLength> {
     // Blocked quantization (opset 21 `block_size`): the scale has x's rank; not checked.
     if (n.attr_int("block_size").value_or(0) > 0) return;
     const Provenance& p = ctx.get<Provenance>();
-    const ValueTable& vt = ctx.get<ValueTable>();
-    const auto scale = known_dims(p, vt, p.input(n, 1));
-    const auto zero = n.inputs().size() > 2 ? known_dims(p, vt, p.input(n, 2)) : std::nullopt;
+    const auto scale = p.static_dims(p.input(n, 1));
+    const auto zero = n.inputs().size() > 2 ? p.static_dims(p.input(n, 2)) : std::nullopt;
     if (scale && scale->size() >= 2) {
       Diagnostic& d = ctx.report(
           ctx.at_node_value(n, n.inputs()[1]),
@@ -51,7 +50,7 @@ class ScaleLength final : public RuleBase<ScaleLength> {
     }
     // Below opset 13 there is no per-axis form (quant-per-channel-opset reports it).
     if (scale && scale->size() == 1 && (*scale)[0] > 1 && p.opset(n) >= 13) {
-      check_axis(n, ctx, p, vt, *scale);
+      check_axis(n, ctx, p, *scale);
     }
     // A scalar and a 1-element vector are the same per-tensor parameter to every runtime.
     auto count = [](const std::vector<int64_t>& d) { return d.empty() ? int64_t{1} : d[0]; };
@@ -69,9 +68,9 @@ class ScaleLength final : public RuleBase<ScaleLength> {
            "the QuantizeLinear/DequantizeLinear pair by hand";
   }
 
-  void check_axis(const Node& n, RuleContext& ctx, const Provenance& p, const ValueTable& vt,
+  void check_axis(const Node& n, RuleContext& ctx, const Provenance& p,
                   const std::vector<int64_t>& scale) {
-    const auto x = known_dims(p, vt, p.input(n, 0));
+    const auto x = p.static_dims(p.input(n, 0));
     if (!x) return;
     const int64_t rank = static_cast<int64_t>(x->size());
     const int64_t axis_attr = n.attr_int("axis").value_or(1);

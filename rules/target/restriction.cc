@@ -169,8 +169,8 @@ std::vector<Arg> find_args(const Node& n, const OpSchema* schema,
 
 // A value's shape as the analysis proves it, so that a verdict does not change when
 // `infer_shapes` adds value_info: the declaration only fills what inference cannot know (no rank
-// at all, or a dim it leaves unknown). Symbolic dims keep their expression ("N", "N+1") for the
-// messages.
+// at all, or a dim it leaves unknown), the precedence of Provenance::static_dims. Symbolic dims
+// keep their expression ("N", "N+1") for the messages, which static_dims does not carry.
 class KnownShape {
  public:
   KnownShape(const Provenance& p, const ValueTable& values, ValueId v) {

@@ -563,5 +563,30 @@ TEST(DimFacts, OpaqueTermsAndOtherKindsEvaluateToNothing) {
   EXPECT_EQ(evaluate_dim(forward, any), 2);  // the root is the constant; the Add has no value
 }
 
+TEST(DimFacts, StaticDimsLetADeclarationFillOnlyWhatTheAnalysisCannotKnow) {
+  // h = Relu(x) is proven [N, 16]; r = Reshape(x, runtime shape) has no proven dims. Stale or
+  // hopeful value_info declares h [2, 16] and r [4, 8]; u (a custom op's output) is declared
+  // [3, ?] and has no rank in the analysis; w has neither.
+  ModelBuilder m(14);
+  auto& g = m.graph();
+  g.input("x", kFloat, {std::string("N"), 16}).input("shape", kInt64, {2});
+  g.node("Relu", {"x"}, {"h"});
+  g.node("Reshape", {"x", "shape"}, {"r"});
+  g.node("Mystery", {"x"}, {"u"}, "", "custom");
+  g.node("Mystery", {"x"}, {"w"}, "", "custom");
+  g.value_info("h", kFloat, {2, 16}).value_info("r", kFloat, {4, 8});
+  g.value_info("u", kFloat, {3, std::string("k")});
+  g.output("h", kFloat, {}, false).output("r", kFloat, {}, false);
+  m.opset("custom", 1);
+  Facts f = analyse(m.bytes());
+  EXPECT_EQ(f.p->static_dims(f.v("h")), (std::vector<int64_t>{-1, 16}));  // N is not 2
+  auto r = f.p->static_dims(f.v("r"));
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->size(), 2u);
+  EXPECT_EQ(f.p->static_dims(f.v("u")), (std::vector<int64_t>{3, -1}));
+  EXPECT_EQ(f.p->static_dims(f.v("w")), std::nullopt);
+  EXPECT_EQ(f.p->static_dims(kNoValue), std::nullopt);
+}
+
 }  // namespace
 }  // namespace onnxlint::testing
