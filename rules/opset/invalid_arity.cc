@@ -14,14 +14,6 @@ std::string range_text(int lo, int hi) {
   return fmt::format("{} to {}", lo, hi);
 }
 
-// The formal parameter that actual argument `i` binds to (the last one if it is variadic).
-const ParamSchema* param_for(std::span<const ParamSchema> params, size_t i) {
-  if (params.empty()) return nullptr;
-  if (i < params.size()) return &params[i];
-  if (params.back().option == ParamOption::Variadic) return &params.back();
-  return nullptr;
-}
-
 class InvalidArity final : public RuleBase<InvalidArity> {
  public:
   static const RuleInfo& static_info() {

@@ -18,13 +18,6 @@
 namespace onnxlint::rules {
 namespace {
 
-const ParamSchema* param_for(std::span<const ParamSchema> params, size_t i) {
-  if (params.empty()) return nullptr;
-  if (i < params.size()) return &params[i];
-  if (params.back().option == ParamOption::Variadic) return &params.back();
-  return nullptr;
-}
-
 std::string allowed_text(const TypeConstraint& c) {
   std::string out;
   size_t shown = 0;

@@ -103,4 +103,13 @@ std::string raise_opset_help(std::string_view domain, int version);
 /// or "" when the attribute holds no int or string.
 std::string attribute_value_text(const Attribute& a);
 
+/// The formal parameter that actual argument `i` binds to (the last one if it is variadic), or
+/// nullptr past the schema's parameters.
+inline const ParamSchema* param_for(std::span<const ParamSchema> params, size_t i) {
+  if (params.empty()) return nullptr;
+  if (i < params.size()) return &params[i];
+  if (params.back().option == ParamOption::Variadic) return &params.back();
+  return nullptr;
+}
+
 }  // namespace onnxlint::rules
