@@ -114,41 +114,21 @@ std::optional<int64_t> evaluate_dim(
   for (size_t i = 0; i < dim.terms.size(); ++i) {
     const DimTerm& t = dim.terms[i];
     auto operand = [&](uint32_t k) { return k < i ? at[k] : std::nullopt; };
-    SymOp op = SymOp::kF;
-    switch (t.op) {
-      case DimTerm::Op::Input:
-        at[i] = size_of(t.name);
-        continue;
-      case DimTerm::Op::Constant:
-        at[i] = t.value;
-        continue;
-      case DimTerm::Op::Opaque:
-        continue;
-      case DimTerm::Op::Add:
-        op = SymOp::kAdd;
-        break;
-      case DimTerm::Op::Sub:
-        op = SymOp::kSub;
-        break;
-      case DimTerm::Op::Mul:
-        op = SymOp::kMul;
-        break;
-      case DimTerm::Op::Div:
-        op = SymOp::kDiv;
-        break;
-      case DimTerm::Op::CeilDiv:
-        op = SymOp::kCeilDiv;
-        break;
-      case DimTerm::Op::Mod:
-        op = SymOp::kMod;
-        break;
-      case DimTerm::Op::Min:
-        op = SymOp::kMin;
-        break;
-      case DimTerm::Op::Max:
-        op = SymOp::kMax;
-        break;
+    // The engine's operation of each DimTerm::Op (kF: not a binary operation).
+    static constexpr SymOp kOps[] = {SymOp::kF,   SymOp::kF,   SymOp::kAdd,     SymOp::kSub,
+                                     SymOp::kMul, SymOp::kDiv, SymOp::kCeilDiv, SymOp::kMod,
+                                     SymOp::kMin, SymOp::kMax, SymOp::kF};
+    if (t.op == DimTerm::Op::Input) {
+      at[i] = size_of(t.name);
+      continue;
     }
+    if (t.op == DimTerm::Op::Constant) {
+      at[i] = t.value;
+      continue;
+    }
+    const auto index = static_cast<size_t>(t.op);
+    const SymOp op = index < std::size(kOps) ? kOps[index] : SymOp::kF;
+    if (op == SymOp::kF) continue;
     auto x = operand(t.lhs), y = operand(t.rhs);
     if (x && y) at[i] = fixed_arith(op, *x, *y);
   }
