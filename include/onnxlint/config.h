@@ -5,6 +5,7 @@
 #include <onnxlint/export.h>
 #include <onnxlint/linter.h>
 #include <onnxlint/registry.h>
+#include <onnxlint/verdicts.h>
 
 #include <filesystem>
 #include <functional>
@@ -55,6 +56,8 @@ struct Config {
   std::vector<ConfigOverride> overrides;
   std::optional<std::filesystem::path> baseline;  // absolute (relative paths are from root)
   std::optional<bool> in_model_suppressions;
+  /// `require-target`: the verdicts every model must reach (targets canonical; "" = all).
+  std::vector<TargetRequirement> require_targets;
 };
 
 /// Maps a target id or alias to its canonical id (nullopt = unknown): pass
@@ -84,6 +87,8 @@ struct CommandLine {
   std::optional<std::string> fail_on;  // as in Config
   std::optional<std::filesystem::path> baseline;
   bool no_baseline = false;  // ignore the config's baseline
+  /// `--require-target`: non-empty replaces the config's `require-target`.
+  std::vector<TargetRequirement> require_targets;
   int jobs = 1;
   bool hash = false;  // LintOptions::hash (`--hash`)
 };
@@ -97,6 +102,8 @@ struct Settings {
   LintOptions lint;
   std::string fail_on = "error";
   std::optional<Severity> fail_threshold = Severity::Error;  // nullopt = never
+  /// Verdicts every model must reach (per run, like fail-on): decide_verdicts() (verdicts.h).
+  std::vector<TargetRequirement> require_targets;
   std::optional<std::filesystem::path> baseline;
   /// The configuration file of the run ("" = none): `--config`, or the one found from the
   /// working directory. Its fail-on and baseline are the run's.

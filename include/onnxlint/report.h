@@ -31,6 +31,9 @@ struct TextOptions {
   /// (`--show-infos` / `-v`).
   bool show_infos = false;
   TextStyle style = TextStyle::Full;
+  /// What `--min-severity` shows: above Info, the output is a quiet form (only target verdicts
+  /// that are not ok, no other report sections).
+  Severity min_severity = Severity::Info;
 };
 
 /// Infos of one rule in one file beyond which the text output shows a count line instead.

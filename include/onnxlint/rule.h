@@ -58,6 +58,10 @@ struct RuleInfo {
   std::vector<OptionInfo> options;
   /// Reported by the engine itself (model-unreadable, internal-error): no callbacks.
   bool engine = false;
+  /// Runtimes refuse to load a model with a finding of this rule (their loaders check the
+  /// schema, the graph and the data): every target verdict of the file is then "unsupported"
+  /// (verdicts.h, apply_load_errors).
+  bool rejected_at_load = false;
 };
 
 /// A report section (report_section.h, which the rules that add sections include).

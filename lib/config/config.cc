@@ -24,8 +24,9 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::string_view kTopKeys[] = {
-    "baseline",  "extend-select", "fail-on", "ignore",   "in-model-suppressions",
-    "overrides", "rules",         "select",  "severity", "targets"};
+    "baseline",  "extend-select",  "fail-on", "ignore", "in-model-suppressions",
+    "overrides", "require-target", "rules",   "select", "severity",
+    "targets"};
 constexpr size_t kMaxGlobBytes = 1024, kMaxGlobParts = 64;
 constexpr std::string_view kOverrideKeys[] = {"extend-select", "files",  "ignore",
                                               "rules",         "select", "severity"};
@@ -75,6 +76,8 @@ class Parser {
         fs::path p = string(v, key);
         if (p.empty()) fail(v.source(), key, "expected a file path, got an empty string");
         c.baseline = (p.is_absolute() ? p : c.root / p).lexically_normal();
+      } else if (key == "require-target") {
+        c.require_targets = requirements(v, key);
       } else if (key == "in-model-suppressions") {
         if (!v.is_boolean()) fail(v.source(), key, expected("true or false", v));
         c.in_model_suppressions = v.as_boolean()->get();
@@ -102,6 +105,36 @@ class Parser {
     std::ostringstream got;
     got << v.type();
     return fmt::format("expected {}, got {}", what, got.str());
+  }
+
+  // "full", ["full", "tensorrt=partial"] or {tensorrt = "full", coreml = "partial"}.
+  std::vector<TargetRequirement> requirements(const toml::node& v, std::string_view key) const {
+    std::vector<std::string> texts;
+    if (v.is_string()) {
+      texts.push_back(v.as_string()->get());
+    } else if (v.is_table()) {
+      for (auto&& [target, level] : *v.as_table()) {
+        texts.push_back(fmt::format("{}={}", target.str(), string(level, key)));
+      }
+    } else if (v.is_array()) {
+      texts = strings(v, key);
+    } else {
+      fail(v.source(), key,
+           expected("\"full\", \"partial\", an array of \"[TARGET=]LEVEL\" or a table of "
+                    "TARGET = LEVEL",
+                    v));
+    }
+    std::vector<TargetRequirement> out;
+    for (const std::string& t : texts) {
+      try {
+        out.push_back(parse_target_requirement(t, resolve_target_));
+      } catch (const ConfigError& e) {
+        std::string why = e.what();
+        if (auto colon = why.find(": "); colon != std::string::npos) why = why.substr(colon + 2);
+        fail(v.source(), key, why);
+      }
+    }
+    return out;
   }
 
   std::string string(const toml::node& v, std::string_view key) const {

@@ -292,6 +292,8 @@ Settings resolve_settings(const RuleRegistry& registry, const Config& config,
     throw ConfigError(
         fmt::format("fail-on: '{}' is not one of error, warning, info, never", s.fail_on));
   }
+  s.require_targets =
+      command_line.require_targets.empty() ? config.require_targets : command_line.require_targets;
   if (command_line.baseline) {
     s.baseline = command_line.baseline;
   } else if (!command_line.no_baseline) {
@@ -400,6 +402,15 @@ std::string show_config(const RuleRegistry& registry, const Config& config,
   out += fmt::format("select = {}\n", toml_list(enabled, true));
   out += fmt::format("fail-on = {}\n", toml_string(settings.fail_on));
   out += fmt::format("targets = {}\n", toml_list(o.targets, false));
+  if (!settings.require_targets.empty()) {
+    std::vector<std::string> required;
+    for (const TargetRequirement& r : settings.require_targets) {
+      const std::string_view level = r.level == Support::Full ? "full" : "partial";
+      required.push_back(r.target.empty() ? std::string(level)
+                                          : fmt::format("{}={}", r.target, level));
+    }
+    out += fmt::format("require-target = {}\n", toml_list(required, false));
+  }
   out += fmt::format("in-model-suppressions = {}\n", o.in_model_suppressions ? "true" : "false");
   if (settings.baseline) {
     out += fmt::format("baseline = {}\n", toml_string(settings.baseline->generic_string()));

@@ -2,6 +2,7 @@
 // op type; rule exceptions become internal-error findings.
 #include <fmt/format.h>
 #include <onnxlint/linter.h>
+#include <onnxlint/verdicts.h>
 #include <onnxlint/loader.h>
 #include <onnxlint/targets.h>
 
@@ -447,6 +448,8 @@ FileReport Linter::lint_model(const Model& model) const {
   std::stable_sort(sections.begin(), sections.end(),
                    [](const ReportSection& a, const ReportSection& b) { return a.name < b.name; });
   report.sections = std::move(sections);
+  // A model the runtimes refuse to load runs on none of them, whatever its nodes.
+  apply_load_errors(report, registry_);
   isolation::enter_phase(crash, isolation::Phase::Idle);
   return report;
 }

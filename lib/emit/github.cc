@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <onnxlint/escape.h>
 #include <onnxlint/report.h>
+#include <onnxlint/verdicts.h>
 
 namespace onnxlint {
 
@@ -57,6 +58,29 @@ std::string escape_property(std::string_view s) {
   return out;
 }
 
+// Per file, one notice with its target verdicts, and an error for each verdict below a
+// --require-target (those fail the run).
+void target_annotations(const Report& report, std::ostream& out) {
+  const std::vector<TargetRequirement> required = required_targets_of(report);
+  for (const FileReport& f : report.files) {
+    const std::vector<TargetVerdict> verdicts = target_verdicts(f);
+    if (verdicts.empty()) continue;
+    std::string file = visible(f.path);
+    while (file.starts_with("./")) file.erase(0, 2);
+    for (const std::string& u : unmet_requirements(f, required)) {
+      out << "::error file=" << escape_property(file)
+          << ",title=onnx-lint require-target::" << escape_data(visible(u)) << "\n";
+    }
+    std::string message;
+    for (const TargetVerdict& v : verdicts) {
+      if (!message.empty()) message += "\n";
+      message += visible(verdict_line(v));
+    }
+    out << "::notice file=" << escape_property(file)
+        << ",title=onnx-lint targets::" << escape_data(message) << "\n";
+  }
+}
+
 }  // namespace
 
 void emit_github(const Report& report, const Linter& linter, std::ostream& out) {
@@ -90,6 +114,7 @@ void emit_github(const Report& report, const Linter& linter, std::ostream& out) 
           << ",title=" << escape_property(d.rule_id) << "::" << escape_data(message) << "\n";
     }
   }
+  target_annotations(report, out);
 }
 
 }  // namespace onnxlint

@@ -1,6 +1,7 @@
 // The JSON report (schema_version 1, documented in docs/json-report.md). Deterministic: files
 // in input order, findings sorted, no timestamps.
 #include <onnxlint/report.h>
+#include <onnxlint/verdicts.h>
 #include <onnxlint/version.h>
 
 #include <set>
@@ -138,13 +139,14 @@ nlohmann::json model_json(const ModelSummary& m) {
   return j;
 }
 
-nlohmann::json file_json(const FileReport& f) {
+nlohmann::json file_json(const FileReport& f, const std::vector<TargetRequirement>& required) {
   nlohmann::json jf;
   jf["path"] = f.path;
   jf["status"] = f.status == FileReport::Status::Ok           ? "ok"
                  : f.status == FileReport::Status::Unreadable ? "unreadable"
                                                               : "error";
   jf["verdict"] = f.failed ? "fail" : "pass";
+  jf["unmet_targets"] = unmet_requirements(f, required);
   if (f.status == FileReport::Status::PathError) jf["error"] = f.error;
   jf["config_file"] =
       f.config_file.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.config_file);
@@ -206,6 +208,7 @@ nlohmann::json report_head(const Report& report, const Linter& linter) {
     return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s);
   };
   root["run"] = {{"targets", run.targets},
+                 {"required_targets", run.required_targets},
                  {"fail_on", run.fail_on ? std::string(severity_name(*run.fail_on)) : "never"},
                  {"config_file", or_null(run.config_file)},
                  {"baseline_file", or_null(run.baseline_file)},
@@ -236,8 +239,9 @@ nlohmann::json report_head(const Report& report, const Linter& linter) {
 
 nlohmann::json report_json(const Report& report, const Linter& linter) {
   nlohmann::json root = report_head(report, linter);
+  const std::vector<TargetRequirement> required = required_targets_of(report);
   nlohmann::json files = nlohmann::json::array();
-  for (const FileReport& f : report.files) files.push_back(file_json(f));
+  for (const FileReport& f : report.files) files.push_back(file_json(f, required));
   root["files"] = std::move(files);
   return root;
 }
@@ -247,10 +251,11 @@ void emit_json(const Report& report, const Linter& linter, std::ostream& out) {
   // document is in memory at a time, not the whole report's. Keys are sorted ("files" first).
   using namespace json_stream;
   const nlohmann::json head = report_head(report, linter);
+  const std::vector<TargetRequirement> required = required_targets_of(report);
   out << "{\n  \"files\": [";
   for (size_t i = 0; i < report.files.size(); ++i) {
     out << (i == 0 ? "\n    " : ",\n    ");
-    write_indented(out, dump(file_json(report.files[i])), 4);
+    write_indented(out, dump(file_json(report.files[i], required)), 4);
   }
   out << (report.files.empty() ? "]" : "\n  ]");
   for (const auto& [key, value] : head.items()) {

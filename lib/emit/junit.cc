@@ -4,7 +4,9 @@
 // docs/output-formats.md#junit; tests validate it against Jenkins' JUnit XSD.
 #include <fmt/format.h>
 #include <onnxlint/report.h>
+#include <onnxlint/verdicts.h>
 
+#include <algorithm>
 #include <sstream>
 
 #include "emit/markup.h"
@@ -76,20 +78,56 @@ Case testcase(const FileReport& f, const std::optional<Severity>& fail_on) {
   return c;
 }
 
+// One test case per target verdict of a file: a failure when a requirement (--require-target)
+// is not met, else a pass whose output is the verdict line.
+std::vector<Case> target_cases(const FileReport& f,
+                               const std::vector<TargetRequirement>& required) {
+  std::vector<Case> out;
+  const std::vector<std::string> unmet = unmet_requirements(f, required);
+  for (const TargetVerdict& v : target_verdicts(f)) {
+    Case c;
+    std::ostringstream body;
+    body << "    <testcase classname=\"onnx-lint.target\" name=\""
+         << xml_escape(fmt::format("{} [{}]", markup::repo_path(f.path), v.target), true)
+         << "\">\n";
+    const std::string prefix = v.target + ": ";
+    auto miss = std::find_if(unmet.begin(), unmet.end(),
+                             [&](const std::string& u) { return u.starts_with(prefix); });
+    if (miss != unmet.end()) {
+      c.failure = true;
+      body << "      <failure type=\"require-target\" message=\""
+           << xml_escape(visible("required target verdict not met: " + *miss), true) << "\">"
+           << xml_escape(visible(verdict_line(v)), false) << "</failure>\n";
+    } else {
+      body << "      <system-out>" << xml_escape(visible(verdict_line(v)), false)
+           << "</system-out>\n";
+    }
+    body << "    </testcase>\n";
+    c.body = body.str();
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
 }  // namespace
 
 void emit_junit(const Report& report, const Linter& linter, std::ostream& out) {
   (void)linter;
-  size_t failures = 0, errors = 0;
+  size_t tests = 0, failures = 0, errors = 0;
   std::string cases;
-  for (const FileReport& f : report.files) {
-    Case c = testcase(f, report.run.fail_on);
+  const std::vector<TargetRequirement> required = required_targets_of(report);
+  auto add = [&](const Case& c) {
+    ++tests;
     errors += c.error ? 1 : 0;
     failures += !c.error && c.failure ? 1 : 0;
     cases += c.body;
+  };
+  for (const FileReport& f : report.files) {
+    add(testcase(f, report.run.fail_on));
+    for (const Case& c : target_cases(f, required)) add(c);
   }
-  const std::string counts = fmt::format("tests=\"{}\" failures=\"{}\" errors=\"{}\"",
-                                         report.files.size(), failures, errors);
+  const std::string counts =
+      fmt::format("tests=\"{}\" failures=\"{}\" errors=\"{}\"", tests, failures, errors);
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
       << "<testsuites name=\"onnx-lint\" " << counts << ">\n"
       << "  <testsuite name=\"onnx-lint\" " << counts << " skipped=\"0\">\n"
@@ -98,6 +136,9 @@ void emit_junit(const Report& report, const Linter& linter, std::ostream& out) {
       << (report.run.fail_on ? severity_name(*report.run.fail_on) : "never") << "\"/>\n";
   for (const std::string& t : report.run.targets) {
     out << "      <property name=\"target\" value=\"" << xml_escape(t, true) << "\"/>\n";
+  }
+  for (const std::string& r : report.run.required_targets) {
+    out << "      <property name=\"require-target\" value=\"" << xml_escape(r, true) << "\"/>\n";
   }
   if (!report.run.config_file.empty()) {
     out << "      <property name=\"config\" value=\"" << xml_escape(report.run.config_file, true)

@@ -3,6 +3,7 @@
 // (and so under the summary's 1 MiB). Documented in docs/output-formats.md#markdown.
 #include <fmt/format.h>
 #include <onnxlint/report.h>
+#include <onnxlint/verdicts.h>
 
 #include <array>
 
@@ -26,8 +27,9 @@ std::string_view icon(Severity s) {
   return "";
 }
 
-constexpr std::string_view kPass = "\xE2\x9C\x85";  // check mark
-constexpr std::string_view kFail = "\xE2\x9D\x8C";  // cross mark
+constexpr std::string_view kPass = "\xE2\x9C\x85";              // check mark
+constexpr std::string_view kFail = "\xE2\x9D\x8C";              // cross mark
+constexpr std::string_view kWarn = "\xE2\x9A\xA0\xEF\xB8\x8F";  // warning sign
 
 std::string plural(uint64_t n, std::string_view word) {
   return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
@@ -67,19 +69,40 @@ void emit_markdown(const Report& report, const Linter& linter, std::ostream& out
     return;
   }
 
-  doc += "| File | Errors | Warnings | Infos | Verdict |\n|---|---:|---:|---:|---|\n";
+  // A Targets column when targets were checked: each target's verdict, and the ones below a
+  // --require-target say so in the Verdict column.
+  const bool targets = !report.run.targets.empty();
+  const std::vector<TargetRequirement> required = required_targets_of(report);
+  doc += targets ? "| File | Errors | Warnings | Infos | Targets | Verdict |\n"
+                   "|---|---:|---:|---:|---|---|\n"
+                 : "| File | Errors | Warnings | Infos | Verdict |\n|---|---:|---:|---:|---|\n";
   for (const FileReport& f : report.files) {
     std::array<uint64_t, 3> n{};
     for (const Diagnostic& d : f.diagnostics) ++n[static_cast<size_t>(d.severity)];
     std::string verdict = f.failed ? fmt::format("{} fail", kFail) : fmt::format("{} pass", kPass);
     if (f.status == FileReport::Status::PathError) {
-      doc += fmt::format("| {} | – | – | – | {} {} |\n", md_escape(markup::repo_path(f.path)),
-                         kFail, md_escape(f.error));
+      doc += fmt::format("| {} | – | – | – |{} {} {} |\n", md_escape(markup::repo_path(f.path)),
+                         targets ? " – |" : "", kFail, md_escape(f.error));
       continue;
     }
     if (f.status == FileReport::Status::Unreadable) verdict += " (unreadable)";
-    doc += fmt::format("| {} | {} | {} | {} | {} |\n", md_escape(markup::repo_path(f.path)), n[2],
-                       n[1], n[0], verdict);
+    const std::vector<std::string> unmet = unmet_requirements(f, required);
+    if (!unmet.empty()) verdict += ": " + md_escape(fmt::format("{}", fmt::join(unmet, "; ")));
+    std::string column;
+    if (targets) {
+      std::vector<std::string> parts;
+      for (const TargetVerdict& v : target_verdicts(f)) {
+        const std::string_view mark = v.support == Support::Full      ? kPass
+                                      : v.support == Support::Partial ? kWarn
+                                                                      : kFail;
+        parts.push_back(
+            fmt::format("{} `{}` {}", mark, md_escape(v.target), support_name(v.support)));
+      }
+      column = fmt::format(
+          " {} |", parts.empty() ? std::string("–") : fmt::format("{}", fmt::join(parts, "<br>")));
+    }
+    doc += fmt::format("| {} | {} | {} | {} |{} {} |\n", md_escape(markup::repo_path(f.path)), n[2],
+                       n[1], n[0], column, verdict);
   }
 
   // The findings, file by file, until the next one would pass the size limit (with room for

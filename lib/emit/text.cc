@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <onnxlint/escape.h>
 #include <onnxlint/report.h>
+#include <onnxlint/verdicts.h>
 
 #include <algorithm>
 #include <map>
@@ -129,16 +130,21 @@ void counts_line(const FileReport& f, const Style& st, std::ostream& out) {
                       : by[1]                                             ? "1;33"
                                                                           : "1;32";
   out << st.wrap(visible(f.path), "1") << ": " << st.wrap(s, color);
-  for (const ReportSection& sec : f.sections) {
-    if (sec.name != "targets" || !sec.data.is_array()) continue;
-    for (const auto& t : sec.data) {
-      if (t.contains("target") && t.contains("verdict")) {
-        out << fmt::format("; {} {}", t["target"].get<std::string>(),
-                           t["verdict"].get<std::string>());
-      }
-    }
+  for (const TargetVerdict& v : target_verdicts(f)) {
+    out << fmt::format("; {} {}", visible(v.target), support_name(v.support));
   }
   out << "\n";
+}
+
+// A file's verdicts below a requirement (--require-target): they fail the run, so they show in
+// every style, quiet or not.
+void unmet_lines(const FileReport& f, const std::vector<TargetRequirement>& required,
+                 const Style& st, std::ostream& out) {
+  for (const std::string& u : unmet_requirements(f, required)) {
+    out << st.wrap(visible(f.path), "1") << ": "
+        << st.wrap("error", severity_color(Severity::Error))
+        << ": required target verdict not met: " << visible(u) << "\n";
+  }
 }
 
 }  // namespace
@@ -146,11 +152,15 @@ void counts_line(const FileReport& f, const Style& st, std::ostream& out) {
 void emit_text(const Report& report, const Linter& linter, const TextOptions& opts,
                std::ostream& out) {
   Style st{opts.color};
+  const std::vector<TargetRequirement> required = required_targets_of(report);
+  // Where each target's support table comes from: said once per run, not once per file.
+  std::map<std::string, std::string> sources;
   for (const FileReport& f : report.files) {
     // A path that yielded no model: the command says why on stderr, the summary counts it.
     if (f.status == FileReport::Status::PathError) continue;
     if (opts.style == TextStyle::Files) {
       counts_line(f, st, out);
+      unmet_lines(f, required, st, out);
       continue;
     }
     const std::map<Collapsed, uint64_t> collapsed = collapsed_groups(f, opts);
@@ -173,10 +183,25 @@ void emit_text(const Report& report, const Linter& linter, const TextOptions& op
           << (key.target.empty() ? " (-v lists them)\n"
                                  : " (see the target summary; -v lists them)\n");
     }
+    // The target verdicts are the answer to --target. The quiet forms (-q, concise, a raised
+    // --min-severity) show only those that are not ok, unless -v asks for all.
+    const bool quiet_form =
+        opts.quiet || opts.style == TextStyle::Concise || opts.min_severity > Severity::Info;
+    std::vector<std::string> verdicts;
+    for (const TargetVerdict& v : target_verdicts(f)) {
+      if (quiet_form && !opts.show_infos && v.support == Support::Full) continue;
+      verdicts.push_back(verdict_line(v));
+      sources.emplace(v.target, table_source_line(v));
+    }
+    if (!verdicts.empty()) {
+      out << st.wrap(visible(f.path + ": targets:"), "1") << "\n";
+      for (const std::string& line : verdicts) out << "  " << visible(line) << "\n";
+    }
+    unmet_lines(f, required, st, out);
+    // Other sections (dynamic shapes, ...) are detail: the full form only.
+    if (quiet_form) continue;
     for (const ReportSection& s : f.sections) {
-      if (s.text.empty()) continue;
-      // The target verdicts are the answer to --target: kept by --quiet and --format concise.
-      if ((opts.quiet || opts.style == TextStyle::Concise) && s.name != "targets") continue;
+      if (s.text.empty() || s.name == "targets") continue;
       out << st.wrap(visible(f.path + ": " + s.name + ":"), "1") << "\n";
       for (const std::string& line : s.text) out << "  " << visible(line) << "\n";
     }
@@ -191,6 +216,7 @@ void emit_text(const Report& report, const Linter& linter, const TextOptions& op
     for (const auto& [n, rule] : sorted) out << fmt::format("{:>6}  {}\n", n, rule);
   }
   if (opts.quiet) return;
+  for (const auto& [target, line] : sources) out << visible(line) << "\n";
   uint64_t errors = report.count(Severity::Error), warnings = report.count(Severity::Warning),
            infos = report.count(Severity::Info);
   uint64_t unreadable = 0, suppressed = 0, baselined = 0, hidden = 0;

@@ -89,6 +89,7 @@ def lint(
     name: Union[None, str, "os.PathLike[str]"] = None,
     isolate: Optional[bool] = None,
     file_timeout: Optional[float] = None,
+    require_targets: Names = (),
 ) -> Report:
     """Lint one model and return its ``Report``.
 
@@ -115,11 +116,14 @@ def lint(
         killed and the model's report is an ``internal-error`` finding saying it timed out and
         in which rule (as ``--file-timeout``). ``None`` (default): 300; ``0``: no limit. It does
         not apply without isolation.
+    require_targets: verdicts every model must reach on the targets, as ``--require-target``:
+        ``"full"`` (every node runs on the target) or ``"partial"`` for every target, or
+        ``"TARGET=LEVEL"``; a model below them makes ``Report.ok`` false (``exit_code`` 1).
 
     An unknown rule, target or bad setting raises ``ValueError`` naming it; a missing path
     raises ``FileNotFoundError``; a file that is not a readable model gives a report with a
     ``model-unreadable`` finding.
     """
     linter = Linter(targets=targets, select=select, ignore=ignore, config=config, fail_on=fail_on,
-                    file_timeout=file_timeout)
+                    file_timeout=file_timeout, require_targets=require_targets)
     return linter.lint(model, base_dir=base_dir, name=name, isolate=isolate)

@@ -158,6 +158,7 @@ class Linter:
         baseline: Optional[_Path] = None,
         jobs: int = 1,
         file_timeout: Optional[float] = None,
+        require_targets: _Names = (),
     ) -> None: ...
     def lint(
         self,

@@ -9,6 +9,7 @@
 #include <onnxlint/onnxlint.h>
 #include <onnxlint/opset_table.h>
 #include <onnxlint/targets.h>
+#include <onnxlint/verdicts.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
@@ -129,7 +130,8 @@ class PyLinter {
  public:
   PyLinter(const py::object& targets, const py::object& select, const py::object& extend_select,
            const py::object& ignore, const py::object& config, const py::object& fail_on,
-           const py::object& baseline, int jobs, const py::object& file_timeout) {
+           const py::object& baseline, int jobs, const py::object& file_timeout,
+           const py::object& require_targets) {
     const RuleRegistry& registry = builtin_registry();
     try {
       Config cfg;
@@ -154,6 +156,9 @@ class PyLinter {
       cli.selection.extend_select = strings(extend_select, "extend_select");
       cli.selection.ignore = strings(ignore, "ignore");
       cli.targets = resolve_targets(strings(targets, "targets"));
+      for (const std::string& r : strings(require_targets, "require_targets")) {
+        cli.require_targets.push_back(parse_target_requirement(r, canonical_target));
+      }
       if (!fail_on.is_none()) cli.fail_on = fail_on.cast<std::string>();
       if (!baseline.is_none()) cli.baseline = fspath(baseline);
       if (jobs < 1) throw py::value_error("jobs: must be at least 1");
@@ -361,7 +366,7 @@ py::object PyLinter::lint(const py::object& model, const py::object& base_dir,
   report.run.config_file = config_path_;
   // One configuration for every file: the Python API does not search per model (the CLI does).
   for (FileReport& f : report.files) f.config_file = config_path_;
-  const int code = decide_verdicts(report, settings_.fail_threshold);
+  const int code = decide_verdicts(report, settings_.fail_threshold, settings_.require_targets);
   return py::cast(PyReport(linter_, std::move(report), code, settings_.fail_on));
 }
 
@@ -385,8 +390,9 @@ py::object section_of(const FileReport& f, std::string_view name) {
   return py::none();
 }
 
-// Verdicts by target id (the "targets" report section).
-py::dict target_verdicts(const FileReport& f) {
+// Verdicts by target id: the JSON report's sections.targets entries (docs/python.md), which
+// carry more than the typed TargetVerdict (verdicts.h).
+py::dict target_verdict_dicts(const FileReport& f) {
   py::dict out;
   for (const ReportSection& s : f.sections) {
     if (s.name != "targets") continue;
@@ -525,7 +531,7 @@ PYBIND11_MODULE(_onnxlint, m) {
       .def_property_readonly("sections", &sections_of,
                              "Report sections by name (\"targets\", \"dynamic_shapes\"), as in "
                              "the JSON report.")
-      .def_property_readonly("targets", &target_verdicts,
+      .def_property_readonly("targets", &target_verdict_dicts,
                              "Per-target verdicts by target id (empty without targets).")
       .def_property_readonly(
           "dynamic_shapes", [](const FileReport& f) { return section_of(f, "dynamic_shapes"); },
@@ -560,7 +566,7 @@ PYBIND11_MODULE(_onnxlint, m) {
           "model", [](const PyReport& r) { return model_of(r.only_file("model")); },
           "The ModelInfo of the only model (ValueError for a folder of several).")
       .def_property_readonly(
-          "targets", [](const PyReport& r) { return target_verdicts(r.only_file("targets")); },
+          "targets", [](const PyReport& r) { return target_verdict_dicts(r.only_file("targets")); },
           "Per-target verdicts of the only model, by target id.")
       .def_property_readonly(
           "dynamic_shapes",
@@ -598,18 +604,20 @@ PYBIND11_MODULE(_onnxlint, m) {
                        "several Python threads may call lint() on one Linter at once (the GIL "
                        "is released while linting).")
       .def(py::init<const py::object&, const py::object&, const py::object&, const py::object&,
-                    const py::object&, const py::object&, const py::object&, int,
+                    const py::object&, const py::object&, const py::object&, int, const py::object&,
                     const py::object&>(),
            py::kw_only(), py::arg("targets") = py::tuple(), py::arg("select") = py::tuple(),
            py::arg("extend_select") = py::tuple(), py::arg("ignore") = py::tuple(),
            py::arg("config") = py::none(), py::arg("fail_on") = py::none(),
            py::arg("baseline") = py::none(), py::arg("jobs") = 1,
-           py::arg("file_timeout") = py::none(),
+           py::arg("file_timeout") = py::none(), py::arg("require_targets") = py::tuple(),
            "Settings as on the onnx-lint command line, layered over the configuration file "
            "(config=None searches onnx-lint.toml / pyproject.toml from the working folder up; "
            "False uses none). file_timeout: seconds an isolated lint of one model may take "
            "before its worker is killed and the model reported as an internal error (None: "
-           "300; 0: no limit), as --file-timeout. Raises ValueError naming an unknown rule, "
+           "300; 0: no limit), as --file-timeout. require_targets: verdicts every model must reach "
+           "(\"full\", \"partial\" or \"TARGET=LEVEL\"), as --require-target: a report below "
+           "them has exit_code 1. Raises ValueError naming an unknown rule, "
            "target or bad setting.")
       .def("lint", &PyLinter::lint, py::arg("model"), py::kw_only(),
            py::arg("base_dir") = py::none(), py::arg("name") = py::none(),

@@ -147,6 +147,22 @@ def test_targets_and_dynamic_shapes(model_files):
     assert onnxlint.lint(model_files["clean"]).targets == {}
 
 
+def test_require_targets_gate_the_report(model_files):
+    # The dynamic model on NNAPI (static shapes only) is not "ok": a requirement fails it.
+    loose = onnxlint.lint(model_files["dynamic"], targets=["nnapi"])
+    assert loose.targets["onnxruntime-nnapi"]["verdict"] != "ok"
+    assert loose.exit_code == 0
+    strict = onnxlint.lint(model_files["dynamic"], targets=["nnapi"], require_targets="full")
+    assert strict.exit_code == 1 and not strict.ok
+    doc = json.loads(strict.to_json())
+    assert doc["run"]["required_targets"] == ["full"]
+    assert doc["files"][0]["unmet_targets"][0].startswith("onnxruntime-nnapi: ")
+    assert onnxlint.lint(model_files["dynamic"], targets=["tensorrt"],
+                         require_targets=["tensorrt=full"]).exit_code == 0
+    with pytest.raises(ValueError, match="require-target"):
+        onnxlint.Linter(require_targets=["tensorrt=sometimes"])
+
+
 def test_report_text_and_repr(model_files):
     report = onnxlint.lint(model_files["warning"])
     code, out, _ = run_cli("--color", "never", model_files["warning"])

@@ -15,6 +15,7 @@ class ExternalMissing final : public RuleBase<ExternalMissing> {
         .category = "data",
         .severity = Severity::Error,
         .summary = "External-data file that is missing or unreadable",
+        .rejected_at_load = true,
     };
     return k;
   }

@@ -17,6 +17,7 @@ class ExternalOutOfBounds final : public RuleBase<ExternalOutOfBounds> {
         .summary =
             "External-data reference whose offset or length lies outside the file or disagrees "
             "with the tensor's dims",
+        .rejected_at_load = true,
     };
     return k;
   }

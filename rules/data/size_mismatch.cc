@@ -39,6 +39,7 @@ class SizeMismatch final : public RuleBase<SizeMismatch> {
         .summary =
             "Embedded tensor payload whose length disagrees with its dims and element "
             "type",
+        .rejected_at_load = true,
     };
     return k;
   }

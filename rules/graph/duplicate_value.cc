@@ -31,6 +31,7 @@ class DuplicateValue final : public RuleBase<DuplicateValue> {
         .summary =
             "Value name defined more than once in a graph or shadowing an outer value "
             "(SSA violation)",
+        .rejected_at_load = true,
     };
     return k;
   }

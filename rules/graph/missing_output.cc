@@ -15,6 +15,7 @@ class MissingOutput final : public RuleBase<MissingOutput> {
         .category = "graph",
         .severity = Severity::Error,
         .summary = "Graph output not produced by any node, input or initializer",
+        .rejected_at_load = true,
     };
     return k;
   }

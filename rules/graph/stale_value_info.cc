@@ -20,6 +20,7 @@ class StaleValueInfo final : public RuleBase<StaleValueInfo> {
         .severity = Severity::Error,
         .summary =
             "Declared type (value_info, graph output) that contradicts the inferred element type",
+        .rejected_at_load = true,
     };
     return k;
   }

@@ -15,6 +15,7 @@ class UndefinedValue final : public RuleBase<UndefinedValue> {
         .category = "graph",
         .severity = Severity::Error,
         .summary = "Node input that names a value defined nowhere in its scope",
+        .rejected_at_load = true,
     };
     return k;
   }

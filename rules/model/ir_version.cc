@@ -29,6 +29,7 @@ class IrVersion final : public RuleBase<IrVersion> {
         .summary =
             "Model whose ir_version is missing, too old for what it uses, or newer than "
             "known",
+        .rejected_at_load = true,
     };
     return k;
   }

@@ -18,6 +18,7 @@ class TooLarge final : public RuleBase<TooLarge> {
         .summary =
             "Model file or embedded data beyond the 2 GiB protobuf limit that most "
             "runtimes enforce",
+        .rejected_at_load = true,
     };
     return k;
   }

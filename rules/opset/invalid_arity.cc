@@ -22,6 +22,7 @@ class InvalidArity final : public RuleBase<InvalidArity> {
         .category = "opset",
         .severity = Severity::Error,
         .summary = "Input or output count outside what the op version accepts",
+        .rejected_at_load = true,
     };
     return k;
   }

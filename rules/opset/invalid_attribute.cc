@@ -40,6 +40,7 @@ class InvalidAttribute final : public RuleBase<InvalidAttribute> {
         .summary =
             "Attribute unknown to the op version, required but missing, or of the wrong "
             "type",
+        .rejected_at_load = true,
     };
     return k;
   }

@@ -42,6 +42,7 @@ class InvalidType final : public RuleBase<InvalidType> {
         .category = "opset",
         .severity = Severity::Error,
         .summary = "Tensor element type that the op version's type constraints do not allow",
+        .rejected_at_load = true,
     };
     return k;
   }

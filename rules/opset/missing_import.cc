@@ -17,6 +17,7 @@ class MissingImport final : public RuleBase<MissingImport> {
         .category = "opset",
         .severity = Severity::Error,
         .summary = "Node whose domain has no opset_import",
+        .rejected_at_load = true,
     };
     return k;
   }

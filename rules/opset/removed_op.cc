@@ -43,6 +43,7 @@ class RemovedOp final : public RuleBase<RemovedOp> {
         .category = "opset",
         .severity = Severity::Error,
         .summary = "Operator deprecated or removed at the imported opset",
+        .rejected_at_load = true,
     };
     return k;
   }

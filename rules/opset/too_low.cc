@@ -15,6 +15,7 @@ class TooLow final : public RuleBase<TooLow> {
         .category = "opset",
         .severity = Severity::Error,
         .summary = "Operator, attribute or attribute value newer than the imported opset",
+        .rejected_at_load = true,
     };
     return k;
   }

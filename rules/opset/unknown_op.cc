@@ -17,6 +17,7 @@ class UnknownOp final : public RuleBase<UnknownOp> {
         .category = "opset",
         .severity = Severity::Error,
         .summary = "Operator unknown in its standard domain at every opset",
+        .rejected_at_load = true,
     };
     return k;
   }

@@ -16,6 +16,7 @@ class PerChannelOpset final : public RuleBase<PerChannelOpset> {
         .severity = Severity::Error,
         .summary = "Per-axis QuantizeLinear or DequantizeLinear below opset 13",
         .node_ops = {"DequantizeLinear", "QuantizeLinear"},
+        .rejected_at_load = true,
     };
     return k;
   }

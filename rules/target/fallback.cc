@@ -124,44 +124,4 @@ nlohmann::json FallbackEstimate::to_json() const {
   };
 }
 
-std::string FallbackEstimate::text() const {
-  std::string s = fmt::format("{} ({}): {}: {}/{} nodes supported, {} supported partition{}",
-                              target->id, target->display_name, verdict(), supported,
-                              supported + unsupported, partitions, partitions == 1 ? "" : "s");
-  if (folded != 0 && expanded != 0) {
-    s += fmt::format(" ({} folded into initializers, {} expanded into function bodies)", folded,
-                     expanded);
-  } else if (folded != 0) {
-    s += fmt::format(" ({} folded into initializers)", folded);
-  } else if (expanded != 0) {
-    s += fmt::format(" ({} expanded into function bodies)", expanded);
-  }
-  if (!unsupported_ops.empty()) {
-    s += "; unsupported:";
-    bool first = true;
-    for (const auto& [op, count] : unsupported_ops) {
-      s += fmt::format("{} {} x{}", first ? "" : ",", op, count);
-      first = false;
-    }
-  }
-  if (dynamic_shape_nodes != 0) {
-    s += fmt::format("; {} node{} with dynamic input shapes", dynamic_shape_nodes,
-                     dynamic_shape_nodes == 1 ? "" : "s");
-  }
-  if (type_nodes != 0) {
-    s += fmt::format("; {} node{} with unsupported element types", type_nodes,
-                     type_nodes == 1 ? "" : "s");
-  }
-  if (restriction_nodes != 0) {
-    s += fmt::format("; {} node{} breaking a documented restriction", restriction_nodes,
-                     restriction_nodes == 1 ? "" : "s");
-  }
-  if (opset_out_of_range) s += "; the model's opset is outside what it accepts";
-  if (ir_out_of_range) s += "; the model's IR version is newer than it accepts";
-  if (unsupported != 0 && supported != 0 && target->cpu_fallback) {
-    s += "; unsupported nodes fall back to the CPU";
-  }
-  return s;
-}
-
 }  // namespace onnxlint::rules::target

@@ -64,8 +64,8 @@ struct FallbackEstimate {
   /// "unsupported": the opset/IR is out of range, or no node is supported, or some node is
   ///   unsupported on a target without fallback (the conversion/session fails).
   std::string verdict() const;
+  /// The "targets" report section's entry (verdicts.h reads it; verdict_line renders it).
   nlohmann::json to_json() const;
-  std::string text() const;
 };
 
 }  // namespace onnxlint::rules::target

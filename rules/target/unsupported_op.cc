@@ -59,13 +59,6 @@ std::string why(const TargetInfo& t, const Node& n, const NodeCheck& nc) {
   return nc.op.reason;
 }
 
-// A commit hash shortened to 12 digits (as git does); other versions as they are.
-std::string_view short_version(std::string_view v) {
-  const bool hash =
-      v.size() == 40 && v.find_first_not_of("0123456789abcdef") == std::string_view::npos;
-  return hash ? v.substr(0, 12) : v;
-}
-
 std::string help_for(const TargetInfo& t, const Node& n, const NodeCheck& nc) {
   if (nc.op.verdict == OpVerdict::VersionOutOfRange && nc.op.entry != nullptr) {
     if (t.semantics == VersionSemantics::OpSinceVersion) {
@@ -236,11 +229,9 @@ class UnsupportedOp final : public RuleBase<UnsupportedOp> {
       }
       e.main_nodes = main.nodes().size();
       e.partitions = target::count_supported_partitions(main, index, state);
+      // The text outputs render it (verdicts.h, verdict_line), once the driver has added the
+      // load errors other rules found.
       section.data.push_back(e.to_json());
-      section.text.push_back(e.text());
-      // The table's source, once per target (the findings do not repeat it).
-      section.text.push_back(fmt::format("  support table: {} {} @ {}", t.source_repo,
-                                         t.source_path, short_version(t.source_version)));
     }
     ctx.add_section(std::move(section));
   }

@@ -200,18 +200,30 @@ class Formats(TempModels):
         _, out, _ = run("--color", "always", "--select", "graph-dead-node", path)
         self.assertIn("\x1b[", out)
 
-    def test_concise_summary_and_quiet_keeps_verdicts(self):
+    def test_concise_summary_and_quiet_keep_verdicts_that_are_not_ok(self):
         path = self.write("m.onnx", WARN_AND_INFO)
         sel = "--select=graph-dead-node,model-missing-producer,target-unsupported-op"
         code, out, _ = run(sel, "--target", "tensorrt", "--format", "concise", path)
         self.assertEqual(code, 0)
         self.assertNotIn("    help:", out)
         self.assertIn(f"{path}: main/dead (Neg): warning: ", out)
-        self.assertIn("tensorrt (TensorRT", out)  # the verdict
+        self.assertNotIn("tensorrt (TensorRT", out)  # ok: nothing to say
         self.assertTrue(out.splitlines()[-1].startswith("1 file checked"))
-        _, out, _ = run(sel, "--target", "tensorrt", "--quiet", path)
-        self.assertIn("tensorrt (TensorRT", out)
+        _, out, _ = run(sel, "--target", "tensorrt", "--format", "concise", "-v", path)
+        self.assertIn("tensorrt (TensorRT", out)  # -v shows every verdict
+        _, out, _ = run(sel, "--target", "tensorrt", "--target", "nnapi", "--quiet", path)
+        self.assertNotIn("tensorrt (TensorRT", out)
         self.assertNotIn("file checked", out)
+        self.assertNotIn("support table", out)
+        # A clean model with ok verdicts prints nothing in the quiet forms.
+        good = self.write("quiet/good.onnx", CLEAN)
+        for quiet in (["--quiet"], ["--min-severity", "warning", "--quiet"]):
+            code, out, _ = run(sel, "--target", "tensorrt", *quiet, good)
+            self.assertEqual((code, out), (0, ""), quiet)
+        _, out, _ = run(sel, "--target", "tensorrt", "--min-severity", "warning", good)
+        self.assertEqual(out.splitlines()[-1], "1 file checked: 0 errors, 0 warnings, 0 info")
+        self.assertNotIn("targets:", out)
+        os.remove(good)
         good = self.write("good.onnx", CLEAN)
         _, out, _ = run(sel, "--target", "tensorrt", "--format", "summary", self.dir)
         self.assertEqual(out.splitlines(), [
@@ -276,6 +288,74 @@ class Formats(TempModels):
         first = run("--format", "json", CORPUS)[1]
         second = run("--format", "json", CORPUS)[1]
         self.assertEqual(first, second)
+
+
+class RequireTarget(TempModels):
+    """--require-target and the config's require-target: verdicts that gate the run."""
+
+    def test_levels_targets_and_formats(self):
+        # Boolean-mask indexing: ONNX Runtime's CPU EP runs every node (ok); NNAPI does not.
+        path = os.path.join(CORPUS, "torch_bool_mask_index_op13.onnx")
+        targets = ["--no-config", "--target", "onnxruntime-cpu", "--target", "nnapi"]
+        code, out, _ = run(*targets, "-q", path)
+        self.assertEqual(code, 0, out)  # a verdict alone never fails the run
+        code, _, _ = run(*targets, "--require-target", "ort-cpu=full", path)
+        self.assertEqual(code, 0)
+        code, out, _ = run(*targets, "--require-target", "full", "-q", path)
+        self.assertEqual(code, 1)
+        self.assertRegex(out, r"error: required target verdict not met: onnxruntime-nnapi: "
+                              r"(partial|unsupported), required full")
+        code, out, _ = run(*targets, "--require-target", "nnapi=full", "--format", "json", path)
+        self.assertEqual(code, 1)
+        report = json.loads(out)
+        validate_json_schema(self, report, SCHEMA)
+        self.assertEqual(report["run"]["required_targets"], ["onnxruntime-nnapi=full"])
+        [f] = report["files"]
+        self.assertEqual(f["verdict"], "fail")
+        self.assertEqual(len(f["unmet_targets"]), 1)
+        self.assertTrue(f["unmet_targets"][0].startswith("onnxruntime-nnapi: "))
+        _, md, _ = run(*targets, "--require-target", "full", "--format", "markdown", path)
+        self.assertIn("| Targets |", md)
+        self.assertIn("`onnxruntime-cpu` ok", md)
+        _, gh, _ = run(*targets, "--require-target", "full", "--format", "github", path)
+        self.assertIn("title=onnx-lint require-target::onnxruntime-nnapi", gh)
+        self.assertIn("title=onnx-lint targets::onnxruntime-cpu", gh)
+        _, xml, _ = run(*targets, "--require-target", "full", "--format", "junit", path)
+        validate_junit(self, xml)
+        self.assertIn('classname="onnx-lint.target"', xml)
+        self.assertIn('type="require-target"', xml)
+        self.assertIn('<property name="require-target" value="full"/>', xml)
+
+    def test_config_and_bad_values(self):
+        path = os.path.join(CORPUS, "torch_bool_mask_index_op13.onnx")
+        cfg = self.write("cfg/onnx-lint.toml",
+                         b'targets = ["nnapi"]\nrequire-target = {nnapi = "full"}\n')
+        code, out, err = run("--config", cfg, "-q", path)
+        self.assertEqual(code, 1, err)
+        self.assertIn("required target verdict not met", out)
+        # The command line replaces the config's requirement.
+        code, _, _ = run("--config", cfg, "--require-target", "partial", "-q", path)
+        self.assertEqual(code, 0)
+        for bad in ("bogus", "tensorrt=maybe", "nosuchtarget=full", "unsupported"):
+            code, _, err = run("--no-config", "--require-target", bad, path)
+            self.assertEqual(code, 2, bad)
+            self.assertIn("--require-target", err)
+        bad_cfg = self.write("bad/onnx-lint.toml", b'require-target = {tensorrt = "most"}\n')
+        code, _, err = run("--config", bad_cfg, path)
+        self.assertEqual(code, 2)
+        self.assertIn("require-target", err)
+
+    def test_a_model_the_runtime_rejects_is_not_ok(self):
+        # GridSample at opset 13: the model's own schema check fails; ORT refuses to load it.
+        path = os.path.join(CORPUS, "torch_grid_sample_op13_std_symbolic.onnx")
+        code, out, _ = run("--no-config", "--target", "onnxruntime-cpu", "--format", "json", path)
+        [f] = json.loads(out)["files"]
+        [v] = f["sections"]["targets"]
+        self.assertEqual(v["verdict"], "unsupported")
+        self.assertEqual(v["load_error_count"], 1)
+        self.assertEqual(v["load_errors"][0]["rule"], "opset-too-low")
+        _, text, _ = run("--no-config", "--target", "onnxruntime-cpu", "-q", path)
+        self.assertIn("the runtime rejects the model at load", text)
 
 
 class Inputs(TempModels):
@@ -347,7 +427,7 @@ class PathErrors(TempModels):
             self.assertEqual([(f["path"], f["status"]) for f in files],
                              [(self.first, "ok"), (self.missing, "error"), (self.last, "ok")])
             self.assertEqual(files[1], {
-                "path": self.missing, "status": "error", "verdict": "fail",
+                "path": self.missing, "status": "error", "verdict": "fail", "unmet_targets": [],
                 "config_file": None, "error": "no such file or folder", "model": None, "diagnostics": [],
                 "counts": {"error": 0, "warning": 0, "info": 0}, "counts_by_rule": {},
                 "suppressed": 0, "baselined": 0, "hidden": 0, "capped": {}, "sections": {}})

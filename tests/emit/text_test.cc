@@ -4,6 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <onnxlint/report.h>
+#include <onnxlint/verdicts.h>
 
 #include <sstream>
 
@@ -136,19 +137,79 @@ TEST(TextOutput, NotesAndHelpPrintedOncePerRuleInAFile) {
 Report with_sections() {
   Report r = one_file({finding("graph-dead-node", Severity::Warning, "dead", {.node = "n"})});
   r.files[0].sections.push_back({"dynamic_shapes", nullptr, {"dim 'batch': 1 of 1 nodes"}});
-  r.files[0].sections.push_back({"targets",
-                                 nlohmann::json::parse(R"([{"target": "tensorrt", "verdict": "ok"},
-                                 {"target": "onnxruntime-nnapi", "verdict": "partial"}])"),
-                                 {"tensorrt (TensorRT): ok"}});
+  r.files[0].sections.push_back(
+      {"targets",
+       nlohmann::json::parse(R"([{"target": "tensorrt", "name": "TensorRT", "verdict": "ok",
+         "supported_nodes": 1, "partitions": 1,
+         "source": {"repo": "onnx/onnx-tensorrt", "path": "docs/operators.md", "version": "10.15"}},
+         {"target": "onnxruntime-nnapi", "name": "NNAPI", "verdict": "partial",
+         "supported_nodes": 1, "unsupported_nodes": 1, "partitions": 1,
+         "unsupported_ops": [{"op": "Acos", "count": 1}],
+         "source": {"repo": "microsoft/onnxruntime", "path": "nnapi.md", "version": "1.2"}}])"),
+       {}});
   return r;
 }
 
-TEST(TextOutput, QuietKeepsFindingsAndTargetVerdicts) {
+TEST(TextOutput, FullFormShowsEveryVerdictAndEachTableSourceOnce) {
+  Report r = with_sections();
+  r.files.push_back(r.files[0]);
+  r.files[1].path = "n.onnx";
+  for (Diagnostic& d : r.files[1].diagnostics) d.location.file = "n.onnx";
+  EXPECT_THAT(lines(r),
+              ElementsAre("m.onnx: main/n: warning: dead [graph-dead-node]", "m.onnx: targets:",
+                          "  tensorrt (TensorRT): ok: 1/1 nodes supported, 1 supported partition",
+                          "  onnxruntime-nnapi (NNAPI): partial: 1/2 nodes supported, 1 supported "
+                          "partition; unsupported: Acos x1",
+                          "m.onnx: dynamic_shapes:", "  dim 'batch': 1 of 1 nodes",
+                          "n.onnx: main/n: warning: dead [graph-dead-node]", "n.onnx: targets:",
+                          "  tensorrt (TensorRT): ok: 1/1 nodes supported, 1 supported partition",
+                          "  onnxruntime-nnapi (NNAPI): partial: 1/2 nodes supported, 1 supported "
+                          "partition; unsupported: Acos x1",
+                          "n.onnx: dynamic_shapes:", "  dim 'batch': 1 of 1 nodes",
+                          "onnxruntime-nnapi support table: microsoft/onnxruntime nnapi.md @ 1.2",
+                          "tensorrt support table: onnx/onnx-tensorrt docs/operators.md @ 10.15",
+                          "2 files checked: 0 errors, 2 warnings, 0 info"));
+}
+
+TEST(TextOutput, QuietKeepsFindingsAndVerdictsThatAreNotOk) {
   TextOptions q;
   q.quiet = true;
   EXPECT_THAT(lines(with_sections(), q),
-              ElementsAre("m.onnx: main/n: warning: dead [graph-dead-node]",
-                          "m.onnx: targets:", "  tensorrt (TensorRT): ok"));
+              ElementsAre("m.onnx: main/n: warning: dead [graph-dead-node]", "m.onnx: targets:",
+                          "  onnxruntime-nnapi (NNAPI): partial: 1/2 nodes supported, 1 "
+                          "supported partition; unsupported: Acos x1"));
+  // -v shows every verdict.
+  q.show_infos = true;
+  EXPECT_THAT(lines(with_sections(), q), ::testing::SizeIs(4));
+  // A clean file with only ok verdicts prints nothing at all.
+  Report clean = with_sections();
+  clean.files[0].diagnostics.clear();
+  clean.files[0].sections[1].data.erase(1);
+  q.show_infos = false;
+  EXPECT_THAT(lines(clean, q), ::testing::IsEmpty());
+  // --min-severity above info is a quiet form too: no other sections, only verdicts not ok.
+  TextOptions shown;
+  shown.min_severity = Severity::Warning;
+  EXPECT_THAT(lines(clean, shown), ElementsAre("1 file checked: 0 errors, 0 warnings, 0 info"));
+}
+
+TEST(TextOutput, UnmetRequirementsFailAndShowInEveryStyle) {
+  Report r = with_sections();
+  EXPECT_EQ(decide_verdicts(r, Severity::Error, {TargetRequirement{"", Support::Full}}), 1);
+  EXPECT_TRUE(r.files[0].failed);
+  EXPECT_THAT(r.run.required_targets, ElementsAre("full"));
+  TextOptions q;
+  q.quiet = true;
+  EXPECT_THAT(lines(r, q),
+              ::testing::Contains("m.onnx: error: required target verdict not met: "
+                                  "onnxruntime-nnapi: partial, required full (1 of 2 nodes "
+                                  "unsupported: Acos x1)"));
+  // partial is met by partial and ok; a requirement on one target ignores the others.
+  Report p = with_sections();
+  EXPECT_EQ(decide_verdicts(p, Severity::Error, {TargetRequirement{"", Support::Partial}}), 0);
+  Report t = with_sections();
+  EXPECT_EQ(decide_verdicts(t, Severity::Error, {TargetRequirement{"tensorrt", Support::Full}}), 0);
+  EXPECT_FALSE(t.files[0].failed);
 }
 
 TEST(TextOutput, ConciseIsOneLinePerFinding) {
@@ -157,9 +218,12 @@ TEST(TextOutput, ConciseIsOneLinePerFinding) {
   r.files[0].diagnostics[0].help = "h";
   TextOptions c;
   c.style = TextStyle::Concise;
-  EXPECT_THAT(lines(r, c), ElementsAre("m.onnx: main/n: warning: dead [graph-dead-node]",
-                                       "m.onnx: targets:", "  tensorrt (TensorRT): ok",
-                                       "1 file checked: 0 errors, 1 warning, 0 info"));
+  EXPECT_THAT(lines(r, c),
+              ElementsAre("m.onnx: main/n: warning: dead [graph-dead-node]", "m.onnx: targets:",
+                          "  onnxruntime-nnapi (NNAPI): partial: 1/2 nodes supported, 1 "
+                          "supported partition; unsupported: Acos x1",
+                          "onnxruntime-nnapi support table: microsoft/onnxruntime nnapi.md @ 1.2",
+                          "1 file checked: 0 errors, 1 warning, 0 info"));
 }
 
 TEST(TextOutput, SummaryStyleIsOneLinePerFile) {

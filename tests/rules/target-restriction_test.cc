@@ -6,6 +6,7 @@
 #include <onnxlint/linter.h>
 #include <onnxlint/opset_table.h>
 #include <onnxlint/targets.h>
+#include <onnxlint/verdicts.h>
 
 #include <algorithm>
 #include <fstream>
@@ -286,7 +287,10 @@ nlohmann::json summary(const ModelBuilder& m, const char* target,
   FileReport r = linter.lint_bytes("test.onnx", m.bytes());
   for (const ReportSection& s : r.sections) {
     if (s.name != "targets") continue;
-    if (text != nullptr) *text = s.text;
+    if (text != nullptr) {
+      text->clear();  // the verdict lines the text outputs print (verdicts.h)
+      for (const TargetVerdict& v : target_verdicts(r)) text->push_back(verdict_line(v));
+    }
     return s.data.at(0);
   }
   return nullptr;

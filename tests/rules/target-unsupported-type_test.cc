@@ -1,6 +1,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <onnxlint/linter.h>
+#include <onnxlint/verdicts.h>
 
 #include "support/lint_harness.h"
 #include "support/model_builder.h"
@@ -30,7 +31,10 @@ nlohmann::json summary(const std::string& bytes, const char* target,
   FileReport r = linter.lint_bytes("test.onnx", bytes);
   for (const ReportSection& s : r.sections) {
     if (s.name != "targets") continue;
-    if (text != nullptr) *text = s.text;
+    if (text != nullptr) {
+      text->clear();  // the verdict lines the text outputs print (verdicts.h)
+      for (const TargetVerdict& v : target_verdicts(r)) text->push_back(verdict_line(v));
+    }
     return s.data.at(0);
   }
   return nullptr;

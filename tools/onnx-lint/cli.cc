@@ -8,7 +8,9 @@
 #include <onnxlint/escape.h>
 #include <onnxlint/isolation.h>
 #include <onnxlint/onnxlint.h>
+#include <onnxlint/run.h>
 #include <onnxlint/targets.h>
+#include <onnxlint/verdicts.h>
 #include <onnxlint/version.h>
 #include <unistd.h>
 
@@ -103,22 +105,6 @@ bool format_allowed(const std::string& format, std::string_view flag, bool sarif
   return false;
 }
 
-// Throws when `target` (a report or baseline to write) is one of the models to read: writing
-// it would destroy the model (nothing given to onnx-lint is modified).
-void refuse_to_overwrite_input(const std::string& target, const char* option,
-                               const std::vector<std::string>& files) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (target.empty() || !fs::exists(target, ec)) return;
-  for (const std::string& f : files) {
-    if (f != "-" && fs::equivalent(target, f, ec)) {
-      throw onnxlint::ConfigError(
-          fmt::format("{} {}: that file is one of the models to check; refusing to overwrite it",
-                      option, target));
-    }
-  }
-}
-
 // `--generate KIND`: completions or the man page from `app`'s option definitions.
 void print_generated(const std::string& kind, CLI::App& app, std::ostream& out) {
   onnxlint::CompletionValues values;
@@ -151,26 +137,6 @@ std::string read_stdin() {
   }
 }
 
-// lint_inputs() with the `-` input read from stdin under `name` (--stdin-filename): that name is
-// its path in the report, for its configuration and for its external data (its folder).
-onnxlint::Report lint_inputs_named_stdin(const onnxlint::Linter& linter,
-                                         std::vector<onnxlint::InputPath> inputs,
-                                         const std::string& name,
-                                         const std::function<void(size_t, size_t)>& progress) {
-  auto stdin_at = std::find_if(inputs.begin(), inputs.end(),
-                               [](const onnxlint::InputPath& in) { return in.path == "-"; });
-  const auto index = static_cast<size_t>(stdin_at - inputs.begin());
-  if (stdin_at != inputs.end()) stdin_at->error = "(read below)";  // lint_inputs skips it
-  onnxlint::Report report = linter.lint_inputs(inputs, progress);
-  if (index < report.files.size()) {
-    const std::string bytes = read_stdin();
-    report.files[index] = linter.options().isolate
-                              ? onnxlint::lint_bytes_isolated(linter, name, bytes)
-                              : linter.lint_bytes(name, bytes);
-  }
-  return report;
-}
-
 }  // namespace
 
 namespace {
@@ -185,7 +151,7 @@ int run_command(int argc, char** argv) {
   std::vector<std::string> paths;
   std::string format = "text";
   std::string output;
-  std::vector<std::string> targets, select, extend_select, ignore;
+  std::vector<std::string> targets, select, extend_select, ignore, require_target;
   std::string fail_on = "error";
   std::string min_severity = "info";
   std::string color = "auto";
@@ -207,6 +173,11 @@ int run_command(int argc, char** argv) {
   app.add_option("--target", targets, "Check support on a target runtime (repeatable)")
       ->allow_extra_args(false)
       ->type_name("TARGET");
+  app.add_option("--require-target", require_target,
+                 "Fail the run unless every model reaches this verdict: full (every node runs "
+                 "on the target) or partial, for every target, or TARGET=LEVEL (repeatable)")
+      ->allow_extra_args(false)
+      ->type_name("[TARGET=]LEVEL");
   app.add_option("--select", select,
                  "Rules to enable: ids, categories, globs, ALL (comma-separated)")
       ->allow_extra_args(false)
@@ -345,31 +316,14 @@ int run_command(int argc, char** argv) {
     return 0;
   }
   try {
-    // The run's config: --config, or the one found from the working directory (fail-on and
-    // baseline come from it). Without --config, each model also finds its own, the nearest
-    // above it (docs/configuration.md, "Where the configuration comes from").
-    Config config;
-    if (!config_file.empty()) {
-      config = load_config(config_file, registry, canonical_target);
-    } else if (!no_config) {
-      if (auto found = find_config_file(std::filesystem::current_path())) {
-        config = load_config(*found, registry, canonical_target);
-      }
-    }
-    const bool discover = config_file.empty() && !no_config;
-    const bool has_stdin = std::count(paths.begin(), paths.end(), "-") > 0;
-    if (!stdin_filename.empty() && !has_stdin) {
-      throw ConfigError("--stdin-filename names the model read from stdin: give '-' too");
-    }
-    auto shown_name = [&](const std::string& p) {
-      return p == "-" && !stdin_filename.empty() ? stdin_filename : p;
-    };
-
     CommandLine cli;
     if (app.count("--select") > 0) cli.selection.select = split_commas(select);
     cli.selection.extend_select = split_commas(extend_select);
     cli.selection.ignore = split_commas(ignore);
     cli.targets = resolve_targets(split_commas(targets));
+    for (const std::string& r : split_commas(require_target)) {
+      cli.require_targets.push_back(parse_target_requirement(r, canonical_target));
+    }
     if (app.count("--fail-on") > 0) cli.fail_on = fail_on;
     if (!baseline_file.empty()) cli.baseline = baseline_file;
     cli.no_baseline = no_baseline;
@@ -377,8 +331,21 @@ int run_command(int argc, char** argv) {
     cli.hash = hash;
 
     if (show_config) {
+      // The run's config: --config, or the one found from the working directory; without
+      // --config each model also finds its own (docs/configuration.md).
+      Config config;
+      if (!config_file.empty()) {
+        config = load_config(config_file, registry, canonical_target);
+      } else if (!no_config) {
+        if (auto found = find_config_file(std::filesystem::current_path())) {
+          config = load_config(*found, registry, canonical_target);
+        }
+      }
+      const bool discover = config_file.empty() && !no_config;
       std::vector<std::string> models;
-      for (const std::string& p : paths) models.push_back(shown_name(p));
+      for (const std::string& p : paths) {
+        models.push_back(p == "-" && !stdin_filename.empty() ? stdin_filename : p);
+      }
       const Settings settings =
           discover ? resolve_settings_per_file(registry, config, cli, models, canonical_target)
                    : resolve_settings(registry, config, cli);
@@ -395,89 +362,58 @@ int run_command(int argc, char** argv) {
       return kExitUsage;
     }
 
-    if (std::count(paths.begin(), paths.end(), "-") > 1) {
-      throw ConfigError("'-' (stdin) given more than once");
-    }
     if (list_external) return list_external_data(expand_inputs(paths), std::cout) ? 0 : kExitUsage;
-    // Folders expanded once, here: the inputs must be known before any file is written. A path
-    // that yields no model is an entry of the report (and exit 2), not the end of the run.
-    const std::vector<InputPath> inputs = expand_inputs(paths);
-    std::vector<std::string> files, models;
-    for (const InputPath& in : inputs) {
-      if (!in.error.empty()) continue;
-      files.push_back(in.path);
-      models.push_back(shown_name(in.path));
+    if (format == "model-explorer") {
+      std::vector<std::string> files;
+      for (const InputPath& in : expand_inputs(paths)) {
+        if (in.error.empty()) files.push_back(in.path);
+      }
+      if (files.size() > 1 || (files.size() == 1 && files[0] == "-")) {
+        throw ConfigError(files.size() > 1
+                              ? "--format model-explorer: node data is for one model; give one "
+                                "model file"
+                              : "--format model-explorer reads the model file for its graph and "
+                                "node names; give a file, not stdin");
+      }
     }
-    if (format == "model-explorer" &&
-        (files.size() > 1 || (files.size() == 1 && files[0] == "-"))) {
-      throw ConfigError(files.size() > 1
-                            ? "--format model-explorer: node data is for one model; give one "
-                              "model file"
-                            : "--format model-explorer reads the model file for its graph and "
-                              "node names; give a file, not stdin");
-    }
-    const Settings settings =
-        discover ? resolve_settings_per_file(registry, config, cli, models, canonical_target)
-                 : resolve_settings(registry, config, cli);
-    refuse_to_overwrite_input(output, "--output", files);
-    refuse_to_overwrite_input(write_baseline_file, "--write-baseline", files);
 
-    // Isolation by default when several files are linted: one file's crash must not take the
-    // others' reports with it (docs/security.md, "Crash isolation").
-    LintOptions lint_options = settings.lint;
-    const bool several = files.size() > 1 || std::any_of(paths.begin(), paths.end(), [](auto& p) {
-                           std::error_code ec;
-                           return std::filesystem::is_directory(p, ec);
-                         });
+    RunRequest request;
+    request.paths = paths;
+    request.command_line = cli;
+    if (!config_file.empty()) request.config_file = config_file;
+    request.no_config = no_config;
+    request.stdin_name = stdin_filename;
+    request.read_stdin = read_stdin;
+    // Isolation by default when several files are linted (run.h); --isolate, a time limit
+    // given for one file, or --no-isolate decide otherwise.
     const bool timeout_given = app.count("--file-timeout") > 0 && file_timeout > 0;
-    lint_options.isolate = isolate || timeout_given || (several && !no_isolate);
+    if (isolate || timeout_given) {
+      request.isolate = true;
+    } else if (no_isolate) {
+      request.isolate = false;
+    }
     const std::optional<std::chrono::milliseconds> limit =
         file_time_limit_from_seconds(file_timeout);
     if (!limit) throw ConfigError("--file-timeout: expected seconds from 0 to 1e7");
-    lint_options.file_time_limit = *limit;
-    Linter linter(registry, std::move(lint_options));
+    request.file_time_limit = *limit;
+    if (!write_baseline_file.empty()) request.write_baseline = write_baseline_file;
+    if (!output.empty()) request.output_file = output;
     // Progress never mixes with machine-readable output, even on stderr.
     Progress progress(
         ::isatty(STDERR_FILENO) && !quiet &&
         (format == "text" || format == "concise" || format == "summary" || format == "github"));
-    auto on_progress = [&progress](size_t done, size_t total) { progress(done, total); };
-    Report report = stdin_filename.empty()
-                        ? linter.lint_inputs(inputs, on_progress)
-                        : lint_inputs_named_stdin(linter, inputs, stdin_filename, on_progress);
+    request.progress = [&progress](size_t done, size_t total) { progress(done, total); };
+    RunResult run = run_lint(registry, request);
     progress.finish();
-    for (FileReport& f : report.files) f.config_file = config_file_for(settings, f.path);
-
-    if (!write_baseline_file.empty()) {
-      Baseline written(baseline_root(write_baseline_file));
-      written.add(report);
-      written.save(write_baseline_file);
-      written.apply(report);
-      std::cerr << fmt::format("onnx-lint: wrote {} finding{} to {}\n", written.entries().size(),
-                               written.entries().size() == 1 ? "" : "s",
-                               visible(write_baseline_file));
-    } else if (settings.baseline) {
-      Baseline accepted = Baseline::load(*settings.baseline);
-      size_t fixed = accepted.apply(report);
-      if (fixed > 0 && !quiet) {
-        std::cerr << fmt::format(
-            "onnx-lint: {} baseline entr{} matched no finding (fixed?); refresh with "
-            "--write-baseline {}\n",
-            fixed, fixed == 1 ? "y" : "ies", visible(settings.baseline->string()));
-      }
+    Report& report = run.report;
+    const Linter& linter = *run.linter;
+    for (const std::string& notice : run.notices) {
+      // The baseline written is always said; the rest is advice that --quiet leaves out.
+      if (!quiet || !write_baseline_file.empty()) std::cerr << notice << "\n";
     }
-
-    // Failing is decided on every finding; --min-severity only changes what is shown. A path
-    // without a model makes it 2, after the report is written.
-    report.run.targets = settings.lint.targets;
-    report.run.tables = table_versions(settings.lint.targets);
-    report.run.config_file = config.path;
-    if (settings.baseline && write_baseline_file.empty()) {
-      report.run.baseline_file = settings.baseline->string();
-    }
-    const int exit_status = decide_verdicts(report, settings.fail_threshold);
-    if (auto shown = parse_severity(min_severity); shown && *shown > Severity::Info) {
-      hide_below(report, *shown);
-    }
+    const int exit_status = run.exit_code;
+    const Severity shown = parse_severity(min_severity).value_or(Severity::Info);
+    if (shown > Severity::Info) hide_below(report, shown);
 
     std::ofstream file;
     if (!output.empty()) {
@@ -514,6 +450,7 @@ int run_command(int argc, char** argv) {
       text.quiet = quiet;
       text.statistics = statistics;
       text.show_infos = show_infos;
+      text.min_severity = shown;
       text.style = format == "concise"   ? TextStyle::Concise
                    : format == "summary" ? TextStyle::Files
                                          : TextStyle::Full;

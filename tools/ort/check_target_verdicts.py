@@ -10,6 +10,9 @@ onnxruntime-node, CPU execution provider; one Node process for all of them) and 
                   and the refusal is not listed in --listed (refusals that depend on the
                   machine or on the Node binding, or models ORT calls invalid, which other rules
                   report; each entry names the models, ORT's message and the reason)
+  ok verdict      ORT refuses the model, and onnx-lint's onnxruntime-cpu verdict is "ok" (a
+                  refusal listed as the machine's or the Node binding's aside): a model the
+                  runtime rejects at load is not "ok" on it, whichever rule says why
 
 Loaded models below ai.onnx opset 7 also run once on random data (ORT has no opset floor).
 --listed also names known false errors (with the reason). Exit status 1 on any other false error
@@ -196,6 +199,7 @@ def compare(args, listed, variant_dir):
 
     stale = [e["reason"][:60] for e in listed if not any(matches(e, m) for m in models)]
     false_errors, missed, listed_hits = [], [], collections.Counter()
+    ok_verdicts = []
     known_false = collections.Counter()
     ill_typed = 0
     refused_found = collections.Counter()
@@ -219,6 +223,12 @@ def compare(args, listed, variant_dir):
                               "TypeInferenceError" in v["error"]):
             ill_typed += 1  # a type the op's schema does not allow there: our copy is invalid
             continue
+        host = next((e for e in listed if "error" in e and not e.get("reported_by") and
+                     matches(e, m) and e["error"] in v["error"]), None)
+        verdicts = (lint[m].get("sections", {}).get("targets", []) if m in lint else [])
+        verdict = next((t["verdict"] for t in verdicts if t.get("target") == TARGET), None)
+        if host is None and verdict == "ok":
+            ok_verdicts.append((m, reason, v["error"][:200]))
         if target:
             refused_found[reason] += 1
             continue
@@ -251,6 +261,9 @@ def compare(args, listed, variant_dir):
     print(f"false target errors (ORT loads the model): {len(false_errors)}")
     for m, rule, msg in false_errors:
         print(f"  FALSE ERROR {m}: [{rule}] {msg[:200]}")
+    print(f"refused models whose {TARGET} verdict is ok: {len(ok_verdicts)}")
+    for m, reason, msg in ok_verdicts:
+        print(f"  OK VERDICT {m} ({reason}): {msg}")
     print(f"missed refusals: {len(missed)}")
     for m, reason, msg in missed:
         print(f"  MISSED {m} ({reason}): {msg}")
@@ -260,7 +273,7 @@ def compare(args, listed, variant_dir):
     gone = [e["reason"][:60] for e in listed if "lint_error" in e and not known_false[e["reason"]]]
     for s in gone:
         print(f"  STALE known false error no longer reported: {s}")
-    return 1 if false_errors or missed or stale or gone or old_failed else 0
+    return 1 if false_errors or missed or ok_verdicts or stale or gone or old_failed else 0
 
 
 if __name__ == "__main__":

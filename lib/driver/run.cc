@@ -1,0 +1,137 @@
+// run_lint (include/onnxlint/run.h): the run the CLI and the Python module share.
+#include <fmt/format.h>
+#include <onnxlint/baseline.h>
+#include <onnxlint/escape.h>
+#include <onnxlint/isolation.h>
+#include <onnxlint/run.h>
+#include <onnxlint/targets.h>
+#include <onnxlint/verdicts.h>
+
+#include <algorithm>
+
+namespace onnxlint {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Throws when `target` (a baseline to write) is one of the models to read: writing it would
+// destroy the model (nothing given to onnx-lint is modified).
+void refuse_to_overwrite_input(const fs::path& target, const char* option,
+                               const std::vector<std::string>& files) {
+  std::error_code ec;
+  if (target.empty() || !fs::exists(target, ec)) return;
+  for (const std::string& f : files) {
+    if (f != "-" && fs::equivalent(target, f, ec)) {
+      throw ConfigError(
+          fmt::format("{} {}: that file is one of the models to check; refusing to overwrite it",
+                      option, target.string()));
+    }
+  }
+}
+
+}  // namespace
+
+RunResult run_lint(const RuleRegistry& registry, const RunRequest& request) {
+  RunResult result;
+  // The run's configuration: --config, or the one found from the working folder (fail-on and
+  // baseline come from it). Without --config each model also finds its own, the nearest above
+  // it (docs/configuration.md, "Where the configuration comes from").
+  Config& config = result.run_config;
+  if (request.config_file) {
+    config = load_config(*request.config_file, registry, canonical_target);
+  } else if (!request.no_config) {
+    if (auto found = find_config_file(request.working_dir)) {
+      config = load_config(*found, registry, canonical_target);
+    }
+  }
+  const bool discover = !request.config_file && !request.no_config;
+  const bool has_stdin = std::count(request.paths.begin(), request.paths.end(), "-") > 0;
+  if (!request.stdin_name.empty() && !has_stdin) {
+    throw ConfigError("--stdin-filename names the model read from stdin: give '-' too");
+  }
+  if (std::count(request.paths.begin(), request.paths.end(), "-") > 1) {
+    throw ConfigError("'-' (stdin) given more than once");
+  }
+  // Folders expanded once, here: the inputs must be known before any file is written. A path
+  // that yields no model is an entry of the report (and exit 2), not the end of the run.
+  const std::vector<InputPath> inputs = expand_inputs(request.paths);
+  std::vector<std::string> files, models;
+  for (const InputPath& in : inputs) {
+    if (!in.error.empty()) continue;
+    files.push_back(in.path);
+    models.push_back(in.path == "-" && !request.stdin_name.empty() ? request.stdin_name : in.path);
+  }
+  result.settings = discover ? resolve_settings_per_file(registry, config, request.command_line,
+                                                         models, canonical_target)
+                             : resolve_settings(registry, config, request.command_line);
+  const Settings& settings = result.settings;
+  if (request.output_file) refuse_to_overwrite_input(*request.output_file, "--output", files);
+  if (request.write_baseline) {
+    refuse_to_overwrite_input(*request.write_baseline, "--write-baseline", files);
+  }
+
+  // Isolation by default when several files are linted: one file's crash must not take the
+  // others' reports with it (docs/security.md, "Crash isolation").
+  LintOptions options = settings.lint;
+  const bool several =
+      files.size() > 1 || std::any_of(request.paths.begin(), request.paths.end(), [](auto& p) {
+        std::error_code ec;
+        return fs::is_directory(p, ec);
+      });
+  options.isolate = request.isolate.value_or(several);
+  options.file_time_limit = request.file_time_limit;
+  result.linter = std::make_shared<const Linter>(registry, std::move(options));
+  const Linter& linter = *result.linter;
+
+  Report& report = result.report;
+  if (request.stdin_name.empty() || !has_stdin) {
+    report = linter.lint_inputs(inputs, request.progress);
+  } else {
+    // The `-` input read from stdin under its name: that name is its path in the report, for
+    // its configuration and for its external data (its folder).
+    std::vector<InputPath> named = inputs;
+    auto at = std::find_if(named.begin(), named.end(),
+                           [](const InputPath& in) { return in.path == "-"; });
+    const auto index = static_cast<size_t>(at - named.begin());
+    if (at != named.end()) at->error = "(read below)";  // lint_inputs skips it
+    report = linter.lint_inputs(named, request.progress);
+    if (index < report.files.size()) {
+      const std::string bytes = request.read_stdin ? request.read_stdin() : std::string();
+      report.files[index] = linter.options().isolate
+                                ? lint_bytes_isolated(linter, request.stdin_name, bytes)
+                                : linter.lint_bytes(request.stdin_name, bytes);
+    }
+  }
+  for (FileReport& f : report.files) f.config_file = config_file_for(settings, f.path);
+
+  if (request.write_baseline) {
+    Baseline written(baseline_root(*request.write_baseline));
+    written.add(report);
+    written.save(*request.write_baseline);
+    written.apply(report);
+    result.notices.push_back(fmt::format(
+        "onnx-lint: wrote {} finding{} to {}", written.entries().size(),
+        written.entries().size() == 1 ? "" : "s", visible(request.write_baseline->string())));
+  } else if (settings.baseline) {
+    const size_t fixed = Baseline::load(*settings.baseline).apply(report);
+    if (fixed > 0) {
+      result.notices.push_back(
+          fmt::format("onnx-lint: {} baseline entr{} matched no finding (fixed?); refresh with "
+                      "--write-baseline {}",
+                      fixed, fixed == 1 ? "y" : "ies", visible(settings.baseline->string())));
+    }
+  }
+
+  // Failing is decided on every finding; --min-severity only changes what is shown, later.
+  report.run.targets = settings.lint.targets;
+  report.run.tables = table_versions(settings.lint.targets);
+  report.run.config_file = config.path;
+  if (settings.baseline && !request.write_baseline) {
+    report.run.baseline_file = settings.baseline->string();
+  }
+  result.exit_code = decide_verdicts(report, settings.fail_threshold, settings.require_targets);
+  return result;
+}
+
+}  // namespace onnxlint
