@@ -110,23 +110,27 @@ TEST(Baseline, FingerprintsAreStableAcrossMachinesAndWorkingFolders) {
   {  // relative path from the repository root, with a "./" prefix
     ScopedCwd cwd(repo_b);
     Report r = make_linter().lint_paths({"./models/m.onnx"});
-    EXPECT_EQ(loaded.apply(r), 0u);
+    EXPECT_EQ(loaded.apply(r).fixed, 0u);
     EXPECT_THAT(anchors(r), IsEmpty());
     EXPECT_EQ(baselined(r), 1u);
   }
   {  // relative path from a subfolder, and the folder form
     ScopedCwd cwd(repo_b / "models");
     Report r = make_linter().lint_paths({"m.onnx"});
-    EXPECT_EQ(loaded.apply(r), 0u);
+    EXPECT_EQ(loaded.apply(r).fixed, 0u);
     EXPECT_EQ(baselined(r), 1u);
     Report dir = make_linter().lint_paths({"."});
-    EXPECT_EQ(loaded.apply(dir), 0u);
+    EXPECT_EQ(loaded.apply(dir).fixed, 0u);
     EXPECT_EQ(baselined(dir), 1u);
   }
   // A model at another path is a different finding.
   write_file(repo_b / "other" / "m.onnx", bytes);
   Report moved = make_linter().lint_paths({(repo_b / "other" / "m.onnx").string()});
-  EXPECT_EQ(loaded.apply(moved), 0u);  // models/m.onnx was not linted: its entry is not stale
+  // models/m.onnx was not linted (and is still there): its entry is neither fixed nor stale.
+  BaselineOutcome outcome = loaded.apply(moved);
+  EXPECT_EQ(outcome.fixed, 0u);
+  EXPECT_THAT(outcome.stale, IsEmpty());
+  EXPECT_THAT(outcome.moved, IsEmpty());
   EXPECT_THAT(anchors(moved), ElementsAre("graph-dead-node main/dead0"));
 }
 
@@ -144,7 +148,7 @@ TEST(Baseline, FingerprintsIgnoreMessageWording) {
   d.severity = Severity::Error;  // a severity change is configuration, not identity
   EXPECT_EQ(base.fingerprint(d), before);
   EXPECT_EQ(d.fingerprint(), raw);
-  EXPECT_EQ(base.apply(r), 0u);
+  EXPECT_EQ(base.apply(r).fixed, 0u);
   EXPECT_THAT(anchors(r), IsEmpty());
 }
 
@@ -156,19 +160,19 @@ TEST(Baseline, OnlyNewFindingsCountTowardTheExitCode) {
   EXPECT_EQ(exit_code(before, Severity::Warning), 1);
   Baseline base(t.path());
   base.add(before);
-  EXPECT_EQ(base.apply(before), 0u);
+  EXPECT_EQ(base.apply(before).fixed, 0u);
   EXPECT_EQ(exit_code(before, Severity::Warning), 0);
 
   write_file(model, model_with_dead_nodes(2));  // a new dead node appears
   Report after = make_linter().lint_paths({model.string()});
-  EXPECT_EQ(base.apply(after), 0u);
+  EXPECT_EQ(base.apply(after).fixed, 0u);
   EXPECT_THAT(anchors(after), ElementsAre("graph-dead-node main/dead1"));
   EXPECT_EQ(after.files[0].baselined, 1u);
   EXPECT_EQ(exit_code(after, Severity::Warning), 1);
 
   write_file(model, model_with_dead_nodes(0));  // everything fixed: the entry is stale
   Report fixed = make_linter().lint_paths({model.string()});
-  EXPECT_EQ(base.apply(fixed), 1u);
+  EXPECT_EQ(base.apply(fixed).fixed, 1u);
 }
 
 Diagnostic finding(const std::string& rule, const std::string& node) {
@@ -191,11 +195,11 @@ TEST(Baseline, StaleEntriesAreCountedOnlyForTheModelsLinted) {
   // Linting only a.onnx (as a pre-commit hook does with the staged files): b's entry is not
   // stale, it is just not looked at.
   Report only_a = make_linter().lint_paths({(t.path() / "a.onnx").string()});
-  EXPECT_EQ(base.apply(only_a), 0u);
+  EXPECT_EQ(base.apply(only_a).fixed, 0u);
   EXPECT_EQ(baselined(only_a), 1u);
   write_file(t.path() / "a.onnx", model_with_dead_nodes(0));
   Report fixed_a = make_linter().lint_paths({(t.path() / "a.onnx").string()});
-  EXPECT_EQ(base.apply(fixed_a), 1u);
+  EXPECT_EQ(base.apply(fixed_a).fixed, 1u);
 }
 
 TEST(Baseline, EachEntryAcceptsOneFinding) {
@@ -207,7 +211,7 @@ TEST(Baseline, EachEntryAcceptsOneFinding) {
   one.files.resize(1);
   one.files[0].diagnostics = {finding("graph-dead-node", "n")};
   base.add(one);
-  EXPECT_EQ(base.apply(r), 0u);
+  EXPECT_EQ(base.apply(r).fixed, 0u);
   EXPECT_EQ(r.files[0].diagnostics.size(), 1u);  // the second copy is new
   EXPECT_EQ(r.files[0].baselined, 1u);
 }
@@ -219,7 +223,7 @@ TEST(Baseline, InternalErrorsAreNeverAccepted) {
   Baseline base(fs::current_path());
   base.add(r);
   EXPECT_EQ(base.entries().size(), 1u);
-  EXPECT_EQ(base.apply(r), 0u);
+  EXPECT_EQ(base.apply(r).fixed, 0u);
   ASSERT_EQ(r.files[0].diagnostics.size(), 1u);
   EXPECT_EQ(r.files[0].diagnostics[0].rule_id, "internal-error");
   EXPECT_EQ(exit_code(r, Severity::Error), 2);

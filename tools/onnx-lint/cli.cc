@@ -456,14 +456,9 @@ int run_command(int argc, char** argv) {
                                written.entries().size() == 1 ? "" : "s",
                                visible(write_baseline_file));
     } else if (settings.baseline) {
-      Baseline accepted = Baseline::load(*settings.baseline);
-      size_t fixed = accepted.apply(report);
-      if (fixed > 0 && !quiet) {
-        std::cerr << fmt::format(
-            "onnx-lint: {} baseline entr{} matched no finding (fixed?); refresh with "
-            "--write-baseline {}\n",
-            fixed, fixed == 1 ? "y" : "ies", visible(settings.baseline->string()));
-      }
+      // Moved models, stale and fixed entries: on stderr, so that the report stays valid.
+      const BaselineOutcome outcome = Baseline::load(*settings.baseline).apply(report);
+      if (!quiet) std::cerr << outcome.notice(settings.baseline->string());
     }
 
     // Failing is decided on every finding; --min-severity only changes what is shown. A path
