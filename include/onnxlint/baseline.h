@@ -30,7 +30,8 @@ struct BaselineOutcome {
   };
   /// The entries of a file that no longer exists and whose bytes no model linted in this run
   /// has (it was deleted, or moved and changed, or moved and not linted now). They matched
-  /// nothing; the moved model's findings, if it was linted, are new.
+  /// nothing; the moved model's findings, if it was linted, are new. (A path given to the run
+  /// that yields no model is not listed: the report's path error names it.)
   struct Stale {
     std::string file;
     size_t entries = 0;

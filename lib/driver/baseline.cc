@@ -172,10 +172,14 @@ BaselineOutcome Baseline::apply(Report& report) const {
 
   // The models linted: each one's path as the baseline records it ("" for a path error).
   std::vector<std::string> paths(report.files.size());
-  std::set<std::string, std::less<>> linted;
+  std::set<std::string, std::less<>> linted, path_errors;
   for (size_t i = 0; i < report.files.size(); ++i) {
-    // A path that yielded no model was not linted: its entries are not stale.
-    if (report.files[i].status == FileReport::Status::PathError) continue;
+    // A path that yielded no model was not linted: its entries are not fixed, and if the file
+    // is gone the report already says so (exit 2), so they are not called stale either.
+    if (report.files[i].status == FileReport::Status::PathError) {
+      path_errors.insert(relative_file(report.files[i].path));
+      continue;
+    }
     paths[i] = relative_file(report.files[i].path);
     linted.insert(paths[i]);
   }
@@ -206,7 +210,7 @@ BaselineOutcome Baseline::apply(Report& report) const {
     const size_t count = by_file[file].size();
     auto sha = file_hashes_.find(file);
     if (sha == file_hashes_.end()) {
-      outcome.stale.push_back({file, count, false});
+      if (!path_errors.contains(file)) outcome.stale.push_back({file, count, false});
       continue;
     }
     if (!hashed_newcomers) {  // read the candidates' files only now that one is wanted
@@ -227,7 +231,7 @@ BaselineOutcome Baseline::apply(Report& report) const {
     }
     auto candidates = newcomers.find(sha->second);
     if (candidates == newcomers.end() || candidates->second.empty()) {
-      outcome.stale.push_back({file, count, true});
+      if (!path_errors.contains(file)) outcome.stale.push_back({file, count, true});
       continue;
     }
     std::string to = std::move(candidates->second.back());

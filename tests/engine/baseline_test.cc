@@ -412,6 +412,23 @@ TEST(BaselineMoves, ADeletedModelsEntriesAreStaleWhateverTheRunLints) {
   EXPECT_EQ(outcome.fixed, 0u);
 }
 
+TEST(BaselineMoves, AMissingPathGivenToTheRunIsAPathErrorNotStaleEntries) {
+  Repo repo;
+  write_file(repo.at("a.onnx"), model_with_dead_nodes(1));
+  Baseline base = repo.write_baseline({"a.onnx"});
+  fs::remove(repo.at("a.onnx"));
+  Report r = repo.lint({"a.onnx"});  // the report says "no such file or folder" (exit 2)
+  ASSERT_EQ(r.files[0].status, FileReport::Status::PathError);
+  BaselineOutcome outcome = base.apply(r);
+  EXPECT_THAT(outcome.stale, IsEmpty());
+  EXPECT_EQ(outcome.notice("b.json"), "");
+  // Its move is still followed (`onnx-lint a.onnx b.onnx` after `git mv a.onnx b.onnx`).
+  write_file(repo.at("b.onnx"), model_with_dead_nodes(1));
+  Report both = repo.lint({"a.onnx", "b.onnx"});
+  EXPECT_THAT(moves(base.apply(both)), ElementsAre("a.onnx -> b.onnx (1)"));
+  EXPECT_THAT(anchors(both), IsEmpty());
+}
+
 TEST(BaselineMoves, OnlyAPathWithoutEntriesOfItsOwnTakesOver) {
   Repo repo;
   write_file(repo.at("a.onnx"), model_with_dead_nodes(2));
