@@ -114,13 +114,11 @@ RunResult run_lint(const RuleRegistry& registry, const RunRequest& request) {
         "onnx-lint: wrote {} finding{} to {}", written.entries().size(),
         written.entries().size() == 1 ? "" : "s", visible(request.write_baseline->string())));
   } else if (settings.baseline) {
-    const size_t fixed = Baseline::load(*settings.baseline).apply(report);
-    if (fixed > 0) {
-      result.notices.push_back(
-          fmt::format("onnx-lint: {} baseline entr{} matched no finding (fixed?); refresh with "
-                      "--write-baseline {}",
-                      fixed, fixed == 1 ? "y" : "ies", visible(settings.baseline->string())));
-    }
+    // Moved models, stale and fixed entries: notices, so that the report stays valid.
+    const BaselineOutcome outcome = Baseline::load(*settings.baseline).apply(report);
+    std::string notice = outcome.notice(settings.baseline->string());
+    while (!notice.empty() && notice.back() == '\n') notice.pop_back();
+    if (!notice.empty()) result.notices.push_back(std::move(notice));
   }
 
   // Failing is decided on every finding; --min-severity only changes what is shown, later.

@@ -1232,6 +1232,83 @@ class ReportFormats(TempModels):
 
 
 
+@unittest.skipUnless(shutil.which("git"), "git is not installed")
+class BaselineMoves(TempModels):
+    """Issue 29, item 7: a baseline follows a model that `git mv` moved without changing it, and
+    says which entries a model that moved and changed (or was deleted) left behind."""
+
+    def git(self, *args):
+        subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.com", *args],
+                       cwd=self.dir, check=True, capture_output=True, timeout=60)
+
+    def lint(self, *args):
+        return run(*args, cwd=self.dir)
+
+    def test_git_mv_keeps_the_baseline_and_an_edit_says_which_entries_are_stale(self):
+        self.git("init", "-q")
+        self.write("models/a.onnx", ERROR)
+        self.git("add", ".")
+        self.git("commit", "-q", "-m", "a model")
+        # The control: the model's error fails a run without a baseline.
+        self.assertEqual(self.lint("models/a.onnx")[0], 1)
+
+        code, _, err = self.lint("--write-baseline", "baseline.json", "models/a.onnx")
+        self.assertEqual(code, 0, err)
+        with open(os.path.join(self.dir, "baseline.json"), encoding="utf-8") as f:
+            written = json.load(f)
+        self.assertEqual(written["schema_version"], 1)
+        self.assertEqual(written["files"],
+                         {"models/a.onnx": {"sha256": hashlib.sha256(ERROR).hexdigest()}})
+        entries = len(written["findings"])
+        self.assertGreater(entries, 0)
+        self.git("add", "baseline.json")
+        self.git("commit", "-q", "-m", "baseline")
+
+        self.git("mv", "models/a.onnx", "models/b.onnx")
+        code, out, err = self.lint("--baseline", "baseline.json", "--format", "json",
+                                   "models/b.onnx")
+        self.assertEqual(code, 0, err)
+        report = json.loads(out)  # the notice is on stderr: the report stays valid
+        validate(self, report)
+        [f] = report["files"]
+        self.assertEqual((f["path"], f["diagnostics"], f["baselined"]),
+                         ("models/b.onnx", [], entries))
+        plural = "entry still applies" if entries == 1 else "entries still apply"
+        self.assertEqual(err, f"onnx-lint: baseline baseline.json: models/a.onnx is now "
+                              f"models/b.onnx (the same bytes): its {entries} {plural}\n"
+                              "onnx-lint: refresh the baseline over all the models it covers: "
+                              "onnx-lint --write-baseline baseline.json MODEL...\n")
+        # SARIF stays valid too.
+        code, out, err = self.lint("--baseline", "baseline.json", "--format", "sarif",
+                                   "models/b.onnx")
+        self.assertEqual(code, 0, err)
+        validate_sarif(self, json.loads(out))
+
+        # Moved and edited: other bytes, so a new model whose findings are new; the notice names
+        # the entries the old path left behind.
+        self.write("models/b.onnx", model([node("Add", ["x", "ghost"], ["y"], "add")],
+                                          producer=("edited", "2")))
+        code, out, err = self.lint("--baseline", "baseline.json", "models/b.onnx")
+        self.assertEqual(code, 1, err)
+        self.assertIn("graph-undefined-value", out)
+        plural = "entry is" if entries == 1 else "entries are"
+        self.assertEqual(err, "onnx-lint: baseline baseline.json: models/a.onnx no longer exists "
+                              f"and no model linted has its bytes: its {entries} {plural} "
+                              "stale\n"
+                              "onnx-lint: refresh the baseline over all the models it covers: "
+                              "onnx-lint --write-baseline baseline.json MODEL...\n")
+        # --quiet prints no notice.
+        self.assertEqual(self.lint("-q", "--baseline", "baseline.json", "models/b.onnx")[2], "")
+
+        # The refresh the notice names, over the repository's models: the baseline is current.
+        tracked = subprocess.run(["git", "ls-files", "*.onnx"], cwd=self.dir, check=True,
+                                 capture_output=True, text=True).stdout.split()
+        self.assertEqual(tracked, ["models/b.onnx"])
+        code, _, err = self.lint("--write-baseline", "baseline.json", *tracked)
+        self.assertEqual(code, 0, err)
+        self.assertEqual(self.lint("--baseline", "baseline.json", *tracked)[::2], (0, ""))
+
+
 if __name__ == "__main__":
     try:
         unittest.main()
