@@ -8,6 +8,7 @@
 #include <onnxlint/isolation.h>
 #include <onnxlint/onnxlint.h>
 #include <onnxlint/opset_table.h>
+#include <onnxlint/run.h>
 #include <onnxlint/targets.h>
 #include <onnxlint/verdicts.h>
 #include <pybind11/pybind11.h>
@@ -125,6 +126,13 @@ std::chrono::milliseconds time_limit(const py::object& seconds) {
   return *limit;
 }
 
+// isolate=None: the default (isolated for a folder only); else the bool given.
+bool isolation_wanted(const py::object& isolate, bool by_default) {
+  if (isolate.is_none()) return by_default;
+  if (!py::isinstance<py::bool_>(isolate)) throw py::type_error("isolate: expected a bool or None");
+  return isolate.cast<bool>();
+}
+
 /// A linter with its settings: what one onnx-lint command line configures.
 class PyLinter {
  public:
@@ -135,8 +143,9 @@ class PyLinter {
     const RuleRegistry& registry = builtin_registry();
     try {
       Config cfg;
+      working_dir_ = std::filesystem::current_path();
       if (config.is_none()) {
-        if (auto found = find_config_file(std::filesystem::current_path())) {
+        if (auto found = find_config_file(working_dir_)) {
           cfg = load_config(*found, registry, canonical_target);
         }
       } else if (py::isinstance<py::bool_>(config)) {
@@ -145,8 +154,10 @@ class PyLinter {
               "config: give a path, None (search from the working folder) or "
               "False (no configuration file)");
         }
+        no_config_ = true;
       } else if (is_path_like(config)) {
-        cfg = load_config(fspath(config), registry, canonical_target);
+        config_file_ = fspath(config);
+        cfg = load_config(*config_file_, registry, canonical_target);
       } else {
         throw py::type_error("config: expected a path, None or False");
       }
@@ -163,14 +174,11 @@ class PyLinter {
       if (!baseline.is_none()) cli.baseline = fspath(baseline);
       if (jobs < 1) throw py::value_error("jobs: must be at least 1");
       cli.jobs = jobs;
+      command_line_ = cli;
       settings_ = resolve_settings(registry, cfg, cli);
       if (!file_timeout.is_none()) settings_.lint.file_time_limit = time_limit(file_timeout);
       config_path_ = cfg.path;
       linter_ = std::make_shared<const Linter>(registry, settings_.lint);
-      // The same settings, each file linted in a worker process (isolate=True).
-      LintOptions isolated = settings_.lint;
-      isolated.isolate = true;
-      isolated_linter_ = std::make_shared<const Linter>(registry, std::move(isolated));
     } catch (const ConfigError& e) {
       throw py::value_error(e.what());
     }
@@ -188,19 +196,28 @@ class PyLinter {
     return py::str(config_path_);
   }
 
+  /// A path as `onnx-lint` lints it (run.h): each model with its own configuration file.
+  RunRequest request_for(const std::string& path, const py::object& isolate) const {
+    RunRequest r;
+    r.paths = {path};
+    r.command_line = command_line_;
+    r.config_file = config_file_;
+    r.no_config = no_config_;
+    r.working_dir = working_dir_;
+    if (!isolate.is_none()) r.isolate = isolation_wanted(isolate, false);
+    r.file_time_limit = settings_.lint.file_time_limit;
+    return r;
+  }
+
  private:
   Settings settings_;
+  CommandLine command_line_;
+  std::optional<std::filesystem::path> config_file_;
+  bool no_config_ = false;
+  std::filesystem::path working_dir_;
   std::string config_path_;
   std::shared_ptr<const Linter> linter_;
-  std::shared_ptr<const Linter> isolated_linter_;
 };
-
-// isolate=None: the default (isolated for a folder only); else the bool given.
-bool isolation_wanted(const py::object& isolate, bool by_default) {
-  if (isolate.is_none()) return by_default;
-  if (!py::isinstance<py::bool_>(isolate)) throw py::type_error("isolate: expected a bool or None");
-  return isolate.cast<bool>();
-}
 
 /// The findings of one lint call, with the linter that made them (the emitters need it).
 class PyReport {
@@ -319,17 +336,23 @@ py::object PyLinter::lint(const py::object& model, const py::object& base_dir,
                         py::make_tuple(ENOENT, "No such file or directory", path).ptr());
         throw py::error_already_set();
       }
-      // A folder is linted in worker processes unless isolate=False: a crash on one model
+      // The run the command does (run.h): per-model configuration, baseline, verdicts. A
+      // folder is linted in worker processes unless isolate=False: a crash on one model
       // becomes its internal-error finding instead of ending the interpreter.
-      const bool isolated = isolation_wanted(isolate, std::filesystem::is_directory(path, ec));
-      py::gil_scoped_release unlocked;
-      report = (isolated ? isolated_linter_ : linter_)->lint_paths({path});
+      const RunRequest request = request_for(path, isolate);
+      RunResult run;
+      {
+        py::gil_scoped_release unlocked;
+        run = run_lint(builtin_registry(), request);
+      }
       // A folder without a model (or one that cannot be listed) is an error, as it was.
-      for (const FileReport& f : report.files) {
+      for (const FileReport& f : run.report.files) {
         if (f.status == FileReport::Status::PathError) {
           throw ConfigError(f.path + ": " + f.error);
         }
       }
+      return py::cast(
+          PyReport(run.linter, std::move(run.report), run.exit_code, run.settings.fail_on));
     } else {
       py::object source = model;
       // An onnx.ModelProto (or any protobuf message): serialised once, then linted as bytes.
@@ -364,7 +387,7 @@ py::object PyLinter::lint(const py::object& model, const py::object& base_dir,
   report.run.targets = settings_.lint.targets;
   report.run.tables = table_versions(settings_.lint.targets);
   report.run.config_file = config_path_;
-  // One configuration for every file: the Python API does not search per model (the CLI does).
+  // A model in memory has no folder to search a configuration from: the Linter's applies.
   for (FileReport& f : report.files) f.config_file = config_path_;
   const int code = decide_verdicts(report, settings_.fail_threshold, settings_.require_targets);
   return py::cast(PyReport(linter_, std::move(report), code, settings_.fail_on));

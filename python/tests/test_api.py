@@ -329,3 +329,41 @@ def test_version_and_table_versions():
     assert versions["targets"]["tensorrt"] == \
         next(t.source_version for t in onnxlint.targets() if t.id == "tensorrt")
     assert onnxlint.JSON_SCHEMA_VERSION == 1
+
+
+def test_lint_of_a_path_equals_the_command_with_per_folder_configs(workdir):
+    """onnxlint.lint(path) is `onnx-lint path` (run.h): each model's own configuration file,
+    the same findings, verdicts, requirements and exit code."""
+    import shutil
+    corpus = pathlib.Path(SOURCE_DIR) / "tests" / "data" / "corpus"
+    names = ["torch_bool_mask_index_op13.onnx", "torch_mlp_dynamic_batch_op13.onnx",
+             "torch_grid_sample_op13_std_symbolic.onnx"]
+    configs = {
+        "strict": 'targets = ["tensorrt"]\nrequire-target = "full"\n'
+                  '[severity]\nshape-dynamic-input = "error"\n',
+        "loose": 'ignore = ["shape"]\ntargets = ["nnapi"]\n',
+        "plain": None,
+    }
+    for folder, config in configs.items():
+        (workdir / folder).mkdir()
+        if config is not None:
+            (workdir / folder / "onnx-lint.toml").write_text(config)
+        for n in names:
+            shutil.copy(corpus / n, workdir / folder / n)
+    # The run's own configuration (fail-on, require-target) comes from the working folder.
+    (workdir / "onnx-lint.toml").write_text('fail-on = "warning"\n')
+    models = sorted(workdir.rglob("*.onnx"))
+    assert len(models) == 9
+    for model in models:
+        report = onnxlint.lint(model)
+        code, out, _ = run_cli("--format", "json", model, cwd=workdir)
+        cli = json.loads(out)
+        mine = json.loads(report.to_json())
+        assert mine["files"] == cli["files"], model
+        assert mine["run"] == cli["run"], model
+        assert report.exit_code == code, model
+    # The strict folder's configuration applies: its model with a dynamic batch fails on its
+    # shape-dynamic-input error, as on the command line.
+    strict = onnxlint.lint(workdir / "strict" / "torch_mlp_dynamic_batch_op13.onnx")
+    assert "shape-dynamic-input" in {d.rule for d in strict.diagnostics if d.severity == "error"}
+    assert strict.files[0].targets
