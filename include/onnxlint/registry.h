@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -54,6 +55,9 @@ class RuleRegistry {
   /// Sorted by id.
   const std::vector<Entry>& entries() const { return entries_; }
   const Entry* find(std::string_view id) const;
+  /// The rule id closest to `name` when `name` is a plausible misspelling of it ("did you
+  /// mean"), else nullopt.
+  std::optional<std::string> closest_id(std::string_view name) const;
   std::vector<std::string> categories() const;
 
   /// The long documentation (docs/rules/<id>.md, embedded at build time), or "".

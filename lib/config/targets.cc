@@ -6,6 +6,8 @@
 
 #include <algorithm>
 
+#include "config/text_util.h"
+
 namespace onnxlint {
 
 std::vector<std::string> resolve_targets(const std::vector<std::string>& names) {
@@ -13,6 +15,15 @@ std::vector<std::string> resolve_targets(const std::vector<std::string>& names) 
   for (const std::string& name : names) {
     const TargetInfo* t = find_target(name);
     if (t == nullptr) {
+      std::vector<std::string> names;
+      for (const TargetInfo& info : all_targets()) {
+        names.emplace_back(info.id);
+        for (std::string_view alias : info.aliases) names.emplace_back(alias);
+      }
+      if (auto close = closest(name, names)) {
+        throw ConfigError(fmt::format("unknown target '{}' (did you mean '{}'?); known targets: {}",
+                                      name, *close, target_names_for_help()));
+      }
       throw ConfigError(
           fmt::format("unknown target '{}'; known targets: {}", name, target_names_for_help()));
     }

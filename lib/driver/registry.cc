@@ -5,6 +5,8 @@
 #include <set>
 #include <stdexcept>
 
+#include "config/text_util.h"
+
 namespace onnxlint {
 
 namespace {
@@ -29,6 +31,12 @@ void RuleRegistry::add(const RuleInfo& info, Factory factory) {
       std::lower_bound(entries_.begin(), entries_.end(), info.id,
                        [](const Entry& a, const std::string& id) { return a.info->id < id; });
   entries_.insert(pos, std::move(e));
+}
+
+std::optional<std::string> RuleRegistry::closest_id(std::string_view name) const {
+  std::vector<std::string> ids;
+  for (const Entry& e : entries()) ids.push_back(e.info->id);
+  return closest(name, ids);
 }
 
 const RuleRegistry::Entry* RuleRegistry::find(std::string_view id) const {

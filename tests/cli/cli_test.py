@@ -102,6 +102,14 @@ class ExitCodes(TempModels):
         code, _, err = run("--target", "no-such-runtime", path)
         self.assertEqual(code, 2)
         self.assertIn("no-such-runtime", err)
+        self.assertNotIn("did you mean", err)
+        # A misspelling gets a suggestion, for --target and --explain alike.
+        code, _, err = run("--target", "tensort", path)
+        self.assertEqual(code, 2)
+        self.assertIn("unknown target 'tensort' (did you mean 'tensorrt'?)", err)
+        code, _, err = run("--explain", "export-baked-shap")
+        self.assertEqual(code, 2)
+        self.assertIn("(did you mean 'export-baked-shape'?)", err)
 
     def test_missing_path(self):
         # Exit 2 (an input error) with the path named; the report is still written (issue 16).

@@ -302,7 +302,10 @@ int run_command(int argc, char** argv) {
     if (!format_allowed(format, "--explain")) return kExitUsage;
     const auto* entry = registry.find(explain);
     if (entry == nullptr) {
-      std::cerr << fmt::format("onnx-lint: unknown rule '{}' (see --list-rules)\n", explain);
+      const auto close = registry.closest_id(explain);
+      std::cerr << fmt::format("onnx-lint: unknown rule '{}'{} (see --list-rules)\n",
+                               visible(explain),
+                               close ? fmt::format(" (did you mean '{}'?)", *close) : "");
       return kExitUsage;
     }
     std::string_view doc = RuleRegistry::documentation(explain);
