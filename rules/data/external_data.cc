@@ -53,6 +53,7 @@ namespace {
 void check(const Model& model, const fs::path& real_dir, ExternalDataCheck::Entry& e) {
   const TensorData& t = *e.site.tensor;
   std::string_view location = t.external_value("location");
+  e.location = std::string(location);
   if (location.empty()) {
     e.problem = ExternalDataCheck::Problem::Missing;
     e.message = fmt::format("tensor '{}' is stored externally but has no 'location' entry", t.name);

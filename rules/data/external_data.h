@@ -33,6 +33,7 @@ class ExternalDataCheck {
     TensorSite site;
     Problem problem = Problem::None;
     std::string message;
+    std::string location;  // the 'location' entry as written ("" when there is none)
     std::string resolved_path;
   };
 

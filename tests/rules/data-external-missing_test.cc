@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
+
 #include "loader/external_model.h"
 #include "loader/temp_dir.h"
 
@@ -91,6 +93,39 @@ TEST(DataExternalMissing, ConstantAttributeTensor) {
   ASSERT_EQ(d.size(), 1u);
   EXPECT_EQ(d[0].location.anchor(), std::string(kNestedIfPath) + "/const");
   EXPECT_EQ(d[0].location.attribute, "value");
+}
+
+TEST(DataExternalMissing, OneFindingPerMissingFileWithEveryTensorRelated) {
+  // A model saved with all its weights in one file that was not shipped: one cause, one
+  // finding; a second missing file is a second finding; a tensor without a location its own.
+  TempDir dir;
+  ModelBuilder m(13);
+  auto& g = m.graph();
+  g.input("x", kFloat, {4}).output("y", kFloat, {4});
+  std::string prev = "x";
+  for (int i = 0; i < 4; ++i) {
+    const std::string w = "W" + std::to_string(i);
+    g.initializer(external_tensor(w, {4}, i < 3 ? "weights.bin" : "other.bin"));
+    g.node("Add", {prev, w}, {"a" + std::to_string(i)});
+    prev = "a" + std::to_string(i);
+  }
+  g.initializer(external_tensor("V", {4}, ""));
+  g.node("Add", {prev, "V"}, {"y"});
+  const std::string model = dir.write("model.onnx", m.bytes());
+  auto d = file_diagnostics(kRule, model);
+  ASSERT_EQ(d.size(), 3u);
+  std::sort(d.begin(), d.end(),
+            [](const Diagnostic& a, const Diagnostic& b) { return a.message < b.message; });
+  EXPECT_EQ(d[0].message, "external data file 'other.bin' of tensor 'W3' does not exist");
+  EXPECT_THAT(d[0].related, IsEmpty());
+  EXPECT_EQ(d[1].message,
+            "external data file 'weights.bin' of tensor 'W0' does not exist; 2 other tensors are "
+            "stored in it too");
+  ASSERT_EQ(d[1].related.size(), 2u);
+  EXPECT_EQ(d[1].related[0].message, "tensor 'W1'");
+  EXPECT_EQ(d[1].related[1].message, "tensor 'W2'");
+  EXPECT_EQ(d[1].related[1].location.value_name, "W2");
+  EXPECT_EQ(d[2].message, "tensor 'V' is stored externally but has no 'location' entry");
 }
 
 }  // namespace
