@@ -2,9 +2,9 @@
 // op type; rule exceptions become internal-error findings.
 #include <fmt/format.h>
 #include <onnxlint/linter.h>
-#include <onnxlint/verdicts.h>
 #include <onnxlint/loader.h>
 #include <onnxlint/targets.h>
+#include <onnxlint/verdicts.h>
 
 #include <algorithm>
 #include <atomic>
@@ -114,6 +114,14 @@ Linter::Linter(const RuleRegistry& registry, LintOptions options)
   // The same checks and messages as the configuration reader (lib/config/config.cc) and the
   // command line, so that a program gets the errors onnx-lint would give.
   // Each value is then made exactly its declared type: a rule's constructor reads it typed.
+  // `allow-dims` names input dims meant to vary: the outputs that depend on them alone are not
+  // findings either. shape-dynamic-output reads shape-dynamic-input's list unless it has one.
+  if (auto in = options_.rule_options.find("shape-dynamic-input");
+      in != options_.rule_options.end() && registry_.find("shape-dynamic-output") != nullptr) {
+    if (auto dims = in->second.find("allow-dims"); dims != in->second.end()) {
+      options_.rule_options["shape-dynamic-output"].try_emplace("allow-dims", dims->second);
+    }
+  }
   for (auto& [id, opts] : options_.rule_options) {
     const RuleRegistry::Entry* e = registry_.find(id);
     if (e == nullptr) {

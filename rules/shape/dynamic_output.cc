@@ -3,7 +3,10 @@
 // declaration).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <onnxlint/config.h>
 #include <onnxlint/provenance.h>
+
+#include <algorithm>
 
 #include "rules/categories.h"
 #include "rules/shape/provenance_text.h"
@@ -21,9 +24,15 @@ class DynamicOutput final : public RuleBase<DynamicOutput> {
         .category = "shape",
         .severity = Severity::Info,
         .summary = "Graph output with symbolic or unknown dims",
+        .options = {{"allow-dims", std::vector<std::string>{},
+                     "names (globs) of dynamic input dims that are intended, e.g. [\"batch\"]: "
+                     "outputs whose shape depends on no other dim are not reported (defaults to "
+                     "shape-dynamic-input's allow-dims)"}},
     };
     return k;
   }
+  explicit DynamicOutput(const RuleOptionsView& opts)
+      : allowed_(opts.get<std::vector<std::string>>("allow-dims")) {}
 
   void on_model(const Model& model, RuleContext& ctx) override {
     const Graph& g = model.graph();
@@ -45,6 +54,17 @@ class DynamicOutput final : public RuleBase<DynamicOutput> {
         if (dyn.empty()) continue;
       } else if (cls == ShapeClass::Static) {
         continue;
+      }
+      // Dims the user means to vary (allow-dims): an output that depends on them alone is
+      // what was asked for.
+      if (cls == ShapeClass::InputDim && !allowed_.empty()) {
+        const std::vector<std::string_view> names = p.shape_dims(v);
+        if (!names.empty() && std::all_of(names.begin(), names.end(), [&](std::string_view n) {
+              return std::any_of(allowed_.begin(), allowed_.end(),
+                                 [&](const std::string& glob) { return path_glob_match(glob, n); });
+            })) {
+          continue;
+        }
       }
       // One cause, one finding: shape-data-dependent reports the node where the shape starts
       // to depend on runtime values and lists the outputs it reaches.
@@ -111,6 +131,9 @@ class DynamicOutput final : public RuleBase<DynamicOutput> {
       }
     }
   }
+
+ private:
+  const std::vector<std::string> allowed_;  // allow-dims
 };
 
 }  // namespace

@@ -97,5 +97,29 @@ TEST(ShapeDynamicOutput, NestedBodyOutputStackedByTheLoop) {
   EXPECT_THAT(findings(kRule, nest_in_loop(s.proto())), IsEmpty());
 }
 
+TEST(ShapeDynamicOutput, AllowDimsOfTheInputsApplyToTheOutputsToo) {
+  // y = x[batch, seq] reduced over seq: [batch]; z keeps both dims.
+  ModelBuilder m(13);
+  auto& g = m.graph();
+  g.input("x", kFloat, {std::string("batch"), std::string("seq")})
+      .output("y", kFloat, {std::string("batch")})
+      .output("z", kFloat, {std::string("batch"), std::string("seq")});
+  auto& reduce = g.node("ReduceMax", {"x"}, {"y"});
+  attr_int(reduce, "keepdims", 0);
+  attr_ints(reduce, "axes", {1});
+  g.node("Relu", {"x"}, {"z"});
+  EXPECT_THAT(findings(kRule, m.bytes()),
+              ElementsAre("shape-dynamic-output main:'y'", "shape-dynamic-output main:'z'"));
+  // allow-dims of shape-dynamic-input: y depends on batch alone; z also on seq.
+  LintOptions o;
+  o.rule_options["shape-dynamic-input"]["allow-dims"] = std::vector<std::string>{"batch"};
+  EXPECT_THAT(findings(kRule, m.bytes(), o), ElementsAre("shape-dynamic-output main:'z'"));
+  o.rule_options["shape-dynamic-input"]["allow-dims"] = std::vector<std::string>{"b*", "s?q"};
+  EXPECT_THAT(findings(kRule, m.bytes(), o), IsEmpty());
+  // The rule's own list wins (here: nothing is allowed for outputs).
+  o.rule_options[kRule]["allow-dims"] = std::vector<std::string>{};
+  EXPECT_THAT(findings(kRule, m.bytes(), o), ::testing::SizeIs(2));
+}
+
 }  // namespace
 }  // namespace onnxlint::testing
