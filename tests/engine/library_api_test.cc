@@ -40,7 +40,8 @@ TEST(LinterValidation, UnknownTargetIsAnErrorWithTheCommandLinesMessage) {
   } catch (const ConfigError& e) {
     expected = e.what();
   }
-  EXPECT_THAT(expected, StartsWith("unknown target 'tensorrtt'; known targets: "));
+  EXPECT_THAT(expected, StartsWith("unknown target 'tensorrtt' (did you mean 'tensorrt'?); known "
+                                   "targets: "));
   EXPECT_EQ(construction_error(o), expected);
 }
 
