@@ -310,6 +310,14 @@ struct Finding {
   std::string_view help = {};  // overrides the check's help
 };
 
+// A value the target takes computed at run time when it is int32 (NNAPI's Gather indices):
+// the fix is the type, not a constant (an embedding's token ids come from the input).
+constexpr std::string_view kCastToInt32Help =
+    "give the node int32 values: cast where they are computed (an embedding's token ids: "
+    "`input_ids.to(torch.int32)` in forward(), or export that graph input as int32); the "
+    "target takes int32 values computed at run time. A value that does not come from the "
+    "input can be made a constant instead (export with do_constant_folding=True)";
+
 constexpr std::string_view kOverridableHelp =
     "export with keep_initializers_as_inputs=False (or remove the initializers from the graph "
     "inputs, e.g. onnxruntime/tools/python/remove_initializer_from_input.py)";
@@ -688,7 +696,7 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
         found.push_back({fmt::format("computes {} ('{}', {}) at run time, but {} needs it "
                                      "constant unless it is {}",
                                      a.label, a.value, data_type_name(elem), who, value0()),
-                         a.label});
+                         a.label, value0() == "int32" ? kCastToInt32Help : std::string_view()});
       }
       break;
     case Check::ConstUnlessAttr: {

@@ -21,6 +21,10 @@
 namespace onnxlint::testing {
 namespace {
 
+using ::testing::StartsWith;
+
+using ::testing::Not;
+
 using rules::target::Check;
 using rules::target::Restriction;
 using rules::target::restriction_table;
@@ -799,6 +803,27 @@ TEST(TargetRestriction, ShapeChecksReadProvenShapesNotDeclarations) {
   EXPECT_THAT(run(model(true, 4), "nnpa"), ElementsAre(at("add", "onnx-mlir-nnpa")));
   // A stale declaration ([2, 1], graph-stale-value-info's business) does not change the check.
   EXPECT_THAT(run(model(true, 1), "nnpa"), ElementsAre(at("add", "onnx-mlir-nnpa")));
+}
+
+// NNAPI's Gather takes computed indices only as int32: an embedding's int64 token ids are a
+// type problem, and the help says so (not "make the value a constant").
+TEST(TargetRestriction, ConstUnlessTypeHelpIsTheCastForTokenIds) {
+  auto embedding = [](int32_t ids_type) {
+    ModelBuilder m(13);
+    auto& g = m.graph();
+    g.input("input_ids", ids_type, {1, 8}).output("y", kFloat, {1, 8, 4});
+    g.initializer(make_tensor_f32("table", {100, 4}, std::vector<float>(400, 0.f)));
+    g.node("Gather", {"table", "input_ids"}, {"y"}, "embed");
+    return m;
+  };
+  EXPECT_THAT(run(embedding(kInt64), "nnapi"), ElementsAre(at("embed", "onnxruntime-nnapi")));
+  const auto d = diagnostics(kRule, embedding(kInt64).bytes(), for_targets({"nnapi"}));
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_THAT(d[0].message, HasSubstr("needs it constant unless it is int32"));
+  EXPECT_THAT(d[0].help, HasSubstr("input_ids.to(torch.int32)"));
+  EXPECT_THAT(d[0].help, Not(StartsWith("make the value a constant")));
+  // Near miss: int32 ids are taken as they are.
+  EXPECT_THAT(run(embedding(kInt32), "nnapi"), IsEmpty());
 }
 
 }  // namespace
