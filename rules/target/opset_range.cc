@@ -1,6 +1,9 @@
 // target-opset-range: the model's opset imports or IR version lie outside what a selected target
 // runtime accepts.
 #include <fmt/format.h>
+#include <onnxlint/opset_table.h>
+
+#include <algorithm>
 
 #include "rules/categories.h"
 #include "rules/target/target_common.h"
@@ -46,10 +49,19 @@ class OpsetRange final : public RuleBase<OpsetRange> {
         if (auto src = fact_source(*t, "max_ir_version"); !src.empty()) {
           d.notes.push_back(fmt::format("source: {}", src));
         }
-        d.help = fmt::format(
-            "export with an older exporter or opset (torch.onnx.export(..., opset_version=N) "
-            "picks the IR version of the opset), or convert the model down; {} loads IR <= {}",
-            t->display_name, t->max_ir_version);
+        // The newest opset a release with that IR version shipped: the export's IR follows it.
+        int newest = 0;
+        for (const OnnxRelease& r : onnx_releases()) {
+          if (r.ir_version <= t->max_ir_version) newest = std::max(newest, r.ai_onnx);
+        }
+        d.help = newest > 0
+                     ? fmt::format(
+                           "export at opset {} or lower (torch.onnx.export(..., opset_version={}) "
+                           "writes the IR version of its opset), or convert the model down; {} "
+                           "loads IR <= {}",
+                           newest, newest, t->display_name, t->max_ir_version)
+                     : fmt::format("convert the model down; {} loads IR <= {}", t->display_name,
+                                   t->max_ir_version);
       }
     }
   }
@@ -63,6 +75,10 @@ class OpsetRange final : public RuleBase<OpsetRange> {
   }
 
  private:
+  // The opset torch.onnx.export writes by default in torch 2.x (and ONNX 1.12's newest): the
+  // version converters and runtimes support it best.
+  static constexpr int kCommonExportOpset = 17;
+
   static void check_imports(const TargetInfo& t, std::span<const OpsetImport> imports,
                             const Location& where, const std::string& who, RuleContext& ctx) {
     for (const OpsetImport& imp : imports) {
@@ -82,10 +98,15 @@ class OpsetRange final : public RuleBase<OpsetRange> {
                                       t.source_path, t.source_version));
       }
       if (normalize_domain(imp.domain).empty()) {
+        // Too new: the newest it accepts. Too old: not its oldest (which other runtimes and the
+        // exporter support least) but the newest it accepts that exporters write by default.
+        const int suggested = high     ? hi
+                              : hi > 0 ? std::min(hi, kCommonExportOpset)
+                                       : std::max(lo, kCommonExportOpset);
         d.help = fmt::format(
             "export with an opset in {}: torch.onnx.export(..., opset_version={}), or convert "
             "the model with onnx.version_converter",
-            bounds_text(lo, hi), low ? lo : hi);
+            bounds_text(lo, hi), suggested);
       } else {
         d.help = fmt::format(
             "convert the model to a {} opset in {} (re-export with an older "

@@ -40,6 +40,11 @@ TEST(TargetOpsetRange, OpsetAboveTheTargetsMaximum) {
 TEST(TargetOpsetRange, OpsetBelowTheTargetsMinimum) {
   EXPECT_THAT(findings(kRule, relu(8).bytes(), for_targets({"tensorrt"})),
               ElementsAre("target-opset-range  @tensorrt"));
+  // The help names an opset to export with: not TensorRT's oldest (9), which exporters and
+  // other runtimes support least, but the opset torch writes by default.
+  auto low = diagnostics(kRule, relu(8).bytes(), for_targets({"tensorrt"}));
+  ASSERT_EQ(low.size(), 1u);
+  EXPECT_THAT(low[0].help, HasSubstr("opset_version=17"));
   // No ORT EP has a floor: ORT 1.30 loads opset 1-6 models (tests/ort) in its core, before
   // any EP is given a node; an op without a kernel there is target-unsupported-op's. WebNN's
   // own table keeps its floor.
@@ -65,6 +70,9 @@ TEST(TargetOpsetRange, IrVersionAboveTheTargetsMaximum) {
   EXPECT_EQ(diags[0].key, "ir");
   EXPECT_THAT(diags[0].message, HasSubstr("IR version 14 is newer than"));
   EXPECT_THAT(diags[0].notes, ::testing::Contains(HasSubstr("source: derived")));
+  // The opset to export with, computed from ONNX's release table: no "N" left to fill in.
+  EXPECT_THAT(diags[0].help, ::testing::MatchesRegex(".*opset_version=[0-9]+\\).*"));
+  EXPECT_THAT(diags[0].help, ::testing::Not(HasSubstr("=N")));
   EXPECT_THAT(findings(kRule, relu(17, 13).bytes(), for_targets({"ort-cuda"})), IsEmpty());
 }
 
