@@ -92,7 +92,10 @@ class UnsupportedOp final : public RuleBase<UnsupportedOp> {
     return k;
   }
 
-  void on_model(const Model&, RuleContext& ctx) override {
+  void on_model(const Model& model, RuleContext& ctx) override {
+    // torch writes a contrib op only through a custom symbolic: a different cause (and fix)
+    // from a model saved after ONNX Runtime's optimizer or quantizer.
+    from_pytorch_ = model.producer_name() == "pytorch";
     targets_ = target::selected_targets(ctx);
     status_.assign(targets_.size(), {});
     estimates_.assign(targets_.size(), {});
@@ -179,10 +182,16 @@ class UnsupportedOp final : public RuleBase<UnsupportedOp> {
       if (target::is_onnxruntime_domain(n.domain()) && !target::is_onnxruntime_target(t) &&
           !epcontext) {
         d.notes.push_back(
-            "this model was saved after ONNX Runtime's optimizer or quantizer (domain '" +
-            std::string(n.domain()) +
-            "' holds ONNX Runtime's own ops): export the original "
-            "model instead");
+            from_pytorch_
+                ? "torch.onnx exported this ONNX Runtime contrib op (domain '" +
+                      std::string(n.domain()) +
+                      "') through a custom symbolic (torch.onnx.register_custom_op_symbolic, "
+                      "g.op(\"com.microsoft::...\")): only ONNX Runtime runs it; for this "
+                      "target, export without that symbolic so the op becomes standard ONNX ops"
+                : "this model was saved after ONNX Runtime's optimizer or quantizer (domain '" +
+                      std::string(n.domain()) +
+                      "' holds ONNX Runtime's own ops): export the original "
+                      "model instead");
       }
       d.help = epcontext ? "compile the original model for this target (keep the model the "
                            "context was made from), or deploy on the execution provider named "
@@ -291,6 +300,7 @@ class UnsupportedOp final : public RuleBase<UnsupportedOp> {
   }
 
   std::vector<const TargetInfo*> targets_;
+  bool from_pytorch_ = false;  // the model's producer_name is "pytorch"
   std::vector<std::unordered_map<const Node*, target::NodeState>> status_;
   std::vector<target::FallbackEstimate> estimates_;
   target::NodeFindings findings_;

@@ -16,6 +16,10 @@
 namespace onnxlint::testing {
 namespace {
 
+using ::testing::Contains;
+
+using ::testing::Not;
+
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
@@ -395,6 +399,27 @@ TEST(TargetUnsupportedOp, IrVersionAboveTheTargetMakesItUnsupported) {
   nlohmann::json s = section(m.bytes(), {"ort-cpu"});
   EXPECT_EQ(s[0]["ir_version_supported"], false);
   EXPECT_EQ(s[0]["verdict"], "unsupported");
+}
+
+// A contrib op on a target outside ONNX Runtime: the note names the cause the producer shows.
+TEST(TargetUnsupportedOp, ContribOpNoteFitsTheProducer) {
+  auto model = [](const std::string& producer) {
+    ModelBuilder m(17);
+    m.producer(producer, "1.0");
+    m.opset("com.microsoft", 1);
+    auto& g = m.graph();
+    g.input("x", kFloat, {1, 8}).output("y", kFloat, {1, 8});
+    g.node("Gelu", {"x"}, {"y"}, "gelu", "com.microsoft");
+    return m;
+  };
+  const auto torch = diagnostics(kRule, model("pytorch").bytes(), for_targets({"tensorrt"}));
+  ASSERT_EQ(torch.size(), 1u);
+  EXPECT_THAT(torch[0].notes, Contains(HasSubstr("custom symbolic")));
+  EXPECT_THAT(torch[0].notes, Not(Contains(HasSubstr("optimizer or quantizer"))));
+  const auto ort =
+      diagnostics(kRule, model("onnxruntime.transformers").bytes(), for_targets({"tensorrt"}));
+  ASSERT_EQ(ort.size(), 1u);
+  EXPECT_THAT(ort[0].notes, Contains(HasSubstr("ONNX Runtime's optimizer or quantizer")));
 }
 
 }  // namespace
