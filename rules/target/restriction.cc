@@ -318,6 +318,12 @@ constexpr std::string_view kCastToInt32Help =
     "target takes int32 values computed at run time. A value that does not come from the "
     "input can be made a constant instead (export with do_constant_folding=True)";
 
+// An If whose condition is a constant: folding replaces it by the branch taken.
+constexpr std::string_view kFoldConstantIfHelp =
+    "the If's condition is a constant (flow-constant-condition reports it): fold the graph "
+    "(onnx-simplifier, or polygraphy surgeon sanitize --fold-constants) and the If is replaced "
+    "by the branch it takes; or remove the check from the traced code";
+
 constexpr std::string_view kOverridableHelp =
     "export with keep_initializers_as_inputs=False (or remove the initializers from the graph "
     "inputs, e.g. onnxruntime/tools/python/remove_initializer_from_input.py)";
@@ -677,6 +683,12 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
       }
       const Graph& tg = *then_a->g;
       const Graph& eg = *else_a->g;
+      // A condition the analysis proves constant (torch's traced asserts and size checks):
+      // folding removes the If, and with it the problem.
+      const ValueId cond = prov.input(n, 0);
+      const auto known = cond == kNoValue ? std::nullopt : prov.known_ints(cond);
+      const std::string_view help =
+          known && known->size() == 1 ? kFoldConstantIfHelp : std::string_view();
       for (size_t i = 0; i < tg.outputs().size() && i < eg.outputs().size(); ++i) {
         const TypeInfo& x = tg.outputs()[i].type;
         const TypeInfo& y = eg.outputs()[i].type;
@@ -684,7 +696,7 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
         found.push_back({fmt::format("returns output {} with rank {} from then_branch and {} "
                                      "from else_branch, which {} does not support",
                                      i, x.dims.size(), y.dims.size(), who),
-                         fmt::format("output {}", i)});
+                         fmt::format("output {}", i), help});
       }
       break;
     }

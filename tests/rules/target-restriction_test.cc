@@ -732,6 +732,22 @@ TEST(TargetRestriction, IfBranchRanks) {
   };
   EXPECT_THAT(run(model({1, 2, 2}), "tensorrt"), ElementsAre(at("if", "tensorrt")));
   EXPECT_THAT(run(model({2, 2}), "tensorrt"), IsEmpty());
+  // A runtime condition: the generic help. A constant one (torch's traced size checks): the fix
+  // is folding, which removes the If.
+  const auto runtime = diagnostics(kRule, model({1, 2, 2}).bytes(), for_targets({"tensorrt"}));
+  ASSERT_EQ(runtime.size(), 1u);
+  EXPECT_THAT(runtime[0].help, Not(HasSubstr("fold the graph")));
+  ModelBuilder folded = model({1, 2, 2});
+  onnx::GraphProto& g = *folded.proto().mutable_graph();
+  g.mutable_input()->RemoveLast();  // c becomes a Constant, before the If
+  auto* c = g.add_node();
+  c->set_op_type("Constant");
+  c->add_output("c");
+  attr_tensor(*c, "value", make_tensor_bool("", true));
+  g.mutable_node()->SwapElements(0, g.node_size() - 1);
+  const auto constant = diagnostics(kRule, folded.bytes(), for_targets({"tensorrt"}));
+  ASSERT_EQ(constant.size(), 1u);
+  EXPECT_THAT(constant[0].help, HasSubstr("fold the graph"));
 }
 
 TEST(TargetRestriction, ConstantUnlessTypeOrAttribute) {
