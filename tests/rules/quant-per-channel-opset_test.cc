@@ -44,5 +44,21 @@ TEST(QuantPerChannelOpset, NestedInLoopBodyAndIfBranch) {
               ElementsAre(std::string(kRule) + " " + kNestedIfPath + "/dq_w"));
 }
 
+// One cause, one finding: per-axis DequantizeLinear with an `axis` attribute at opset 12 is this
+// rule's (it says what per-axis quantization needs); opset-too-low leaves the axis to it.
+TEST(QuantPerChannelOpset, OpsetTooLowLeavesTheAxisToThisRule) {
+  ModelBuilder m = dq_weight(12, 8, 8, 8);
+  for (auto& n : *m.proto().mutable_graph()->mutable_node()) attr_int(n, "axis", 0);
+  EXPECT_THAT(findings(kRule, m.bytes()), ElementsAre("quant-per-channel-opset main/dq_w"));
+  EXPECT_THAT(findings("opset-too-low", m.bytes()), IsEmpty());
+  // A scalar scale with an axis: not per-axis, so the attribute is opset-too-low's.
+  ModelBuilder scalar = dq_weight(12, 8, 0, 0);
+  for (auto& n : *scalar.proto().mutable_graph()->mutable_node()) attr_int(n, "axis", 0);
+  EXPECT_THAT(findings("opset-too-low", scalar.bytes()), ElementsAre("opset-too-low main/dq_w"));
+  // An op too old for its own sake is still opset-too-low's.
+  ModelBuilder old = dq_weight(9, 8, 0, 0);
+  EXPECT_THAT(findings("opset-too-low", old.bytes()), ElementsAre("opset-too-low main/dq_w"));
+}
+
 }  // namespace
 }  // namespace onnxlint::testing
