@@ -7,6 +7,7 @@
 #include <onnxlint/provenance.h>
 
 #include <algorithm>
+#include <set>
 
 #include "rules/categories.h"
 #include "rules/shape/provenance_text.h"
@@ -37,6 +38,13 @@ class DynamicOutput final : public RuleBase<DynamicOutput> {
   void on_model(const Model& model, RuleContext& ctx) override {
     const Graph& g = model.graph();
     const Provenance& p = ctx.get<Provenance>();
+    // Dim names the graph inputs declare (dynamic by declaration).
+    std::set<std::string_view> input_dims;
+    for (const ValueInfo& in : g.inputs()) {
+      for (const Dim& dim : in.type.dims) {
+        if (dim.kind == Dim::Kind::Param) input_dims.insert(dim.param);
+      }
+    }
     for (const ValueInfo& out : g.outputs()) {
       ValueId v = p.find(g, out.name);
       const ShapeClass cls = v == kNoValue ? ShapeClass::Unknown : p.shape_class(v);
@@ -82,7 +90,27 @@ class DynamicOutput final : public RuleBase<DynamicOutput> {
       Diagnostic& d = ctx.report(ctx.at_value(g, out.name), std::move(message));
       const ComputedShape computed = computed_shape(p, v);
       switch (cls) {
-        case ShapeClass::Static:
+        case ShapeClass::Static: {
+          // Declared with a dim an input declares dynamic, yet computed fixed: the size of the
+          // export example was baked in. Declaring the computed shape would make that permanent.
+          std::string baked;
+          for (const Dim& dim : out.type.dims) {
+            if (dim.kind == Dim::Kind::Param && input_dims.count(dim.param) > 0) {
+              baked = std::string(dim.param);
+              break;
+            }
+          }
+          if (!baked.empty()) {
+            d.notes.push_back(fmt::format(
+                "the graph computes the static shape {} here although the output is declared "
+                "with input dim '{}': a size from the export example was baked in "
+                "(export-baked-shape says where)",
+                computed.known ? computed.text : std::string("of this output"), baked));
+            d.help =
+                "keep the dim dynamic inside the traced code (read sizes with `x.shape[i]`, "
+                "use -1 in view/reshape) rather than declaring the computed shape";
+            break;
+          }
           d.notes.push_back(fmt::format(
               "the graph computes the static shape {} here: only the declaration is dynamic (the "
               "exporter could not infer it)",
@@ -91,6 +119,7 @@ class DynamicOutput final : public RuleBase<DynamicOutput> {
               "run ONNX shape inference (`onnx.shape_inference.infer_shapes`) or "
               "onnx-simplifier to declare the static output shape";
           break;
+        }
         case ShapeClass::InputDim:
           // Worth saying when it tells more than the declaration ([N+1, 4] vs [?, 4]).
           if (computed.known && computed.text != "[" + shape_text + "]") {

@@ -121,5 +121,22 @@ TEST(ShapeDynamicOutput, AllowDimsOfTheInputsApplyToTheOutputsToo) {
   EXPECT_THAT(findings(kRule, m.bytes(), o), ::testing::SizeIs(2));
 }
 
+TEST(ShapeDynamicOutput, ABakedSizeIsNotAdviceToDeclareIt) {
+  // y = x.view(2, 32) declared [N, 32]: the graph computes [2, 32] because the batch of the
+  // export example was baked in; declaring [2, 32] would make the bake permanent.
+  ModelBuilder m(14);
+  auto& g = m.graph();
+  g.input("x", kFloat, {std::string("N"), 32}).output("y", kFloat, {std::string("N"), 32});
+  g.initializer(make_tensor_i64("shape", {2}, {2, 32}));
+  g.node("Reshape", {"x", "shape"}, {"y"}, "view");
+  const auto d = diagnostics(kRule, m.bytes());
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_THAT(d[0].notes, ::testing::Contains(HasSubstr("a size from the export example was "
+                                                        "baked in")));
+  EXPECT_THAT(d[0].help, ::testing::Not(HasSubstr("declare the static output shape")));
+  EXPECT_THAT(findings("export-baked-shape", m.bytes()),
+              ElementsAre("export-baked-shape main/view"));
+}
+
 }  // namespace
 }  // namespace onnxlint::testing
