@@ -54,6 +54,18 @@ struct Diagnostic {
   /// Further places of the same cause (JSON `related`, SARIF `relatedLocations`); the text
   /// output names a few and counts the rest.
   std::vector<RelatedLocation> related;
+  /// What the cause of this finding looks like with the model's names left out, as the rule
+  /// states it: the op types along its reason chain, the op and argument at its site ("" = the
+  /// finding is never merged). The linter merges the findings of one rule in one file whose
+  /// cause, severity, target, key and help are equal and whose sites differ only in numbers
+  /// (`/NonZero_12` and `/NonZero_57`, `Loop_3:body` and `Loop_9:body`): the copies of one
+  /// piece of exporter code (an unrolled loop, a repeated module) are one finding, and the
+  /// other sites are its related locations (see group_by_cause() and docs/library.md,
+  /// "Findings of one cause").
+  std::string cause;
+  /// How many places of one cause this finding stands for: 1, or the number of findings
+  /// group_by_cause() merged (or a rule grouped itself) into it.
+  uint32_t count = 1;
 
   /// Stable identity for baselines: rule + file name + graph path + node/value (+ target +
   /// key). Independent of the message wording and of the folder the file is in.
@@ -65,5 +77,22 @@ struct Diagnostic {
 
 /// Deterministic order: file, graph path, node index, rule id, value, message.
 bool diagnostic_less(const Diagnostic& a, const Diagnostic& b);
+
+/// The message of a related location that is another site of a grouped finding.
+inline constexpr std::string_view kSameCauseMessage = "same cause";
+
+/// Merges findings of one cause (Diagnostic::cause, above) in `diags`, the findings of one file:
+/// each set of findings with equal rule, severity, target, key, help and non-empty cause whose
+/// locations are equal once the numbers in their graph paths, node and value names are left
+/// out becomes one finding. It keeps the first site (the lowest-numbered copy: graph paths
+/// compared number-aware, then node index) with its location, key, notes and related places,
+/// so its fingerprint is the one that site has alone, however many copies there are; `count`
+/// becomes the number of sites, the message says how many other places have the same cause,
+/// and every other site (message kSameCauseMessage), then every related place of theirs that
+/// is not already listed, is appended to `related`. Findings without a cause are left as they
+/// are. Linear in the findings (one hash per finding) but for sorting each group; the order
+/// of `diags` is kept otherwise (a merged finding takes the place of the earliest of its
+/// findings in `diags`).
+void group_by_cause(std::vector<Diagnostic>& diags);
 
 }  // namespace onnxlint

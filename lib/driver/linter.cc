@@ -452,6 +452,12 @@ FileReport Linter::lint_model(const Model& model) const {
       if (!suppressed(d)) report.diagnostics.push_back(std::move(d));
     }
   }
+  // One finding per cause: after the in-model suppressions (they name rules, so they hide
+  // every copy of a cause or none, and count the findings the rules made), before the sort
+  // (a merged finding sorts by its first site) and before any baseline, which the caller
+  // applies to the report: a merged finding keeps its first site's fingerprint, so a baseline
+  // accepts it whether the model has one copy or many (docs/library.md).
+  group_by_cause(report.diagnostics);
   std::sort(report.diagnostics.begin(), report.diagnostics.end(), diagnostic_less);
   std::stable_sort(sections.begin(), sections.end(),
                    [](const ReportSection& a, const ReportSection& b) { return a.name < b.name; });

@@ -17,7 +17,7 @@ namespace {
 // the sizes make the build fail until it is (x86-64 libstdc++, the build CI runs).
 #if defined(__x86_64__) && defined(__GLIBCXX__) && !defined(_GLIBCXX_DEBUG)
 static_assert(sizeof(FileReport) == 648, "FileReport changed: update report_wire.cc");
-static_assert(sizeof(Diagnostic) == 464, "Diagnostic changed: update report_wire.cc");
+static_assert(sizeof(Diagnostic) == 504, "Diagnostic changed: update report_wire.cc");
 static_assert(sizeof(Location) == 248, "Location changed: update report_wire.cc");
 static_assert(sizeof(RelatedLocation) == 280, "RelatedLocation changed: update report_wire.cc");
 static_assert(sizeof(ModelSummary) == 408, "ModelSummary changed: update report_wire.cc");
@@ -148,6 +148,8 @@ void put(Writer& w, const Diagnostic& d) {
     w.str(rl.message);
   }
   w.str(d.key);
+  w.str(d.cause);
+  w.u64(d.count);
 }
 
 Diagnostic get_diagnostic(Reader& r) {
@@ -165,6 +167,10 @@ Diagnostic get_diagnostic(Reader& r) {
     rl.message = r.str();
   }
   d.key = r.str();
+  d.cause = r.str();
+  const uint64_t count = r.u64();
+  if (count == 0 || count > UINT32_MAX) throw Malformed();
+  d.count = static_cast<uint32_t>(count);
   return d;
 }
 

@@ -44,6 +44,7 @@ nlohmann::json diagnostic_json(const Diagnostic& d) {
     }
     j["related"] = std::move(related);
   }
+  if (d.count > 1) j["count"] = d.count;
   j["fingerprint"] = d.fingerprint();
   return j;
 }

@@ -162,6 +162,9 @@ json result_json(const Diagnostic& d, size_t rule_index) {
     }
     r["relatedLocations"] = std::move(related);
   }
+  // A finding of one cause repeated (Diagnostic::count): the other sites are its related
+  // locations.
+  if (d.count > 1) r["occurrenceCount"] = d.count;
   r["partialFingerprints"] = {{"onnxLint/v1", d.fingerprint()}};
 
   json props = json::object();

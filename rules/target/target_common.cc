@@ -47,6 +47,7 @@ void NodeFindings::report(RuleContext& ctx, const Several& several) {
     d.notes = std::move(g.first.notes);
     d.help = std::move(g.first.help);
     for (Location& l : g.more) d.related.push_back({std::move(l), ""});
+    d.count = static_cast<uint32_t>(g.more.size() + 1);
   }
   groups_.clear();
   index_.clear();
