@@ -4,6 +4,7 @@
 
 #include "rules/categories.h"
 #include "rules/flow/loop_facts.h"
+#include "rules/shape/detection.h"
 #include "rules/shape/provenance_text.h"
 
 namespace onnxlint::rules {
@@ -34,9 +35,15 @@ class DataDependentIf final : public RuleBase<DataDependentIf> {
                                     "branch taken is only known at run time",
                                     n.inputs()[0], node_label(n)));
     d.notes.push_back(fmt::format("'{}' comes from {}", n.inputs()[0], p.explain_value(cond)));
-    d.help =
-        "replace the Python `if` on tensor values with `torch.where(cond, a, b)` (both "
-        "branches computed, shapes fixed), or move the decision out of the model";
+    // One cause at every copy of the same traced code: the condition's chain and the branches.
+    d.cause = fmt::format("{}|{}", chain_shape(p.value_reason(cond)), body_shape(n));
+    // torchvision's `batched_nms` and RoI pooling branch on tensor values: not the user's `if`.
+    const DetectionPart part = detection_part(n, p, ctx.get<NmsFeeders>(), cond);
+    d.help = part != DetectionPart::None
+                 ? detection_help(part)
+                 : "replace the Python `if` on tensor values with `torch.where(cond, a, b)` "
+                   "(both branches computed, shapes fixed), or move the decision out of the "
+                   "model";
   }
 };
 

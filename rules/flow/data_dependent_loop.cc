@@ -5,6 +5,7 @@
 
 #include "rules/categories.h"
 #include "rules/flow/loop_facts.h"
+#include "rules/shape/detection.h"
 #include "rules/shape/provenance_text.h"
 
 namespace onnxlint::rules {
@@ -31,6 +32,15 @@ class DataDependentLoop final : public RuleBase<DataDependentLoop> {
     const LoopControl c = loop_control(n, p);
     auto is_data = [&](ValueId v) { return v != kNoValue && p.value_class(v) == ValueClass::Data; };
     std::vector<std::string> reasons, notes;
+    std::string cause;  // Diagnostic::cause: which controls, their chains, the body
+    ValueId first = kNoValue;
+    auto add_cause = [&](std::string_view what, ValueId v) {
+      cause += fmt::format("{}={}|", what, chain_shape(p.value_reason(v)));
+      if (first == kNoValue) first = v;
+    };
+    if (is_data(c.trip)) add_cause("trip", c.trip);
+    if (is_data(c.cond)) add_cause("cond", c.cond);
+    if (is_data(c.body_cond)) add_cause("body", c.body_cond);
     if (is_data(c.trip)) {
       reasons.push_back(fmt::format("its trip count '{}'", c.trip_name));
       notes.push_back(
@@ -58,10 +68,14 @@ class DataDependentLoop final : public RuleBase<DataDependentLoop> {
                                            "depend{} on tensor values",
                                            node_label(n), joined, reasons.size() == 1 ? "s" : ""));
     d.notes = std::move(notes);
-    d.help =
-        "move data-dependent loops out of the model (run them in Python around it), or "
-        "give the loop a fixed trip count (`for i in range(N)` with a Python int) and mask "
-        "the extra iterations";
+    d.cause = cause + body_shape(n);
+    // A loop torchvision's detectors script (pasting masks, per-image post-processing).
+    const DetectionPart part = detection_part(n, p, ctx.get<NmsFeeders>(), first);
+    d.help = part != DetectionPart::None
+                 ? detection_help(part)
+                 : "move data-dependent loops out of the model (run them in Python around it), "
+                   "or give the loop a fixed trip count (`for i in range(N)` with a Python int) "
+                   "and mask the extra iterations";
   }
 };
 

@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "rules/categories.h"
+#include "rules/shape/detection.h"
 #include "rules/shape/provenance_text.h"
 
 namespace onnxlint::rules {
@@ -68,14 +69,22 @@ class DataDependent final : public RuleBase<DataDependent> {
     const OpSemantics& sem = p.semantics(n);
     const int64_t opset = p.opset(n);
     std::string arg;
+    // The cause without the model's names (Diagnostic::cause): the kind of message, the input,
+    // the chain's op types and the computed shape with its bounds. Equal at every copy of an
+    // unrolled loop, so the linter reports the copies as one finding.
+    std::string shape_of_cause;
     if (cause != kNoValue) {
       for (size_t i = 0; i < n.inputs().size(); ++i) {
         if (p.input(n, i) == cause) {
           arg = fmt::format("'{}' ('{}')", formal_input_name(n, i, opset), n.inputs()[i]);
+          shape_of_cause = fmt::format("input {}", i);
           break;
         }
       }
       if (arg.empty()) arg = fmt::format("'{}'", p.name_of(cause));
+      shape_of_cause += "|" + chain_shape(p.value_reason(cause));
+    } else if (out != kNoValue) {
+      shape_of_cause = "|" + chain_shape(p.shape_reason(out));
     }
 
     std::string message;
@@ -111,6 +120,9 @@ class DataDependent final : public RuleBase<DataDependent> {
     } else {
       message = fmt::format("{} has an output shape that depends on runtime values", node_label(n));
     }
+    size_t out_index = 0;
+    while (out_index < n.outputs().size() && p.output(n, out_index) != out) ++out_index;
+    shape_of_cause = fmt::format("output {}|{}|{}", out_index, shape_of_cause, body_shape(n));
     Diagnostic& d = ctx.report(ctx.at_node(n), std::move(message));
     if (cause != kNoValue) {
       const Graph* cg = p.graph_of(cause);
@@ -128,6 +140,14 @@ class DataDependent final : public RuleBase<DataDependent> {
     // profile or a padded re-export needs.
     if (out != kNoValue) {
       const ComputedShape c = computed_shape(p, out);
+      if (c.known) {  // a copy with other sizes or bounds is another cause
+        shape_of_cause += "|" + c.text;
+        if (const auto dims = p.dims(out)) {
+          for (const DimFact& f : *dims) {
+            if (f.kind == DimFact::Kind::Data) shape_of_cause += fmt::format(" {}", f.bound);
+          }
+        }
+      }
       if (c.known && !c.bounds.empty()) {
         std::string bounds = fmt::format("{}", fmt::join(c.bounds, "; "));
         // "k ≤ 20, set by NonZero '/NonZero'" at that NonZero: the origin goes without saying.
@@ -143,7 +163,11 @@ class DataDependent final : public RuleBase<DataDependent> {
       d.notes.push_back(
           fmt::format("every shape computed from '{}' is data-dependent too", p.name_of(out)));
     }
-    d.help = data_dependent_help(n.op_type());
+    // The detector's own post-processing (torchvision's, unrolled per class) is not code the
+    // user wrote: its fix is where it runs, not how it is written.
+    const DetectionPart part = detection_part(n, p, ctx.get<NmsFeeders>(), cause);
+    d.help = part != DetectionPart::None ? detection_help(part) : data_dependent_help(n.op_type());
+    d.cause = std::move(shape_of_cause);
   }
 };
 

@@ -8,6 +8,7 @@
 #include <onnxlint/opset_table.h>
 #include <onnxlint/provenance.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -39,6 +40,55 @@ inline std::string quoted_list(const std::vector<std::string_view>& names) {
 
 inline std::string dims_phrase(const std::vector<std::string_view>& names) {
   return fmt::format("input dim{} {}", names.size() == 1 ? "" : "s", quoted_list(names));
+}
+
+/// The shape of a reason chain, for Diagnostic::cause: what each step follows (`v` the value,
+/// `s` the shape) and the op type of the node computing it, or `in` where the chain ends at a
+/// graph input or an initializer; the names are left out ("v:Greater<v:Gather<s:NonZero<in").
+/// The copies of one piece of exporter code have equal chain shapes.
+inline std::string chain_shape(const std::vector<ReasonStep>& steps) {
+  std::string out;
+  for (const ReasonStep& st : steps) {
+    if (!out.empty()) out += '<';
+    out += st.via_value ? "v:" : "s:";
+    if (st.producer == nullptr) {
+      out += "in";
+      continue;
+    }
+    if (!st.producer->in_default_domain()) {
+      out += st.producer->domain();
+      out += "::";
+    }
+    out += st.producer->op_type();
+  }
+  return out;
+}
+
+/// The shape of the bodies a node holds (If branches, Loop and Scan bodies), for
+/// Diagnostic::cause: per body its attribute, node count and a hash of its op types in order,
+/// nested bodies included. Two Ifs whose branches were traced from the same code have equal
+/// body shapes; "" for a node without bodies.
+inline std::string body_shape(const Node& n) {
+  std::string out;
+  std::vector<const Graph*> pending;
+  for (const Graph* g : n.subgraphs()) pending.push_back(g);
+  std::reverse(pending.begin(), pending.end());
+  while (!pending.empty()) {
+    const Graph* g = pending.back();
+    pending.pop_back();
+    uint64_t h = 1469598103934665603ull;
+    for (const Node& m : g->nodes()) {
+      for (char c : m.domain()) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+      h = (h ^ ':') * 1099511628211ull;
+      for (char c : m.op_type()) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+      h = (h ^ ';') * 1099511628211ull;
+      const std::vector<const Graph*> inner = m.subgraphs();
+      for (auto it = inner.rbegin(); it != inner.rend(); ++it) pending.push_back(*it);
+    }
+    out += fmt::format("{}{}:{}:{:016x}", out.empty() ? "" : ",", g->owner_attribute(),
+                       g->nodes().size(), h);
+  }
+  return out;
 }
 
 /// How to avoid a data-dependent output shape of op `op`, in exporter terms.

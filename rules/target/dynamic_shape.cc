@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 #include "rules/categories.h"
+#include "rules/shape/detection.h"
 #include "rules/shape/provenance_text.h"
 #include "rules/target/target_common.h"
 
@@ -240,6 +241,10 @@ class DynamicShape final : public RuleBase<DynamicShape> {
         break;
       }
     }
+    // The data-dependent shapes of a detector's own post-processing: its fix is where that
+    // runs (shape-data-dependent gives the same help at each origin).
+    const prov::DetectionPart detection =
+        prov::detection_part(first, prov, ctx.get<prov::NmsFeeders>());
     for (const TargetInfo* t : targets) {
       const bool required = t->requires_static_shapes;
       const std::string what =
@@ -257,10 +262,12 @@ class DynamicShape final : public RuleBase<DynamicShape> {
       if (!first_shape.empty()) d.notes.push_back(first_shape);
       for (size_t i = 1; i < origins.size(); ++i)
         d.related.push_back({ctx.at_node(*origins[i]), ""});
-      d.help =
-          "avoid value-dependent shapes on this target (e.g. masks with torch.where "
-          "instead of boolean indexing or nonzero(), fixed-size top-k instead of "
-          "filtering), or run this part elsewhere";
+      d.count = static_cast<uint32_t>(origins.size());
+      d.help = detection != prov::DetectionPart::None
+                   ? prov::detection_help(detection)
+                   : "avoid value-dependent shapes on this target (e.g. masks with torch.where "
+                     "instead of boolean indexing or nonzero(), fixed-size top-k instead of "
+                     "filtering), or run this part elsewhere";
     }
   }
 };
