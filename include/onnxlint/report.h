@@ -58,7 +58,16 @@ void emit_json(const Report& report, const Linter& linter, std::ostream& out);
 /// kSarifMaxResults).
 void emit_sarif(const Report& report, const Linter& linter, std::ostream& out,
                 size_t max_results = kSarifMaxResults);
-void emit_github(const Report& report, const Linter& linter, std::ostream& out);
+/// Annotations of each severity GitHub Actions shows per step (10 errors, 10 warnings, 10
+/// notices; it drops the rest without saying so).
+inline constexpr size_t kGithubAnnotationsPerSeverity = 10;
+/// GitHub workflow commands: at most `max_per_severity` annotations of each severity, the most
+/// important first (path errors, unmet --require-target verdicts and each file's target
+/// verdicts; then each rule's finding standing for the most places, Diagnostic::count, then the
+/// next of each), and, when some are left out, one `::notice` (in the notices' budget)
+/// counting them (docs/output-formats.md#github).
+void emit_github(const Report& report, const Linter& linter, std::ostream& out,
+                 size_t max_per_severity = kGithubAnnotationsPerSeverity);
 
 /// The fingerprint of `d` in reports that need it unique per report (GitLab Code Quality keeps
 /// one issue per fingerprint): Diagnostic::fingerprint(), and for the n-th (n >= 2) finding of

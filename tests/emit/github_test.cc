@@ -62,5 +62,89 @@ TEST(GithubAnnotations, NothingForACleanReport) {
   EXPECT_TRUE(lines(r).empty());
 }
 
+// GitHub shows 10 annotations of each severity per step and drops the rest without a word:
+// at most 10 per severity, the most important first, and one notice for the rest.
+TEST(GithubAnnotations, AtMostTenPerSeverityTheMostImportantFirstAndANoticeForTheRest) {
+  Report r;
+  r.files.resize(2);
+  std::vector<Diagnostic>& a = r.files[0].diagnostics;
+  r.files[0].path = "a.onnx";
+  // 3 errors; 14 warnings of one rule (counts 1..14, a grouped finding stands for many places)
+  // and 2 of another; 12 infos.
+  for (int i = 0; i < 3; ++i) {
+    a.push_back(
+        finding("export-python-op", Severity::Error, "e" + std::to_string(i), {.file = "a.onnx"}));
+  }
+  for (int i = 1; i <= 14; ++i) {
+    Diagnostic d = finding("shape-data-dependent", Severity::Warning, "w" + std::to_string(i),
+                           {.file = "a.onnx"});
+    d.count = static_cast<uint32_t>(i);
+    a.push_back(d);
+  }
+  r.files[1].path = "b.onnx";
+  for (int i = 0; i < 2; ++i) {
+    r.files[1].diagnostics.push_back(finding("flow-data-dependent-if", Severity::Warning,
+                                             "f" + std::to_string(i), {.file = "b.onnx"}));
+  }
+  for (int i = 0; i < 12; ++i) {
+    r.files[1].diagnostics.push_back(
+        finding("shape-foldable", Severity::Info, "i" + std::to_string(i), {.file = "b.onnx"}));
+  }
+  std::vector<std::string> out = lines(r);
+  std::vector<std::string> warnings, notices;
+  size_t errors = 0;
+  for (const std::string& l : out) {
+    const std::string message = l.substr(l.rfind("::") + 2);
+    if (l.starts_with("::error")) ++errors;
+    if (l.starts_with("::warning")) warnings.push_back(message);
+    if (l.starts_with("::notice")) notices.push_back(message);
+  }
+  EXPECT_EQ(errors, 3u);
+  // Each rule's finding that stands for the most places, then the next of each: the second
+  // rule is not crowded out by the first one's many findings.
+  EXPECT_THAT(warnings, ElementsAre("main: w14", "main: f0", "main: w13", "main: f1", "main: w12",
+                                    "main: w11", "main: w10", "main: w9", "main: w8", "main: w7"));
+  // Nine infos: the closing notice takes the tenth place of the notices.
+  ASSERT_EQ(notices.size(), 10u);
+  EXPECT_EQ(notices.back(),
+            "9 more findings are not annotated (6 warnings, 3 info): GitHub shows 10 "
+            "annotations of each severity per step, the most severe and most repeated are "
+            "above. The text, JSON and SARIF reports list every finding (onnx-lint --format "
+            "sarif --output onnx-lint.sarif, for code scanning).");
+  EXPECT_EQ(out.back().substr(0, out.back().find("::", 2) + 2), "::notice title=onnx-lint::");
+  // Errors, then warnings, then notices: 3 + 10 + 10 lines in all.
+  EXPECT_EQ(out.size(), 23u);
+  EXPECT_TRUE(out[0].starts_with("::error") && out[3].starts_with("::warning"));
+}
+
+TEST(GithubAnnotations, NoClosingNoticeWhenEverythingFits) {
+  Report r;
+  r.files.resize(1);
+  for (int i = 0; i < 10; ++i) {
+    r.files[0].diagnostics.push_back(
+        finding("shape-foldable", Severity::Info, "i" + std::to_string(i), {.file = "m.onnx"}));
+  }
+  std::vector<std::string> out = lines(r);
+  EXPECT_EQ(out.size(), 10u);
+  for (const std::string& l : out)
+    EXPECT_THAT(l, ::testing::Not(::testing::HasSubstr("not annotated")));
+}
+
+TEST(GithubAnnotations, PathErrorsComeFirstAmongTheErrors) {
+  Report r;
+  r.files.resize(2);
+  for (int i = 0; i < 12; ++i) {
+    r.files[0].diagnostics.push_back(
+        finding("export-python-op", Severity::Error, "e" + std::to_string(i), {.file = "m.onnx"}));
+  }
+  r.files[1].path = "missing.onnx";
+  r.files[1].status = FileReport::Status::PathError;
+  r.files[1].error = "no such file or folder";
+  std::vector<std::string> out = lines(r);
+  ASSERT_EQ(out.size(), 11u);  // 10 errors and the notice
+  EXPECT_EQ(out[0], "::error file=missing.onnx,title=onnx-lint::no such file or folder");
+  EXPECT_THAT(out.back(), ::testing::HasSubstr("3 more findings are not annotated (3 errors)"));
+}
+
 }  // namespace
 }  // namespace onnxlint::testing
