@@ -105,6 +105,8 @@ std::string related_key(const RelatedLocation& r) {
                      r.location.attribute, r.message);
 }
 
+constexpr std::string_view kSuffixStart = " (and the same at ";
+
 // "node", "value" or "place": what the other sites are.
 std::string_view sites_word(const std::vector<Diagnostic*>& members) {
   bool nodes = true, values = true;
@@ -135,8 +137,17 @@ void merge(std::vector<Diagnostic*>& members) {
       if (listed.insert(related_key(r)).second) reached.push_back(std::move(r));
     }
   }
-  const uint64_t others = count - first.count;
-  first.message += fmt::format(" (and the same at {} other {}{})", others, sites_word(members),
+  // The places the message does not name yet: the other findings' (a finding a rule grouped
+  // itself speaks of its own places). Merged again (a program calling group_by_cause twice),
+  // the count replaces the one the message has.
+  uint64_t others = count - first.count;
+  if (first.count > 1 && first.message.ends_with(")")) {
+    if (const size_t at = first.message.rfind(kSuffixStart); at != std::string::npos) {
+      first.message.erase(at);
+      others = count - 1;
+    }
+  }
+  first.message += fmt::format("{}{} other {}{})", kSuffixStart, others, sites_word(members),
                                others == 1 ? "" : "s");
   first.related.reserve(first.related.size() + sites.size() + reached.size());
   for (RelatedLocation& r : sites) first.related.push_back(std::move(r));

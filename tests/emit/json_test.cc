@@ -6,9 +6,11 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "lib/driver/model_summary.h"
+#include "tests/emit/validate.h"
 #include "tests/support/model_builder.h"
 
 namespace onnxlint {
@@ -211,6 +213,30 @@ TEST(Verdicts, FollowTheExitCode) {
   // `--fail-on never`: an unreadable model passes, as the exit code says; a path error does not.
   EXPECT_FALSE(file_fails(unreadable, std::nullopt));
   EXPECT_TRUE(file_fails(missing, std::nullopt));
+}
+
+// A finding of one cause repeated (Diagnostic::count) has `count`, valid against the published
+// schema; a finding of one place has none.
+TEST(JsonReport, GroupedFindingsHaveACount) {
+  LintOptions options;
+  options.select = {"shape-data-dependent", "flow-data-dependent-if"};
+  Linter linter(builtin_registry(), options);
+  Report report;
+  report.files.push_back(
+      linter.lint_file(testing::data_path("corpus/torchvision_ssd_tiny_op11.onnx")));
+  const nlohmann::json j = report_json(report, linter);
+  std::map<std::string, int> counts;
+  size_t related = 0;
+  for (const nlohmann::json& d : j["files"][0]["diagnostics"]) {
+    counts[d["location"]["node"]["name"]] = d.value("count", 0);
+    related += d.value("related", nlohmann::json::array()).size();
+  }
+  EXPECT_EQ(counts,
+            (std::map<std::string, int>{{"/NonZero", 6}, {"/ConstantOfShape", 3}, {"If_401", 0}}));
+  // The copies (5 and 2) and the graph outputs they reach: '447' from /NonZero, '469' from its
+  // copy /NonZero_1 (kept: no place is lost by grouping), '448' from /ConstantOfShape.
+  EXPECT_EQ(related, 5u + 2 + 3);
+  EXPECT_EQ(testing::json_schema_errors(j.dump(), "../../docs/json-report.schema.json"), "");
 }
 
 TEST(JsonReport, CarriesVerdictsCountsByRuleAndTheRunHeader) {

@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
@@ -203,6 +204,29 @@ TEST(Sarif, RelatedLocations) {
   }
   EXPECT_EQ(outputs, 1u);  // 'y' of the boolean-mask model
   EXPECT_GT(nodes, 0u);
+}
+
+// A cause repeated over an unrolled loop (torchvision's per-class post-processing) is one
+// result with occurrenceCount and every other copy a related location.
+TEST(Sarif, GroupedFindingsCarryTheirCount) {
+  LintOptions o;
+  o.select = {"shape-data-dependent"};
+  Linter linter(builtin_registry(), o);
+  Report report;
+  report.files.push_back(linter.lint_file(data_path("corpus/torchvision_ssd_tiny_op11.onnx")));
+  Emitted e = emit(linter, std::move(report));
+  EXPECT_EQ(schema_errors(e.doc), "");
+  std::map<std::string, std::pair<int, size_t>> by_node;  // occurrenceCount, copies related
+  for (const json& r : e.doc["runs"][0]["results"]) {
+    size_t copies = 0;
+    for (const json& rl : r.value("relatedLocations", json::array())) {
+      copies += rl["message"]["text"] == "same cause";
+    }
+    by_node[r["locations"][0]["logicalLocations"][0]["fullyQualifiedName"]] = {
+        r.value("occurrenceCount", 1), copies};
+  }
+  EXPECT_EQ(by_node, (std::map<std::string, std::pair<int, size_t>>{
+                         {"main/NonZero", {6, 5}}, {"main/ConstantOfShape", {3, 2}}}));
 }
 
 TEST(Sarif, ValidatorRejectsBrokenDocuments) {

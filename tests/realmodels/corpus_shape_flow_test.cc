@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -130,6 +131,37 @@ TEST(CorpusShapeFlow, BooleanMaskIndexingNamesTheNonZeroAndTheMaskChain) {
   EXPECT_EQ(d[0].location.anchor(), "main/NonZero");
   EXPECT_THAT(d[0].notes[0], ::testing::HasSubstr("/Greater \u2190 input 'x'"));
   EXPECT_THAT(d[0].help, ::testing::HasSubstr("torch.where"));
+}
+
+// torchvision's SSD post-processing, unrolled once per class (3 classes): two NonZeros and one
+// ConstantOfShape per class are two findings, each with its copies as related locations, and
+// the help speaks of the detector's post-processing, not of tensor code.
+TEST(CorpusShapeFlow, TorchvisionDetectorPostprocessingIsOneFindingPerCause) {
+  std::ifstream in(data_path("corpus/torchvision_ssd_tiny_op11.onnx"), std::ios::binary);
+  std::string bytes(std::istreambuf_iterator<char>(in), {});
+  EXPECT_THAT(findings("shape-data-dependent", bytes),
+              ::testing::ElementsAre("shape-data-dependent main/ConstantOfShape",
+                                     "shape-data-dependent main/NonZero"));
+  auto d = diagnostics("shape-data-dependent", bytes);
+  ASSERT_EQ(d.size(), 2u);
+  std::map<std::string, std::vector<std::string>> copies;
+  for (const Diagnostic& f : d) {
+    for (const RelatedLocation& r : f.related) {
+      if (r.message == kSameCauseMessage)
+        copies[f.location.node_name].push_back(r.location.node_name);
+    }
+    EXPECT_THAT(f.help, ::testing::HasSubstr("post-processing"));
+    EXPECT_THAT(f.help, ::testing::Not(::testing::HasSubstr("torch.where")));
+  }
+  EXPECT_THAT(copies["/NonZero"], ::testing::ElementsAre("/NonZero_1", "/NonZero_2", "/NonZero_3",
+                                                         "/NonZero_4", "/NonZero_5"));
+  EXPECT_THAT(copies["/ConstantOfShape"],
+              ::testing::ElementsAre("/ConstantOfShape_1", "/ConstantOfShape_2"));
+  EXPECT_EQ(d[0].location.node_name == "/NonZero" ? d[0].count : d[1].count, 6u);
+  // batched_nms's scripted `if boxes.numel() == 0`: torchvision's, not the user's `if`.
+  auto ifs = diagnostics("flow-data-dependent-if", bytes);
+  ASSERT_EQ(ifs.size(), 1u);
+  EXPECT_THAT(ifs[0].help, ::testing::HasSubstr("NonMaxSuppression"));
 }
 
 TEST(CorpusShapeFlow, DynamicBatchShowsTheReshapesThatWouldBecomeStatic) {
