@@ -160,8 +160,13 @@ class DataDependent final : public RuleBase<DataDependent> {
     if (auto it = reaches_.find(&n); it != reaches_.end()) {
       d.related = std::move(it->second);  // the graph outputs it reaches say how far it goes
     } else if (out != kNoValue) {
-      d.notes.push_back(
-          fmt::format("every shape computed from '{}' is data-dependent too", p.name_of(out)));
+      // Without the name for a node of one output: the same words at every origin, which the
+      // text output then prints once per file.
+      d.notes.push_back(n.outputs().size() == 1
+                            ? std::string("every shape computed from its output is "
+                                          "data-dependent too")
+                            : fmt::format("every shape computed from '{}' is data-dependent too",
+                                          p.name_of(out)));
     }
     // The detector's own post-processing (torchvision's, unrolled per class) is not code the
     // user wrote: its fix is where it runs, not how it is written.
