@@ -70,7 +70,9 @@ std::string related_text(const Diagnostic& d) {
 }
 
 // Note and help lines already printed in this file, by rule: a large model repeats the same
-// help for every finding of a rule, and a person reads it once.
+// help for every finding of a rule, and a person reads it once. A help is printed once per file
+// whatever the rule (kept under an empty rule id): several rules give the same fix for one
+// construct (a detector's post-processing is a data-dependent shape, If and Loop).
 using Printed = std::set<std::pair<std::string_view, std::string_view>>;
 
 void finding(const Diagnostic& d, const Style& st, Printed& printed, std::ostream& out) {
@@ -82,7 +84,7 @@ void finding(const Diagnostic& d, const Style& st, Printed& printed, std::ostrea
   if (!d.related.empty()) {
     out << "    " << st.wrap("also:", "1;34") << " " << visible(related_text(d)) << "\n";
   }
-  if (!d.help.empty() && printed.emplace(d.rule_id, d.help).second) {
+  if (!d.help.empty() && printed.emplace(std::string_view(), d.help).second) {
     out << "    " << st.wrap("help:", "1;32") << " " << visible(d.help) << "\n";
   }
 }
@@ -106,11 +108,10 @@ std::map<Collapsed, uint64_t> collapsed_groups(const FileReport& f, const TextOp
     if (d.severity == Severity::Error) continue;
     if (d.severity == Severity::Info || !d.target.empty()) ++groups[collapse_key(d)];
   }
+  // On a large model the infos of a rule, and the warnings and infos of a target rule on one
+  // target (the target summary says what they are), collapse from two on.
   const bool large = f.model && f.model->nodes >= kLargeModelNodes;
-  std::erase_if(groups, [&](const auto& kv) {
-    const bool info = kv.first.severity == Severity::Info && kv.first.target.empty();
-    return kv.second <= (large && info ? 1 : kCollapsedInfos);
-  });
+  std::erase_if(groups, [&](const auto& kv) { return kv.second <= (large ? 1 : kCollapsedInfos); });
   return groups;
 }
 
@@ -164,14 +165,31 @@ void emit_text(const Report& report, const Linter& linter, const TextOptions& op
       continue;
     }
     const std::map<Collapsed, uint64_t> collapsed = collapsed_groups(f, opts);
+    // On a large model a rule's warnings past the first kCollapsedInfos are one count line:
+    // a two-stage detector has a dozen data-dependent origins, and the screen is for the rest.
+    const bool cap_warnings = !opts.show_infos && f.model && f.model->nodes >= kLargeModelNodes;
+    std::map<std::string_view, uint64_t> warnings_shown, warnings_left;
     Printed printed;
     for (const Diagnostic& d : f.diagnostics) {
       if (d.severity != Severity::Error && collapsed.count(collapse_key(d)) != 0) continue;
+      if (cap_warnings && d.severity == Severity::Warning && d.target.empty() &&
+          ++warnings_shown[d.rule_id] > kCollapsedInfos) {
+        ++warnings_left[d.rule_id];
+        continue;
+      }
       if (opts.style == TextStyle::Concise) {
         finding_line(d, st, out);
       } else {
         finding(d, st, printed, out);
       }
+    }
+    for (const auto& [rule, n] : warnings_left) {
+      const RuleRegistry::Entry* e = linter.registry().find(rule);
+      out << st.wrap(visible(f.path), "1") << ": "
+          << st.wrap(severity_name(Severity::Warning), severity_color(Severity::Warning)) << ": "
+          << fmt::format("{} more findings: {}", n,
+                         e != nullptr ? e->info->summary : std::string_view(rule))
+          << " " << st.wrap("[" + std::string(rule) + "]", "2") << " (-v lists them)\n";
     }
     for (const auto& [key, n] : collapsed) {
       const RuleRegistry::Entry* e = linter.registry().find(key.rule);

@@ -134,6 +134,50 @@ TEST(TextOutput, NotesAndHelpPrintedOncePerRuleInAFile) {
                           "1 file checked: 0 errors, 2 warnings, 0 info"));
 }
 
+TEST(TextOutput, AHelpSeveralRulesGiveIsPrintedOncePerFile) {
+  // A detector's post-processing is a data-dependent shape, an If and a Loop: one fix.
+  Diagnostic a = finding("shape-data-dependent", Severity::Warning, "a", {.node = "NonZero"});
+  a.help = "the detector's fix";
+  Diagnostic b = finding("flow-data-dependent-if", Severity::Warning, "b", {.node = "If_1"});
+  b.help = "the detector's fix";
+  Diagnostic c = finding("flow-data-dependent-loop", Severity::Warning, "c", {.node = "Loop_2"});
+  c.help = "another fix";
+  EXPECT_THAT(lines(one_file({a, b, c})),
+              ElementsAre(HasSubstr("NonZero"), "    help: the detector's fix", HasSubstr("If_1"),
+                          HasSubstr("Loop_2"), "    help: another fix",
+                          "1 file checked: 0 errors, 3 warnings, 0 info"));
+}
+
+TEST(TextOutput, OnALargeModelTargetFindingsCollapseFromTwoAndARulesWarningsAfterFive) {
+  std::vector<Diagnostic> diags;
+  for (int i = 0; i < 2; ++i) {
+    Diagnostic w =
+        finding("target-restriction", Severity::Warning, "r", {.node = "T" + std::to_string(i)});
+    w.target = "onnxruntime-nnapi";
+    diags.push_back(w);
+  }
+  for (int i = 0; i < 7; ++i) {
+    diags.push_back(finding("shape-data-dependent", Severity::Warning, "d" + std::to_string(i),
+                            {.node = "N" + std::to_string(i)}));
+  }
+  Report r = one_file(diags);
+  r.files[0].model.emplace();
+  r.files[0].model->nodes = kLargeModelNodes - 1;
+  EXPECT_EQ(lines(r).size(), 10u);  // a small model: each shown
+  r.files[0].model->nodes = kLargeModelNodes;
+  auto out = lines(r);
+  ASSERT_EQ(out.size(), 8u);
+  for (int i = 0; i < 5; ++i) EXPECT_THAT(out[i], HasSubstr(": d" + std::to_string(i) + " ["));
+  EXPECT_EQ(out[5],
+            "m.onnx: warning: 2 more findings: Op whose output shape depends on runtime tensor "
+            "values [shape-data-dependent] (-v lists them)");
+  EXPECT_THAT(out[6], HasSubstr("warning: [onnxruntime-nnapi] 2 findings: "));
+  EXPECT_EQ(out[7], "1 file checked: 0 errors, 9 warnings, 0 info");
+  TextOptions all;
+  all.show_infos = true;
+  EXPECT_EQ(lines(r, all).size(), 10u);
+}
+
 Report with_sections() {
   Report r = one_file({finding("graph-dead-node", Severity::Warning, "dead", {.node = "n"})});
   r.files[0].sections.push_back({"dynamic_shapes", nullptr, {"dim 'batch': 1 of 1 nodes"}});
