@@ -6,11 +6,13 @@
 #include <sstream>
 
 #include "support/findings.h"
+#include "support/lint_harness.h"
 
 namespace onnxlint::testing {
 namespace {
 
 using ::testing::ElementsAre;
+using ::testing::HasSubstr;
 
 std::vector<std::string> lines(const Report& r) {
   Linter linter(builtin_registry(), LintOptions{});
@@ -115,6 +117,28 @@ TEST(GithubAnnotations, AtMostTenPerSeverityTheMostImportantFirstAndANoticeForTh
   // Errors, then warnings, then notices: 3 + 10 + 10 lines in all.
   EXPECT_EQ(out.size(), 23u);
   EXPECT_TRUE(out[0].starts_with("::error") && out[3].starts_with("::warning"));
+}
+
+TEST(GithubAnnotations, TargetVerdictsComeFirstAmongTheNoticesAndCountInTheirBudget) {
+  LintOptions o;
+  o.targets = {"onnxruntime-nnapi", "tensorrt"};
+  Linter linter(builtin_registry(), o);
+  Report r;
+  r.files.push_back(linter.lint_file(data_path("corpus/torchvision_ssd_tiny_op11.onnx")));
+  for (int i = 0; i < 12; ++i) {
+    r.files[0].diagnostics.push_back(finding("shape-foldable", Severity::Info,
+                                             "i" + std::to_string(i), {.file = r.files[0].path}));
+  }
+  std::stringstream out;
+  emit_github(r, linter, out);
+  std::vector<std::string> notices;
+  for (std::string line; std::getline(out, line);) {
+    if (line.starts_with("::notice")) notices.push_back(line);
+  }
+  ASSERT_EQ(notices.size(), 10u);
+  EXPECT_THAT(notices.front(), HasSubstr("title=onnx-lint targets::"));
+  EXPECT_THAT(notices.back(), HasSubstr("title=onnx-lint::"));
+  EXPECT_THAT(notices.back(), HasSubstr("more findings are not annotated"));
 }
 
 TEST(GithubAnnotations, NoClosingNoticeWhenEverythingFits) {
