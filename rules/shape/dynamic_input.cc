@@ -251,10 +251,23 @@ class DynamicInput final : public RuleBase<DynamicInput> {
                                          fmt::format("{}", fmt::join(dyn, ", "))))
                 : ctx.report(sev, ctx.at_value(g, in.name),
                              fmt::format("input '{}' has no declared shape", in.name));
+        // One note for the dims that nodes depend on ("the shapes of 421 of 2529 nodes depend
+        // on 'height', 421 on 'width'": one line, not one per dim), one for each that none does.
+        std::string used;
+        std::vector<std::string> unused;
         for (size_t k = 0; k < names.size(); ++k) {
           auto u = usage.find(names[k]);
-          diag.notes.push_back(usage_text(u == usage.end() ? 0 : u->second, total, labels[k]));
+          const size_t count = u == usage.end() ? 0 : u->second;
+          if (count == 0) {
+            unused.push_back(usage_text(0, total, labels[k]));
+          } else if (used.empty()) {
+            used = usage_text(count, total, labels[k]);
+          } else {
+            used += fmt::format(", {} on '{}'", count, labels[k]);
+          }
         }
+        if (!used.empty()) diag.notes.push_back(std::move(used));
+        for (std::string& n : unused) diag.notes.push_back(std::move(n));
         if (std::string fix = runtime_fix_note(in); !fix.empty()) diag.notes.push_back(fix);
         if (!in.type.has_shape) {
           diag.help =

@@ -147,6 +147,22 @@ TEST(ShapeDynamicInput, RuntimeFixForSeveralNamedDimsNamesThemOnce) {
             "--maxShapes=x:<max_N>x3x<max_H>x<max_W>`");
 }
 
+TEST(ShapeDynamicInput, DimsThatNodesDependOnShareOneNote) {
+  // One line for the dims in use ("..., 2 on 'seq', 1 on 'k'"), not one per dim: the
+  // dynamic_shapes section already has a line per dim.
+  ModelBuilder m(17);
+  auto& g = m.graph();
+  g.input("x", kFloat, {std::string("batch"), std::string("seq"), std::string("k")});
+  g.output("y", kFloat, {}, false);
+  g.node("Relu", {"x"}, {"r"}, "Relu_0");
+  g.constant_i64("axes", {2}, {1});
+  attr_int(g.node("ReduceSum", {"r", "axes"}, {"y"}, "ReduceSum_1"), "keepdims", 0);
+  auto diags = diagnostics(kRule, m.bytes());
+  ASSERT_EQ(diags.size(), 1u);
+  EXPECT_EQ(diags[0].notes.at(0),
+            "the shapes of 2 of 3 nodes depend on 'batch', 2 on 'seq', 1 on 'k'");
+}
+
 TEST(ShapeDynamicInput, NestedModelStillReportsTheMainInputWithBodyUsage) {
   ModelBuilder m = shape_flow::dynamic_reshape();
   std::string bytes = nest_in_loop(m.proto());
