@@ -22,7 +22,7 @@ PACKAGES=(cmake ninja-build g++ python3 git pkg-config
   libtomlplusplus-dev libssl-dev libgtest-dev libgmock-dev libbenchmark-dev libmimalloc-dev
   python3-jsonschema libxml2-utils python3-onnx libonnx-testdata pre-commit nodejs npm
   zsh fish groff-base
-  pybind11-dev python3-dev python3-pytest python3-torch)
+  pybind11-dev python3-dev python3-pytest python3-torch python3-torchvision)
 
 # Present when their command is: NodeSource's nodejs, for one, bundles npm and conflicts with
 # Debian's npm package, which apt would otherwise try to install in its place.

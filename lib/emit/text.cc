@@ -191,13 +191,35 @@ void emit_text(const Report& report, const Linter& linter, const TextOptions& op
                          e != nullptr ? e->info->summary : std::string_view(rule))
           << " " << st.wrap("[" + std::string(rule) + "]", "2") << " (-v lists them)\n";
     }
+    // One count line per rule and severity: a target rule's counts on several targets share
+    // it ("44 findings on onnxruntime-coreml-mlprogram (22), onnxruntime-nnapi (22)").
+    std::map<std::pair<std::string, Severity>, std::vector<std::pair<std::string, uint64_t>>>
+        per_targets;
+    for (const auto& [key, n] : collapsed) {
+      if (!key.target.empty()) per_targets[{key.rule, key.severity}].emplace_back(key.target, n);
+    }
     for (const auto& [key, n] : collapsed) {
       const RuleRegistry::Entry* e = linter.registry().find(key.rule);
+      const std::string_view summary = e != nullptr ? e->info->summary : key.rule;
+      const auto& shared = per_targets[{key.rule, key.severity}];
+      if (!key.target.empty() && shared.size() > 1) {
+        if (shared.front().first != key.target) continue;  // said with the first target
+        uint64_t total = 0;
+        std::vector<std::string> parts;
+        for (const auto& [target, count] : shared) {
+          total += count;
+          parts.push_back(fmt::format("{} ({})", visible(target), count));
+        }
+        out << st.wrap(visible(f.path), "1") << ": "
+            << st.wrap(severity_name(key.severity), severity_color(key.severity)) << ": "
+            << fmt::format("{} findings on {}: {}", total, fmt::join(parts, ", "), summary) << " "
+            << st.wrap("[" + key.rule + "]", "2") << " (see the target summary; -v lists them)\n";
+        continue;
+      }
       out << st.wrap(visible(f.path), "1") << ": "
           << st.wrap(severity_name(key.severity), severity_color(key.severity)) << ": ";
       if (!key.target.empty()) out << "[" << visible(key.target) << "] ";
-      out << fmt::format("{} findings: {}", n, e != nullptr ? e->info->summary : key.rule) << " "
-          << st.wrap("[" + key.rule + "]", "2")
+      out << fmt::format("{} findings: {}", n, summary) << " " << st.wrap("[" + key.rule + "]", "2")
           << (key.target.empty() ? " (-v lists them)\n"
                                  : " (see the target summary; -v lists them)\n");
     }

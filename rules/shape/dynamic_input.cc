@@ -292,15 +292,24 @@ class DynamicInput final : public RuleBase<DynamicInput> {
     }
 
     nlohmann::json dims = nlohmann::json::array();
+    std::vector<std::string> dim_parts;  // several dims share one line
     for (const std::string& nm : dim_order) {
       auto u = usage.find(nm);
       size_t count = u == usage.end() ? 0 : u->second;
       dims.push_back({{"name", nm}, {"inputs", dim_inputs[nm]}, {"nodes", count}});
       auto l = label_of.find(nm);
       const std::string& label = l == label_of.end() ? nm : l->second;
-      text.push_back(
-          count == 0 ? fmt::format("dim '{}': no node's output shape depends on it", label)
-                     : fmt::format("dim '{}': {} of {} nodes depend on it", label, count, total));
+      if (dim_order.size() == 1) {
+        text.push_back(
+            count == 0 ? fmt::format("dim '{}': no node's output shape depends on it", label)
+                       : fmt::format("dim '{}': {} of {} nodes depend on it", label, count, total));
+      } else {
+        dim_parts.push_back(fmt::format("'{}' {}", label, count));
+      }
+    }
+    if (!dim_parts.empty()) {
+      text.push_back(fmt::format("nodes of {} whose shapes depend on each dim: {}", total,
+                                 fmt::join(dim_parts, ", ")));
     }
 
     // Each output as the analysis computes it: an expression in input dims, with the static

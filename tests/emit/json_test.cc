@@ -263,7 +263,8 @@ TEST(JsonReport, CarriesVerdictsCountsByRuleAndTheRunHeader) {
   EXPECT_EQ(f["model"]["ops"], nlohmann::json({{"ai.onnx", {{"Neg", 1}, {"Relu", 1}}}}));
   EXPECT_EQ(f["model"]["inputs"],
             nlohmann::json::parse(R"J([{"name": "x", "type": "tensor(float)", "dims": [1]}])J"));
-  EXPECT_EQ(j["run"], nlohmann::json::parse(R"({"targets": ["tensorrt"], "required_targets": [], "fail_on": "warning",
+  EXPECT_EQ(j["run"], nlohmann::json::parse(
+                          R"({"targets": ["tensorrt"], "required_targets": [], "fail_on": "warning",
       "config_file": "onnx-lint.toml", "baseline_file": null, "hash": false,
       "tables": {"onnx": "1.19.0", "tensorrt": "10.15"}})"));
   EXPECT_EQ(j["summary"]["failed"], 1);

@@ -300,5 +300,29 @@ TEST(TextOutput, MinSeverityHidesAndCounts) {
                                     "--min-severity not shown"));
 }
 
+TEST(TextOutput, ATargetRulesCountsOnSeveralTargetsShareOneLine) {
+  // A large model: a target rule's warnings collapse per target; the counts of one rule and
+  // severity on two targets are one line, those of another severity their own.
+  std::vector<Diagnostic> diags;
+  for (const char* target : {"onnxruntime-nnapi", "onnxruntime-coreml-mlprogram"}) {
+    for (int i = 0; i < (std::string_view(target) == "onnxruntime-nnapi" ? 3 : 2); ++i) {
+      Diagnostic d = finding("target-unsupported-op", Severity::Warning, "cannot run",
+                             {.node = "n" + std::to_string(i)});
+      d.target = target;
+      diags.push_back(d);
+    }
+  }
+  Report r = one_file(diags);
+  r.files[0].model = ModelSummary{};
+  r.files[0].model->nodes = kLargeModelNodes;
+  const auto out = lines(r);
+  EXPECT_THAT(out, ::testing::Contains(
+                       "m.onnx: warning: 5 findings on onnxruntime-coreml-mlprogram (2), "
+                       "onnxruntime-nnapi (3): Operator, at the model's opset, that a selected "
+                       "target runtime does not support [target-unsupported-op] (see the target "
+                       "summary; -v lists them)"));
+  EXPECT_EQ(out.size(), 2u) << ::testing::PrintToString(out);  // that line and the summary
+}
+
 }  // namespace
 }  // namespace onnxlint::testing

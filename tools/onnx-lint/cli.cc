@@ -194,8 +194,9 @@ int run_command(int argc, char** argv) {
                  "Show only findings at or above this severity (the exit code still counts all)")
       ->check(CLI::IsMember({"error", "warning", "info"}));
   app.add_flag("-v,--show-infos", show_infos,
-               "Show every info finding (text: a rule's many infos in a file are otherwise one "
-               "count line)");
+               "Show every finding and every target verdict (text: a rule's many findings in a "
+               "file are otherwise one count line; quiet forms show only verdicts that are not "
+               "ok)");
   app.add_option("--color", color, "Color the text output")
       ->check(CLI::IsMember({"auto", "always", "never"}));
   app.add_flag("--list-rules", list_rules,
