@@ -65,6 +65,35 @@ TEST(ModelUnreadable, NotAnOnnxFile) {
   EXPECT_TRUE(d.location.byte_offset.has_value());
 }
 
+// A file that is not a model at all is named in the user's terms, not the parser's (wire
+// types, field numbers): those stay in a note.
+TEST(ModelUnreadable, WhatTheFileIsInsteadOfProtobufJargon) {
+  const std::pair<std::string, std::string> kinds[] = {
+      {"hello, this is a text file\n", "a text file"},
+      {"PK\x03\x04\x14\x00\x00\x00", "a zip archive (torch.save writes PyTorch checkpoints"},
+      {std::string("\x80\x02}q\x00(X", 7), "a Python pickle"},
+      {"\x89HDF\r\n\x1a\n", "an HDF5 file (a Keras model)"},
+      {std::string("\x1c\x00\x00\x00TFL3\x00\x00", 10), "a TensorFlow Lite model"},
+      {"\x89PNG\r\n\x1a\n0000", "an image"},
+      {"  <!DOCTYPE html><html>", "an HTML page"},
+      {"ir_version: 8\nproducer_name: \"x\"\n", "ONNX in text form"},
+  };
+  for (const auto& [bytes, what] : kinds) {
+    const Diagnostic d = only_diagnostic(bytes);
+    EXPECT_THAT(d.message, HasSubstr("cannot read the model: the file is " + what)) << what;
+    EXPECT_THAT(d.message, ::testing::EndsWith("not an ONNX model")) << what;
+    EXPECT_THAT(d.message, ::testing::Not(HasSubstr("wire type"))) << what;
+    EXPECT_THAT(d.notes, ElementsAre(::testing::StartsWith("the protobuf parser stopped at byte")))
+        << what;
+    EXPECT_FALSE(d.help.empty()) << what;
+  }
+  // A truncated model starts like one: the parser's words, with the offset.
+  const std::string model = relu_model();
+  const Diagnostic cut = only_diagnostic(model.substr(0, 10));
+  EXPECT_THAT(cut.message, ::testing::Not(HasSubstr("the file is")));
+  EXPECT_THAT(cut.message, HasSubstr("(at byte"));
+}
+
 TEST(ModelUnreadable, TruncatedModelNamesTheOffset) {
   std::string bytes = relu_model();
   std::string cut = bytes.substr(0, bytes.size() - 3);
