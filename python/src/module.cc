@@ -508,6 +508,9 @@ PYBIND11_MODULE(_onnxlint, m) {
           "target", [](const Diagnostic& d) { return non_empty(d.target); },
           "Target runtime id for target-* findings, else None.")
       .def_readonly("related", &Diagnostic::related, "Further places of the same cause.")
+      .def_readonly("count", &Diagnostic::count,
+                    "How many places of one cause the finding stands for (1, or the copies of "
+                    "repeated structure merged into it; the others are in `related`).")
       .def_property_readonly("fingerprint", &Diagnostic::fingerprint,
                              "Stable identity (rule, file name, graph path, node/value) used by "
                              "baselines; independent of the message wording.")

@@ -367,3 +367,16 @@ def test_lint_of_a_path_equals_the_command_with_per_folder_configs(workdir):
     strict = onnxlint.lint(workdir / "strict" / "torch_mlp_dynamic_batch_op13.onnx")
     assert "shape-dynamic-input" in {d.rule for d in strict.diagnostics if d.severity == "error"}
     assert strict.files[0].targets
+
+
+def test_diagnostic_count_of_findings_grouped_by_cause():
+    """A finding standing for repeated structure says how many places it covers, as JSON does."""
+    model = pathlib.Path(SOURCE_DIR) / "tests" / "data" / "corpus" / "torchvision_ssd_tiny_op11.onnx"
+    report = onnxlint.lint(model, config=False)
+    doc = json.loads(report.to_json())
+    assert [d.count for d in report.diagnostics] == \
+        [d.get("count", 1) for d in doc["files"][0]["diagnostics"]]
+    grouped = [d for d in report.diagnostics if d.count > 1]
+    assert grouped
+    for d in grouped:
+        assert sum(1 for r in d.related if r.message == "same cause") == d.count - 1
