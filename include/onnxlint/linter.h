@@ -6,6 +6,7 @@
 #include <onnxlint/registry.h>
 #include <onnxlint/report_section.h>
 #include <onnxlint/rule.h>
+#include <onnxlint/target_requirement.h>
 
 #include <chrono>
 #include <cstdint>
@@ -176,8 +177,8 @@ struct RunInfo {
   std::vector<std::string> targets;  // canonical target ids
   std::string config_file;           // the configuration file read; "" = built-in defaults
   std::string baseline_file;         // "" = no baseline
-  /// Verdicts each file must reach (`--require-target`), as given: "full", "tensorrt=partial".
-  std::vector<std::string> required_targets;
+  /// Verdicts each file must reach (`--require-target`; verdicts.h, decide_verdicts).
+  std::vector<TargetRequirement> required_targets;
   /// Versions of the tables the run used: ("onnx", release) and (target id, runtime version)
   /// for each target checked. The tables live in onnxlint::rules; the caller names them.
   std::vector<std::pair<std::string, std::string>> tables;

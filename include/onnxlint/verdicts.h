@@ -10,6 +10,7 @@
 
 #include <onnxlint/export.h>
 #include <onnxlint/linter.h>
+#include <onnxlint/target_requirement.h>
 
 #include <cstdint>
 #include <functional>
@@ -22,18 +23,6 @@
 namespace ONNXLINT_API onnxlint {
 
 class RuleRegistry;
-
-/// How much of a model a target runs. Ordered: a requirement is met by its level or above.
-enum class Support : uint8_t {
-  Unsupported = 0,  ///< the conversion or the session fails (or no node is supported)
-  Partial = 1,      ///< some nodes go to another provider (the CPU): slower, graph split
-  Full = 2,         ///< every node runs on the target ("ok" in reports)
-};
-
-/// "unsupported", "partial", "ok" (the report's words).
-std::string_view support_name(Support s);
-/// Parses "unsupported", "partial", and "ok" or "full"; nullopt otherwise.
-std::optional<Support> parse_support(std::string_view s);
 
 struct TargetVerdict {
   std::string target;  ///< canonical id, e.g. "tensorrt"
@@ -80,13 +69,6 @@ std::string verdict_reason(const TargetVerdict& v);
 /// adds or removes findings itself may call it again.
 void apply_load_errors(FileReport& file, const RuleRegistry& registry);
 
-/// A requirement on a target's verdict (`--require-target`, config `require-target`): every
-/// file must reach `level` on `target` ("" = every target checked).
-struct TargetRequirement {
-  std::string target;
-  Support level = Support::Full;
-};
-
 /// The verdicts of `file` below what `requirements` ask, as "target: verdict, required level".
 std::vector<std::string> unmet_requirements(const FileReport& file,
                                             const std::vector<TargetRequirement>& requirements);
@@ -95,14 +77,5 @@ std::vector<std::string> unmet_requirements(const FileReport& file,
 /// fails too (exit code 1). Records the requirements in report.run.required_targets.
 int decide_verdicts(Report& report, std::optional<Severity> fail_on,
                     const std::vector<TargetRequirement>& requirements);
-
-/// The requirements a report was decided with (RunInfo::required_targets, parsed back).
-std::vector<TargetRequirement> required_targets_of(const Report& report);
-
-/// Parses "LEVEL" or "TARGET=LEVEL" (LEVEL: full/ok or partial; TARGET: any id or alias, made
-/// canonical with `resolve`). Throws ConfigError naming the value.
-TargetRequirement parse_target_requirement(
-    std::string_view text,
-    const std::function<std::optional<std::string>(std::string_view)>& resolve);
 
 }  // namespace onnxlint

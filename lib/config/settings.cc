@@ -405,9 +405,7 @@ std::string show_config(const RuleRegistry& registry, const Config& config,
   if (!settings.require_targets.empty()) {
     std::vector<std::string> required;
     for (const TargetRequirement& r : settings.require_targets) {
-      const std::string_view level = r.level == Support::Full ? "full" : "partial";
-      required.push_back(r.target.empty() ? std::string(level)
-                                          : fmt::format("{}={}", r.target, level));
+      required.push_back(requirement_text(r));
     }
     out += fmt::format("require-target = {}\n", toml_list(required, false));
   }

@@ -238,12 +238,7 @@ std::vector<std::string> unmet_requirements(const FileReport& file,
 int decide_verdicts(Report& report, std::optional<Severity> fail_on,
                     const std::vector<TargetRequirement>& requirements) {
   const int code = decide_verdicts(report, fail_on);
-  report.run.required_targets.clear();
-  for (const TargetRequirement& r : requirements) {
-    const std::string_view level = r.level == Support::Full ? "full" : "partial";
-    report.run.required_targets.push_back(r.target.empty() ? std::string(level)
-                                                           : fmt::format("{}={}", r.target, level));
-  }
+  report.run.required_targets = requirements;
   if (requirements.empty()) return code;
   bool unmet = false;
   for (FileReport& f : report.files) {
@@ -255,16 +250,9 @@ int decide_verdicts(Report& report, std::optional<Severity> fail_on,
   return code == 0 && unmet ? 1 : code;
 }
 
-std::vector<TargetRequirement> required_targets_of(const Report& report) {
-  std::vector<TargetRequirement> out;
-  for (const std::string& r : report.run.required_targets) {
-    try {
-      out.push_back(parse_target_requirement(r, {}));
-    } catch (const ConfigError&) {
-      // Not a requirement decide_verdicts() recorded (a hand-made report): no requirement.
-    }
-  }
-  return out;
+std::string requirement_text(const TargetRequirement& r) {
+  const std::string_view level = r.level == Support::Full ? "full" : "partial";
+  return r.target.empty() ? std::string(level) : fmt::format("{}={}", r.target, level);
 }
 
 TargetRequirement parse_target_requirement(

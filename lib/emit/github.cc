@@ -108,7 +108,7 @@ void emit_github(const Report& report, const Linter& linter, std::ostream& out,
   // for the most places (Diagnostic::count), then each one's second, ...: ten warnings are not
   // ten copies of one rule's while another rule goes unseen. Report order breaks ties.
   std::vector<Annotation> all;
-  const std::vector<TargetRequirement> required = required_targets_of(report);
+  const std::vector<TargetRequirement>& required = report.run.required_targets;
   for (const FileReport& f : report.files) {
     std::string file = visible(f.path);
     while (file.starts_with("./")) file.erase(0, 2);

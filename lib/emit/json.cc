@@ -140,6 +140,13 @@ nlohmann::json model_json(const ModelSummary& m) {
   return j;
 }
 
+// As given on the command line: "full", "tensorrt=partial".
+std::vector<std::string> required_texts(const std::vector<TargetRequirement>& required) {
+  std::vector<std::string> out;
+  for (const TargetRequirement& r : required) out.push_back(requirement_text(r));
+  return out;
+}
+
 nlohmann::json file_json(const FileReport& f, const std::vector<TargetRequirement>& required) {
   nlohmann::json jf;
   jf["path"] = f.path;
@@ -209,7 +216,7 @@ nlohmann::json report_head(const Report& report, const Linter& linter) {
     return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s);
   };
   root["run"] = {{"targets", run.targets},
-                 {"required_targets", run.required_targets},
+                 {"required_targets", required_texts(run.required_targets)},
                  {"fail_on", run.fail_on ? std::string(severity_name(*run.fail_on)) : "never"},
                  {"config_file", or_null(run.config_file)},
                  {"baseline_file", or_null(run.baseline_file)},
@@ -240,7 +247,7 @@ nlohmann::json report_head(const Report& report, const Linter& linter) {
 
 nlohmann::json report_json(const Report& report, const Linter& linter) {
   nlohmann::json root = report_head(report, linter);
-  const std::vector<TargetRequirement> required = required_targets_of(report);
+  const std::vector<TargetRequirement>& required = report.run.required_targets;
   nlohmann::json files = nlohmann::json::array();
   for (const FileReport& f : report.files) files.push_back(file_json(f, required));
   root["files"] = std::move(files);
@@ -252,7 +259,7 @@ void emit_json(const Report& report, const Linter& linter, std::ostream& out) {
   // document is in memory at a time, not the whole report's. Keys are sorted ("files" first).
   using namespace json_stream;
   const nlohmann::json head = report_head(report, linter);
-  const std::vector<TargetRequirement> required = required_targets_of(report);
+  const std::vector<TargetRequirement>& required = report.run.required_targets;
   out << "{\n  \"files\": [";
   for (size_t i = 0; i < report.files.size(); ++i) {
     out << (i == 0 ? "\n    " : ",\n    ");

@@ -115,7 +115,7 @@ void emit_junit(const Report& report, const Linter& linter, std::ostream& out) {
   (void)linter;
   size_t tests = 0, failures = 0, errors = 0;
   std::string cases;
-  const std::vector<TargetRequirement> required = required_targets_of(report);
+  const std::vector<TargetRequirement>& required = report.run.required_targets;
   auto add = [&](const Case& c) {
     ++tests;
     errors += c.error ? 1 : 0;
@@ -137,8 +137,9 @@ void emit_junit(const Report& report, const Linter& linter, std::ostream& out) {
   for (const std::string& t : report.run.targets) {
     out << "      <property name=\"target\" value=\"" << xml_escape(t, true) << "\"/>\n";
   }
-  for (const std::string& r : report.run.required_targets) {
-    out << "      <property name=\"require-target\" value=\"" << xml_escape(r, true) << "\"/>\n";
+  for (const TargetRequirement& r : report.run.required_targets) {
+    out << "      <property name=\"require-target\" value=\""
+        << xml_escape(requirement_text(r), true) << "\"/>\n";
   }
   if (!report.run.config_file.empty()) {
     out << "      <property name=\"config\" value=\"" << xml_escape(report.run.config_file, true)

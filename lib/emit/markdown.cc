@@ -72,7 +72,7 @@ void emit_markdown(const Report& report, const Linter& linter, std::ostream& out
   // A Targets column when targets were checked: each target's verdict, and the ones below a
   // --require-target say so in the Verdict column.
   const bool targets = !report.run.targets.empty();
-  const std::vector<TargetRequirement> required = required_targets_of(report);
+  const std::vector<TargetRequirement>& required = report.run.required_targets;
   doc += targets ? "| File | Errors | Warnings | Infos | Targets | Verdict |\n"
                    "|---|---:|---:|---:|---|---|\n"
                  : "| File | Errors | Warnings | Infos | Verdict |\n|---|---:|---:|---:|---|\n";

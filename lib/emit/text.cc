@@ -153,7 +153,7 @@ void unmet_lines(const FileReport& f, const std::vector<TargetRequirement>& requ
 void emit_text(const Report& report, const Linter& linter, const TextOptions& opts,
                std::ostream& out) {
   Style st{opts.color};
-  const std::vector<TargetRequirement> required = required_targets_of(report);
+  const std::vector<TargetRequirement>& required = report.run.required_targets;
   // Where each target's support table comes from: said once per run, not once per file.
   std::map<std::string, std::string> sources;
   for (const FileReport& f : report.files) {

@@ -241,7 +241,7 @@ TEST(TextOutput, UnmetRequirementsFailAndShowInEveryStyle) {
   Report r = with_sections();
   EXPECT_EQ(decide_verdicts(r, Severity::Error, {TargetRequirement{"", Support::Full}}), 1);
   EXPECT_TRUE(r.files[0].failed);
-  EXPECT_THAT(r.run.required_targets, ElementsAre("full"));
+  EXPECT_THAT(r.run.required_targets, ElementsAre(TargetRequirement{"", Support::Full}));
   TextOptions q;
   q.quiet = true;
   EXPECT_THAT(lines(r, q),
