@@ -13,6 +13,7 @@
 #include <onnxlint/analysis.h>
 #include <onnxlint/export.h>
 #include <onnxlint/model.h>
+#include <onnxlint/provenance.h>
 #include <onnxlint/value_table.h>
 
 #include <cstdint>
@@ -44,6 +45,16 @@ struct UnrolledRun {
   /// non-negative position is, else 0. Positions past 63 make it 0.
   int64_t leading_length = 0;
 };
+
+/// A Slice of one axis, step 1, whose start, end and axis are known for every run (attributes
+/// before opset 10, inputs from it), as written: a negative axis or position is not resolved.
+struct AxisSlice {
+  int64_t axis = 0;
+  int64_t start = 0;
+  int64_t end = 0;
+};
+/// nullopt for any other node, or when an argument is not known or not of one element.
+std::optional<AxisSlice> single_axis_slice(const Provenance& p, const Node& n);
 
 class UnrolledLoops {
  public:

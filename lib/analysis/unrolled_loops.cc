@@ -21,22 +21,6 @@ struct Tag {
   uint64_t bits = 0;
 };
 
-// The rank of a value: the analysis's, else what the model declares.
-std::optional<size_t> rank_of(const Provenance& p, const ValueTable& values, ValueId v) {
-  if (auto ds = p.dims(v)) return ds->size();
-  const StatedType t = values.stated(v);
-  if (t.has_shape()) return t.rank();
-  return std::nullopt;
-}
-
-// The constant ints of input k, or of the attribute `name` before `since`; nullopt when not
-// known for every run. An absent optional input gives an empty vector.
-std::optional<std::vector<int64_t>> input_ints(const Provenance& p, const Node& n, size_t k) {
-  if (k >= n.input_count() || n.input(k).empty()) return std::vector<int64_t>{};
-  const ValueId v = p.input(n, k);
-  return v == kNoValue ? std::nullopt : p.known_ints(v);
-}
-
 // The single position a Gather/Slice reads along one axis, or false.
 bool single_position(const Provenance& p, const Node& n, int64_t& axis, UnrolledPiece& piece) {
   piece.node = &n;
@@ -51,28 +35,11 @@ bool single_position(const Provenance& p, const Node& n, int64_t& axis, Unrolled
     piece.index = (*v)[0];
     return true;
   }
-  std::vector<int64_t> starts, ends, axes, steps;
-  if (p.opset(n) < 10) {
-    const Attribute* s = n.attribute("starts");
-    const Attribute* e = n.attribute("ends");
-    if (s == nullptr || e == nullptr) return false;
-    starts.assign(s->ints.begin(), s->ints.end());
-    ends.assign(e->ints.begin(), e->ints.end());
-    if (const Attribute* a = n.attribute("axes")) axes.assign(a->ints.begin(), a->ints.end());
-  } else {
-    auto s = input_ints(p, n, 1), e = input_ints(p, n, 2), a = input_ints(p, n, 3),
-         st = input_ints(p, n, 4);
-    if (!s || !e || !a || !st) return false;
-    starts = std::move(*s);
-    ends = std::move(*e);
-    axes = std::move(*a);
-    steps = std::move(*st);
-  }
-  if (starts.size() != 1 || ends.size() != 1 || axes.size() > 1) return false;
-  if (!steps.empty() && (steps.size() != 1 || steps[0] != 1)) return false;
-  axis = axes.empty() ? 0 : axes[0];
-  piece.index = starts[0];
-  piece.end = ends[0];
+  const auto slice = single_axis_slice(p, n);
+  if (!slice) return false;
+  axis = slice->axis;
+  piece.index = slice->start;
+  piece.end = slice->end;
   return true;
 }
 
@@ -92,9 +59,35 @@ int64_t leading_length(const std::vector<UnrolledPiece>& pieces) {
 
 }  // namespace
 
+std::optional<AxisSlice> single_axis_slice(const Provenance& p, const Node& n) {
+  if (!n.in_default_domain() || n.op_type() != "Slice") return std::nullopt;
+  // starts, ends, axes, steps: attributes before opset 10, inputs 1-4 from it. An absent
+  // optional argument is empty (its default); one given must hold exactly one element.
+  auto arg = [&](size_t k, const char* attr) -> std::optional<std::vector<int64_t>> {
+    if (p.opset(n) < 10) {
+      if (k == 4) return std::vector<int64_t>{};
+      const Attribute* a = n.attribute(attr);
+      if (a == nullptr) return std::vector<int64_t>{};
+      return std::vector<int64_t>(a->ints.begin(), a->ints.end());
+    }
+    if (k >= n.input_count() || n.input(k).empty()) return std::vector<int64_t>{};
+    const ValueId v = p.input(n, k);
+    return v == kNoValue ? std::nullopt : p.known_ints(v);
+  };
+  const auto starts = arg(1, "starts"), ends = arg(2, "ends"), axes = arg(3, "axes"),
+             steps = arg(4, "");
+  if (!starts || !ends || !axes || !steps) return std::nullopt;
+  if (starts->size() != 1 || ends->size() != 1) return std::nullopt;
+  const bool axes_given =
+      p.opset(n) < 10 ? n.attribute("axes") != nullptr : n.input_count() > 3 && !n.input(3).empty();
+  if (axes_given && axes->size() != 1) return std::nullopt;
+  const bool steps_given = p.opset(n) >= 10 && n.input_count() > 4 && !n.input(4).empty();
+  if (steps_given && (steps->size() != 1 || (*steps)[0] != 1)) return std::nullopt;
+  return AxisSlice{axes->empty() ? 0 : (*axes)[0], (*starts)[0], (*ends)[0]};
+}
+
 UnrolledLoops::UnrolledLoops(const Model& model, AnalysisCache& cache) {
   const Provenance& p = cache.get<Provenance>();
-  const ValueTable& values = cache.get<ValueTable>();
   const GraphIndex& index = cache.get<GraphIndex>();
   std::unordered_map<ValueId, Tag> tags;
   std::unordered_map<const Node*, Tag> piece_tags;  // what each piece's output carries
@@ -123,9 +116,9 @@ UnrolledLoops::UnrolledLoops(const Model& model, AnalysisCache& cache) {
       UnrolledPiece piece;
       if (!single_position(p, n, axis, piece)) continue;
       if (axis < 0) {
-        auto rank = rank_of(p, values, data);
-        if (!rank) continue;
-        axis += static_cast<int64_t>(*rank);
+        const auto dims = p.static_dims(data);  // the rank: the analysis's, else declared
+        if (!dims) continue;
+        axis += static_cast<int64_t>(dims->size());
         if (axis < 0) continue;
       }
       auto [it, fresh] = run_of.emplace(std::make_pair(data, axis), 0);

@@ -424,23 +424,11 @@ class BakedShape final : public RuleBase<BakedShape> {
     if (learned_.empty()) return;
     for (const Graph* g : m.all_graphs()) {
       for (const Node& n : g->nodes()) {
-        if (!n.in_default_domain() || n.op_type() != "Slice") continue;
-        auto starts = ints_of(n, 1, "starts", 10), ends = ints_of(n, 2, "ends", 10);
-        if (!starts || !ends || starts->size() != 1 || ends->size() != 1) continue;
-        const bool has_axes = p_->opset(n) < 10 ? n.attribute("axes") != nullptr
-                                                : n.input_count() > 3 && !n.input(3).empty();
-        int64_t axis = 0;
-        if (has_axes) {
-          auto axes = ints_of(n, 3, "axes", 10);
-          if (!axes || axes->size() != 1) continue;
-          axis = (*axes)[0];
-        }
-        if (p_->opset(n) >= 10 && n.input_count() > 4 && !n.input(4).empty()) {
-          auto steps = ints_of(n, 4, "", 0);
-          if (!steps || steps->size() != 1 || (*steps)[0] != 1) continue;
-        }
-        const int64_t end = (*ends)[0];
-        if ((*starts)[0] != 0 || end <= 0 || end >= kOpenEnd) continue;
+        const auto slice = single_axis_slice(*p_, n);
+        if (!slice) continue;
+        int64_t axis = slice->axis;
+        const int64_t end = slice->end;
+        if (slice->start != 0 || end <= 0 || end >= kOpenEnd) continue;
         const ValueId x = p_->input(n, 0);
         auto ds = x == kNoValue ? std::nullopt : p_->dims(x);
         if (!ds) continue;

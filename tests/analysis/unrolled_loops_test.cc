@@ -143,5 +143,50 @@ TEST(UnrolledLoops, UnpackingAShapeVectorIsNoRun) {
   EXPECT_THAT(runs_of(m.bytes()).loops->runs(), IsEmpty());
 }
 
+TEST(UnrolledLoops, SingleAxisSliceReadsBothForms) {
+  // Slice-1 (attributes) and Slice-10 (inputs); several axes, a step of 2, or a runtime end
+  // are not single-axis slices.
+  ModelBuilder old(9);
+  auto& g = old.graph();
+  g.input("x", kFloat, {4, 8}).output("y", kFloat, {}, false).output("z", kFloat, {}, false);
+  auto& a = g.node("Slice", {"x"}, {"y"}, "a");
+  attr_ints(a, "starts", {1});
+  attr_ints(a, "ends", {3});
+  attr_ints(a, "axes", {-1});
+  auto& b = g.node("Slice", {"x"}, {"z"}, "b");
+  attr_ints(b, "starts", {0, 0});
+  attr_ints(b, "ends", {1, 1});
+  const AnalysedModel o = analyse_as(old.bytes());
+  const auto sa = single_axis_slice(*o.p, o.model->graph().nodes()[0]);
+  ASSERT_TRUE(sa.has_value());
+  EXPECT_EQ(sa->axis, -1);
+  EXPECT_EQ(sa->start, 1);
+  EXPECT_EQ(sa->end, 3);
+  EXPECT_FALSE(single_axis_slice(*o.p, o.model->graph().nodes()[1]));
+
+  ModelBuilder m(13);
+  auto& h = m.graph();
+  h.input("x", kFloat, {4, 8}).input("e", kInt64, {1});
+  h.initializer(make_tensor_i64("st", {1}, {2}));
+  h.initializer(make_tensor_i64("en", {1}, {5}));
+  h.initializer(make_tensor_i64("ax", {1}, {1}));
+  h.initializer(make_tensor_i64("two", {1}, {2}));
+  h.node("Slice", {"x", "st", "en", "ax"}, {"p"}, "p");
+  h.node("Slice", {"x", "st", "en", "ax", "two"}, {"q"}, "q");
+  h.node("Slice", {"x", "st", "e", "ax"}, {"r"}, "r");
+  h.node("Relu", {"x"}, {"s"}, "s");
+  for (const char* o2 : {"p", "q", "r", "s"}) h.output(o2, kFloat, {}, false);
+  const AnalysedModel n = analyse_as(m.bytes());
+  const auto& nodes = n.model->graph().nodes();
+  const auto sp = single_axis_slice(*n.p, nodes[0]);
+  ASSERT_TRUE(sp.has_value());
+  EXPECT_EQ(sp->axis, 1);
+  EXPECT_EQ(sp->start, 2);
+  EXPECT_EQ(sp->end, 5);
+  EXPECT_FALSE(single_axis_slice(*n.p, nodes[1]));  // step 2
+  EXPECT_FALSE(single_axis_slice(*n.p, nodes[2]));  // end computed at run time
+  EXPECT_FALSE(single_axis_slice(*n.p, nodes[3]));  // not a Slice
+}
+
 }  // namespace
 }  // namespace onnxlint::testing
