@@ -60,6 +60,15 @@ struct RunResult {
   std::vector<std::string> notices;
 };
 
+/// The run's own configuration: `config_file`, else the one found from `working_dir` (none with
+/// `no_config`). Its fail-on, baseline and require-target are the run's.
+Config run_config(const RuleRegistry& registry, const RunRequest& request);
+
+/// The settings for `models` (paths as reports name them): without `config_file` or
+/// `no_config`, each model also finds its own configuration file, the nearest above it.
+Settings run_settings(const RuleRegistry& registry, const RunRequest& request,
+                      const Config& run_config, const std::vector<std::string>& models);
+
 /// Runs the lint. Throws ConfigError for a bad configuration or request (before any model is
 /// linted), never for a bad model: that is a finding in the report.
 RunResult run_lint(const RuleRegistry& registry, const RunRequest& request);

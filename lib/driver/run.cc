@@ -32,20 +32,31 @@ void refuse_to_overwrite_input(const fs::path& target, const char* option,
 
 }  // namespace
 
-RunResult run_lint(const RuleRegistry& registry, const RunRequest& request) {
-  RunResult result;
-  // The run's configuration: --config, or the one found from the working folder (fail-on and
-  // baseline come from it). Without --config each model also finds its own, the nearest above
-  // it (docs/configuration.md, "Where the configuration comes from").
-  Config& config = result.run_config;
-  if (request.config_file) {
-    config = load_config(*request.config_file, registry, canonical_target);
-  } else if (!request.no_config) {
+Config run_config(const RuleRegistry& registry, const RunRequest& request) {
+  if (request.config_file) return load_config(*request.config_file, registry, canonical_target);
+  if (!request.no_config) {
     if (auto found = find_config_file(request.working_dir)) {
-      config = load_config(*found, registry, canonical_target);
+      return load_config(*found, registry, canonical_target);
     }
   }
-  const bool discover = !request.config_file && !request.no_config;
+  return Config{};
+}
+
+Settings run_settings(const RuleRegistry& registry, const RunRequest& request,
+                      const Config& run_config, const std::vector<std::string>& models) {
+  // Without --config each model also finds its own configuration, the nearest above it
+  // (docs/configuration.md, "Where the configuration comes from").
+  if (!request.config_file && !request.no_config) {
+    return resolve_settings_per_file(registry, run_config, request.command_line, models,
+                                     canonical_target);
+  }
+  return resolve_settings(registry, run_config, request.command_line);
+}
+
+RunResult run_lint(const RuleRegistry& registry, const RunRequest& request) {
+  RunResult result;
+  result.run_config = run_config(registry, request);
+  const Config& config = result.run_config;
   const bool has_stdin = std::count(request.paths.begin(), request.paths.end(), "-") > 0;
   if (!request.stdin_name.empty() && !has_stdin) {
     throw ConfigError("--stdin-filename names the model read from stdin: give '-' too");
@@ -62,9 +73,7 @@ RunResult run_lint(const RuleRegistry& registry, const RunRequest& request) {
     files.push_back(in.path);
     models.push_back(in.path == "-" && !request.stdin_name.empty() ? request.stdin_name : in.path);
   }
-  result.settings = discover ? resolve_settings_per_file(registry, config, request.command_line,
-                                                         models, canonical_target)
-                             : resolve_settings(registry, config, request.command_line);
+  result.settings = run_settings(registry, request, config, models);
   const Settings& settings = result.settings;
   if (request.output_file) refuse_to_overwrite_input(*request.output_file, "--output", files);
   if (request.write_baseline) {

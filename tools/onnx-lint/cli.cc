@@ -334,25 +334,20 @@ int run_command(int argc, char** argv) {
     cli.jobs = jobs;
     cli.hash = hash;
 
+    RunRequest request;
+    request.paths = paths;
+    request.command_line = cli;
+    if (!config_file.empty()) request.config_file = config_file;
+    request.no_config = no_config;
+    request.stdin_name = stdin_filename;
     if (show_config) {
-      // The run's config: --config, or the one found from the working directory; without
-      // --config each model also finds its own (docs/configuration.md).
-      Config config;
-      if (!config_file.empty()) {
-        config = load_config(config_file, registry, canonical_target);
-      } else if (!no_config) {
-        if (auto found = find_config_file(std::filesystem::current_path())) {
-          config = load_config(*found, registry, canonical_target);
-        }
-      }
-      const bool discover = config_file.empty() && !no_config;
+      // The configuration each model would be linted with (run.h), as the run finds it.
+      const Config config = run_config(registry, request);
       std::vector<std::string> models;
       for (const std::string& p : paths) {
         models.push_back(p == "-" && !stdin_filename.empty() ? stdin_filename : p);
       }
-      const Settings settings =
-          discover ? resolve_settings_per_file(registry, config, cli, models, canonical_target)
-                   : resolve_settings(registry, config, cli);
+      const Settings settings = run_settings(registry, request, config, models);
       if (paths.empty()) std::cout << onnxlint::show_config(registry, config, settings);
       for (size_t i = 0; i < models.size(); ++i) {
         std::cout << (i > 0 ? "\n" : "")
@@ -381,12 +376,6 @@ int run_command(int argc, char** argv) {
       }
     }
 
-    RunRequest request;
-    request.paths = paths;
-    request.command_line = cli;
-    if (!config_file.empty()) request.config_file = config_file;
-    request.no_config = no_config;
-    request.stdin_name = stdin_filename;
     request.read_stdin = read_stdin;
     // Isolation by default when several files are linted (run.h); --isolate, a time limit
     // given for one file, or --no-isolate decide otherwise.
