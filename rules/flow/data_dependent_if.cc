@@ -39,11 +39,10 @@ class DataDependentIf final : public RuleBase<DataDependentIf> {
     d.cause = fmt::format("{}|{}", chain_shape(p.value_reason(cond)), body_shape(n));
     // torchvision's `batched_nms` and RoI pooling branch on tensor values: not the user's `if`.
     const DetectionPart part = detection_part(n, p, ctx.get<NmsFeeders>(), cond);
-    d.help = part != DetectionPart::None
-                 ? detection_help(part)
-                 : "replace the Python `if` on tensor values with `torch.where(cond, a, b)` "
-                   "(both branches computed, shapes fixed), or move the decision out of the "
-                   "model";
+    d.help = detection_help(part,
+                            "replace the Python `if` on tensor values with `torch.where(cond, a, "
+                            "b)` (both branches computed, shapes fixed), or move the decision out "
+                            "of the model");
   }
 };
 

@@ -71,11 +71,10 @@ class DataDependentLoop final : public RuleBase<DataDependentLoop> {
     d.cause = cause + body_shape(n);
     // A loop torchvision's detectors script (pasting masks, per-image post-processing).
     const DetectionPart part = detection_part(n, p, ctx.get<NmsFeeders>(), first);
-    d.help = part != DetectionPart::None
-                 ? detection_help(part)
-                 : "move data-dependent loops out of the model (run them in Python around it), "
-                   "or give the loop a fixed trip count (`for i in range(N)` with a Python int) "
-                   "and mask the extra iterations";
+    d.help = detection_help(part,
+                            "move data-dependent loops out of the model (run them in Python around "
+                            "it), or give the loop a fixed trip count (`for i in range(N)` with a "
+                            "Python int) and mask the extra iterations");
   }
 };
 

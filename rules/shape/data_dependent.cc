@@ -171,7 +171,7 @@ class DataDependent final : public RuleBase<DataDependent> {
     // The detector's own post-processing (torchvision's, unrolled per class) is not code the
     // user wrote: its fix is where it runs, not how it is written.
     const DetectionPart part = detection_part(n, p, ctx.get<NmsFeeders>(), cause);
-    d.help = part != DetectionPart::None ? detection_help(part) : data_dependent_help(n.op_type());
+    d.help = detection_help(part, data_dependent_help(n.op_type()));
     d.cause = std::move(shape_of_cause);
   }
 };

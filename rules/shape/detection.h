@@ -118,7 +118,9 @@ inline DetectionPart detection_part(const Node& n, const Provenance& p, const Nm
 
 /// The fix for a data-dependent shape that a detector's post-processing makes, in exporter
 /// terms: the model code is the library's, so the choices are where the post-processing runs.
-inline std::string detection_help(DetectionPart part) {
+/// `otherwise`: the rule's own help, for a cause that is not a detector's (DetectionPart::None).
+inline std::string detection_help(DetectionPart part, std::string otherwise) {
+  if (part == DetectionPart::None) return otherwise;
   if (part == DetectionPart::Proposals) {
     return "this is the detector's own post-processing (torchvision's RPN `filter_proposals` "
            "and `batched_nms`, the RoI heads' `postprocess_detections`), not code to rewrite: "

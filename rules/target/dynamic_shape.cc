@@ -263,11 +263,11 @@ class DynamicShape final : public RuleBase<DynamicShape> {
       for (size_t i = 1; i < origins.size(); ++i)
         d.related.push_back({ctx.at_node(*origins[i]), ""});
       d.count = static_cast<uint32_t>(origins.size());
-      d.help = detection != prov::DetectionPart::None
-                   ? prov::detection_help(detection)
-                   : "avoid value-dependent shapes on this target (e.g. masks with torch.where "
-                     "instead of boolean indexing or nonzero(), fixed-size top-k instead of "
-                     "filtering), or run this part elsewhere";
+      d.help = prov::detection_help(
+          detection,
+          "avoid value-dependent shapes on this target (e.g. masks with torch.where instead of "
+          "boolean indexing or nonzero(), fixed-size top-k instead of filtering), or run this "
+          "part elsewhere");
     }
   }
 };
