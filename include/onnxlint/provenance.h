@@ -209,6 +209,12 @@ class Provenance {
   /// The elements of a small integer value known statically (initializer, Constant, or shape
   /// arithmetic on static dims), or nullopt.
   std::optional<std::vector<int64_t>> known_ints(ValueId v) const;
+  /// The integers of an argument that became an input at opset `since` (Reshape's shape at 5,
+  /// Split's split at 13, Slice's starts at 10): input `k` from `since` on (known_ints), the
+  /// attribute `attr` before it; nullopt when absent or not known for every run.
+  std::optional<std::vector<int64_t>> argument_ints(const Node& n, size_t k,
+                                                    std::string_view attr = {},
+                                                    int64_t since = 0) const;
   /// The elements of a small integer vector (at most 16) as far as they are known, whether
   /// fixed or not (`Shape(x)` of `x[N, 3]` is `[N, 3]`), or nullopt when not followed.
   std::optional<std::vector<DimFact>> elements(ValueId v) const;

@@ -448,20 +448,6 @@ bool copies_dims(ops::DimRule r) {
   }
 }
 
-// The integers of input k of a node when known for every run, else nullopt.
-std::optional<std::vector<int64_t>> known_input_ints(const Provenance& p, const Node& n, size_t k) {
-  if (k >= n.input_count() || n.input(k).empty()) return std::nullopt;
-  const ValueId v = p.input(n, k);
-  return v == kNoValue ? std::nullopt : p.known_ints(v);
-}
-
-// An ints attribute, or nullopt.
-std::optional<std::vector<int64_t>> attr_ints(const Node& n, std::string_view name) {
-  const Attribute* a = n.attribute(name);
-  if (a == nullptr) return std::nullopt;
-  return std::vector<int64_t>(a->ints.begin(), a->ints.end());
-}
-
 // Index `axis` of a rank-`rank` output within a vector of `len` aligned to the right.
 std::optional<size_t> aligned(size_t axis, size_t rank, size_t len) {
   if (len > rank || axis < rank - len) return std::nullopt;
@@ -474,7 +460,7 @@ std::optional<size_t> aligned(size_t axis, size_t rank, size_t len) {
 // [N, 16, h, w] or `[-1, 16]` of [N, 4, 4] only regroups dims.
 bool folds_constant(const Provenance& p, const Node& n) {
   const Impl& a = p.internals();
-  auto target = p.opset(n) < 5 ? attr_ints(n, "shape") : known_input_ints(p, n, 1);
+  auto target = p.argument_ints(n, 1, "shape", 5);
   const ValueId in = p.input(n, 0);
   if (!target || in == kNoValue) return false;
   const bool allowzero = n.attr_int("allowzero").value_or(0) != 0;
@@ -613,7 +599,7 @@ const Node* DimPins::writer_of(ValueId v, size_t axis) const {
       case DimRule::ConstantOfShape:
         return n;
       case DimRule::Reshape: {
-        auto target = p.opset(*n) < 5 ? attr_ints(*n, "shape") : known_input_ints(p, *n, 1);
+        auto target = p.argument_ints(*n, 1, "shape", 5);
         if (!target || target->size() != rank) return nullptr;
         if ((*target)[axis] == c) return n;
         if ((*target)[axis] == 0 && follow(0)) continue;  // 0 copies the input's dim
@@ -621,23 +607,23 @@ const Node* DimPins::writer_of(ValueId v, size_t axis) const {
       }
       case DimRule::Expand: {
         if (follow(0)) continue;
-        auto shape = known_input_ints(p, *n, 1);
+        auto shape = p.argument_ints(*n, 1);
         auto at = shape ? aligned(axis, rank, shape->size()) : std::nullopt;
         return at && (*shape)[*at] == c ? n : nullptr;
       }
       case DimRule::Tile: {
-        auto reps = known_input_ints(p, *n, 1);
+        auto reps = p.argument_ints(*n, 1);
         if (reps && axis < reps->size() && (*reps)[axis] > 1) return n;
         if (follow(0)) continue;
         return nullptr;
       }
       case DimRule::Resize:
       case DimRule::Upsample: {
-        auto sizes = p.opset(*n) >= 11 ? known_input_ints(p, *n, 3) : std::nullopt;
+        auto sizes = p.argument_ints(*n, 3, "", 11);
         return sizes && axis < sizes->size() && (*sizes)[axis] == c ? n : nullptr;
       }
       case DimRule::Split: {
-        auto sizes = p.opset(*n) >= 13 ? known_input_ints(p, *n, 1) : attr_ints(*n, "split");
+        auto sizes = p.argument_ints(*n, 1, "split", 13);
         const ValueId in = p.input(*n, 0);
         if (in == kNoValue) return nullptr;
         const auto in_rank = static_cast<int64_t>(a.view(a.dims[in]).size());

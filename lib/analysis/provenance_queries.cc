@@ -168,6 +168,19 @@ std::optional<std::vector<int64_t>> Provenance::static_dims(ValueId v) const {
   return out;
 }
 
+std::optional<std::vector<int64_t>> Provenance::argument_ints(const Node& n, size_t k,
+                                                              std::string_view attr,
+                                                              int64_t since) const {
+  if (opset(n) < since) {
+    const Attribute* a = n.attribute(attr);
+    if (a == nullptr) return std::nullopt;
+    return std::vector<int64_t>(a->ints.begin(), a->ints.end());
+  }
+  if (k >= n.input_count() || n.input(k).empty()) return std::nullopt;
+  const ValueId v = input(n, k);
+  return v == kNoValue ? std::nullopt : known_ints(v);
+}
+
 std::optional<std::vector<int64_t>> Provenance::known_ints(ValueId v) const {
   if (v >= impl_->svec.size() || impl_->n_of(impl_->svec[v]) < 0) return std::nullopt;
   if (impl_->value[v].level != kStatic) return std::nullopt;

@@ -178,19 +178,6 @@ class BakedShape final : public RuleBase<BakedShape> {
     return fmt::format("[{}]", fmt::join(parts, ", "));
   }
 
-  // The ints of input k (or of an attribute before `since`), as the analysis knows them.
-  std::optional<std::vector<int64_t>> ints_of(const Node& n, size_t k, std::string_view attr,
-                                              int64_t since) const {
-    if (p_->opset(n) < since) {
-      const Attribute* a = n.attribute(attr);
-      if (a == nullptr) return std::nullopt;
-      return std::vector<int64_t>(a->ints.begin(), a->ints.end());
-    }
-    if (k >= n.input_count() || n.input(k).empty()) return std::nullopt;
-    const ValueId v = p_->input(n, k);
-    return v == kNoValue ? std::nullopt : p_->known_ints(v);
-  }
-
   void add_declared_notes(Diagnostic& d, const std::vector<std::string_view>& names) const {
     for (std::string_view n : names) {
       d.notes.push_back(fmt::format("{} is declared dynamic", dim_phrase({n})));
@@ -210,7 +197,7 @@ class BakedShape final : public RuleBase<BakedShape> {
         "the size seen at export was baked in, and any other size of {} fails at run time", names);
     const Node& at = *pin.node;
     if (&where == pin.folded_by) {
-      auto shape = ints_of(where, 1, "shape", 5);
+      auto shape = p_->argument_ints(where, 1, "shape", 5);
       return fmt::format(
           "{} has the constant shape {}, which folds {} into the dim {}; {} needs that dim to be "
           "{}, so the model only runs when {}: {}",
@@ -233,14 +220,14 @@ class BakedShape final : public RuleBase<BakedShape> {
       const std::string operand =
           fmt::format("'{}' {}", p_->name_of(pin.operand), dims_text(pin.operand));
       if (op == "Reshape") {
-        if (auto shape = ints_of(at, 1, "shape", 5)) {
+        if (auto shape = p_->argument_ints(at, 1, "shape", 5)) {
           return fmt::format(
               "{} has the constant shape {} ({} elements) for its input {}, which only holds "
               "when {}: {}",
               node_label(at), ints_text(*shape), pin.required, operand, value_text, fails);
         }
       } else if (op == "Split") {
-        if (auto sizes = ints_of(at, 1, "split", 13)) {
+        if (auto sizes = p_->argument_ints(at, 1, "split", 13)) {
           return fmt::format(
               "{} cuts axis {} of {} into the constant sizes {} ({} in all), which only holds "
               "when {}: {}",
@@ -248,7 +235,7 @@ class BakedShape final : public RuleBase<BakedShape> {
               fails);
         }
       } else if (op == "Expand") {
-        if (auto shape = ints_of(at, 1, "", 0)) {
+        if (auto shape = p_->argument_ints(at, 1)) {
           return fmt::format("{} expands {} to the constant shape {}, which only holds when {}: {}",
                              node_label(at), operand, ints_text(*shape), value_text, fails);
         }
@@ -301,7 +288,7 @@ class BakedShape final : public RuleBase<BakedShape> {
     for (const Graph* g : m.all_graphs()) {
       for (const Node& n : g->nodes()) {
         if (!n.in_default_domain() || n.op_type() != "Resize" || p_->opset(n) < 11) continue;
-        auto sizes = ints_of(n, 3, "", 0);
+        auto sizes = p_->argument_ints(n, 3);
         const ValueId x = p_->input(n, 0);
         auto ds = x == kNoValue ? std::nullopt : p_->dims(x);
         if (!sizes || !ds || ds->size() < 3 || sizes->size() != ds->size()) continue;
