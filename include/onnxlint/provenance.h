@@ -187,7 +187,8 @@ class Provenance {
   /// Input dim names the shape (resp. value) depends on, sorted; empty unless input-dim-
   /// dependent/shape-derived (or unknown with some known dims). At most 64 names are kept per
   /// value (the first met); a list that lost some ends with "…" (docs/security.md,
-  /// "Resource limits").
+  /// "Resource limits"). The views point into the analysis' interned names: one name is one
+  /// storage for the analysis' lifetime, so its address identifies it.
   std::vector<std::string_view> shape_dims(ValueId v) const;
   std::vector<std::string_view> value_dims(ValueId v) const;
   /// The node where the class arose: e.g. NonZero for its outputs and everything downstream;
