@@ -43,6 +43,15 @@ struct RelatedLocation {
   std::string message;  // what this place is, e.g. "graph output 'boxes'"; may be empty
 };
 
+/// A finding that said again what another finding at the same place says (see
+/// Diagnostic::restates): what it was, kept on the finding it was folded into.
+struct FoldedFinding {
+  std::string rule_id;
+  std::string target;
+  Severity severity = Severity::Warning;
+  std::string message;
+};
+
 struct Diagnostic {
   std::string rule_id;
   Severity severity = Severity::Warning;
@@ -73,6 +82,15 @@ struct Diagnostic {
   /// Extra identity used in the fingerprint when a rule reports several findings at one
   /// location (e.g. one per dimension). Keep it stable across message rewording.
   std::string key;
+  /// The rule whose finding at the same node or value this finding restates, as the rule
+  /// knows it: TensorRT's "Dropout's training_mode must be false" restates
+  /// export-training-mode; a restriction on a zero point whose type the target rejects anyway
+  /// restates target-unsupported-type; a rule naming itself restates its own finding for
+  /// another target. fold_restatements() folds it into that finding when the report has one
+  /// ("" = the finding stands alone).
+  std::string restates;
+  /// The findings folded into this one (JSON `also`); each is also a note.
+  std::vector<FoldedFinding> also;
 };
 
 /// Deterministic order: file, graph path, node index, rule id, value, message.
@@ -94,5 +112,14 @@ inline constexpr std::string_view kSameCauseMessage = "same cause";
 /// of `diags` is kept otherwise (a merged finding takes the place of the earliest of its
 /// findings in `diags`).
 void group_by_cause(std::vector<Diagnostic>& diags);
+
+/// One cause, one finding (docs/library.md, "Findings that restate another"): each finding
+/// whose `restates` names a rule with a finding at the same site (graph and node, or graph and
+/// value; for a target rule, on the same target) becomes part of that finding: appended to its
+/// `also` and its notes, the severity raised to the more severe of the two. Findings of one
+/// rule that restate that rule (the same finding for several targets) fold into the most
+/// severe of them. A finding whose primary is not in `diags` (its rule is off, suppressed,
+/// or found nothing) stays as it is. Linear in the findings; the order is kept.
+void fold_restatements(std::vector<Diagnostic>& diags);
 
 }  // namespace onnxlint

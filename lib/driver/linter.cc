@@ -457,6 +457,9 @@ FileReport Linter::lint_model(const Model& model) const {
   // (a merged finding sorts by its first site) and before any baseline, which the caller
   // applies to the report: a merged finding keeps its first site's fingerprint, so a baseline
   // accepts it whether the model has one copy or many (docs/library.md).
+  // A finding that restates another at its site (a target's terms for an export finding, one
+  // input's dynamic shape per target) becomes part of it, before the copies of a cause merge.
+  fold_restatements(report.diagnostics);
   group_by_cause(report.diagnostics);
   std::sort(report.diagnostics.begin(), report.diagnostics.end(), diagnostic_less);
   std::stable_sort(sections.begin(), sections.end(),

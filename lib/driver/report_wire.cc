@@ -17,7 +17,7 @@ namespace {
 // the sizes make the build fail until it is (x86-64 libstdc++, the build CI runs).
 #if defined(__x86_64__) && defined(__GLIBCXX__) && !defined(_GLIBCXX_DEBUG)
 static_assert(sizeof(FileReport) == 648, "FileReport changed: update report_wire.cc");
-static_assert(sizeof(Diagnostic) == 504, "Diagnostic changed: update report_wire.cc");
+static_assert(sizeof(Diagnostic) == 560, "Diagnostic changed: update report_wire.cc");
 static_assert(sizeof(Location) == 248, "Location changed: update report_wire.cc");
 static_assert(sizeof(RelatedLocation) == 280, "RelatedLocation changed: update report_wire.cc");
 static_assert(sizeof(ModelSummary) == 408, "ModelSummary changed: update report_wire.cc");
@@ -150,6 +150,14 @@ void put(Writer& w, const Diagnostic& d) {
   w.str(d.key);
   w.str(d.cause);
   w.u64(d.count);
+  w.str(d.restates);
+  w.u64(d.also.size());
+  for (const FoldedFinding& f : d.also) {
+    w.str(f.rule_id);
+    w.str(f.target);
+    w.u8(static_cast<uint8_t>(f.severity));
+    w.str(f.message);
+  }
 }
 
 Diagnostic get_diagnostic(Reader& r) {
@@ -171,6 +179,14 @@ Diagnostic get_diagnostic(Reader& r) {
   const uint64_t count = r.u64();
   if (count == 0 || count > UINT32_MAX) throw Malformed();
   d.count = static_cast<uint32_t>(count);
+  d.restates = r.str();
+  for (uint64_t n = r.count(8); n > 0; --n) {
+    FoldedFinding& f = d.also.emplace_back();
+    f.rule_id = r.str();
+    f.target = r.str();
+    f.severity = get_severity(r);
+    f.message = r.str();
+  }
   return d;
 }
 

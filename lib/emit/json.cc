@@ -26,6 +26,17 @@ nlohmann::json location_json(const Location& l) {
   return j;
 }
 
+nlohmann::json also_json(const std::vector<FoldedFinding>& also) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const FoldedFinding& f : also) {
+    nlohmann::json j = {
+        {"rule", f.rule_id}, {"severity", severity_name(f.severity)}, {"message", f.message}};
+    if (!f.target.empty()) j["target"] = f.target;
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
 nlohmann::json diagnostic_json(const Diagnostic& d) {
   nlohmann::json j;
   j["rule"] = d.rule_id;
@@ -45,6 +56,7 @@ nlohmann::json diagnostic_json(const Diagnostic& d) {
     j["related"] = std::move(related);
   }
   if (d.count > 1) j["count"] = d.count;
+  if (!d.also.empty()) j["also"] = also_json(d.also);
   j["fingerprint"] = d.fingerprint();
   return j;
 }

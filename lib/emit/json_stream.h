@@ -3,12 +3,19 @@
 // at a time instead of the whole report's.
 #pragma once
 
+#include <onnxlint/diagnostic.h>
 #include <onnxlint/escape.h>
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
+
+namespace onnxlint {
+/// The findings folded into a finding (Diagnostic::also) as the JSON report's `also` and
+/// SARIF's `properties.also` carry them.
+nlohmann::json also_json(const std::vector<FoldedFinding>& also);
+}  // namespace onnxlint
 
 namespace onnxlint::json_stream {
 

@@ -171,6 +171,7 @@ json result_json(const Diagnostic& d, size_t rule_index) {
   if (!d.target.empty()) props["target"] = d.target;
   if (!d.notes.empty()) props["notes"] = d.notes;
   if (!d.help.empty()) props["help"] = d.help;
+  if (!d.also.empty()) props["also"] = also_json(d.also);
   if (d.location.byte_offset) props["byteOffset"] = *d.location.byte_offset;
   if (related_kept < d.related.size()) {
     props["relatedLocationsOmitted"] = d.related.size() - related_kept;

@@ -493,6 +493,18 @@ PYBIND11_MODULE(_onnxlint, m) {
       .def_readonly("message", &RelatedLocation::message,
                     "What this place is, e.g. \"graph output 'boxes'\"; may be \"\".");
 
+  py::class_<FoldedFinding>(m, "FoldedFinding",
+                            "A finding at the same place that restated another and was folded "
+                            "into it (Diagnostic.also).")
+      .def_readonly("rule", &FoldedFinding::rule_id, "Rule id, e.g. \"target-restriction\".")
+      .def_property_readonly(
+          "severity", [](const FoldedFinding& f) { return severity_str(f.severity); },
+          "\"error\", \"warning\" or \"info\".")
+      .def_readonly("message", &FoldedFinding::message, "Its message.")
+      .def_property_readonly(
+          "target", [](const FoldedFinding& f) { return non_empty(f.target); },
+          "Target runtime id for target-* findings, else None.");
+
   py::class_<Diagnostic>(m, "Diagnostic", "One finding: rule, severity, message and location.")
       .def_readonly("rule", &Diagnostic::rule_id, "Rule id, e.g. \"shape-data-dependent\".")
       .def_property_readonly(
@@ -511,6 +523,9 @@ PYBIND11_MODULE(_onnxlint, m) {
       .def_readonly("count", &Diagnostic::count,
                     "How many places of one cause the finding stands for (1, or the copies of "
                     "repeated structure merged into it; the others are in `related`).")
+      .def_readonly("also", &Diagnostic::also,
+                    "Findings at the same place that restated this one, folded into it (a "
+                    "target's restriction on an export finding, one input for several targets).")
       .def_property_readonly("fingerprint", &Diagnostic::fingerprint,
                              "Stable identity (rule, file name, graph path, node/value) used by "
                              "baselines; independent of the message wording.")

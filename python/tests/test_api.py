@@ -380,3 +380,17 @@ def test_diagnostic_count_of_findings_grouped_by_cause():
     assert grouped
     for d in grouped:
         assert sum(1 for r in d.related if r.message == "same cause") == d.count - 1
+
+
+def test_diagnostic_also_holds_the_findings_folded_into_it():
+    """One dynamic input, two targets that want static shapes: one finding, the second target's
+    folded into its `also`, as JSON has it."""
+    report = onnxlint.lint(dynamic_model(), targets=["nnapi", "qnn"], config=False)
+    found = [d for d in report.diagnostics if d.rule == "target-dynamic-shape"]
+    assert len(found) == 1
+    assert found[0].target == "onnxruntime-nnapi"
+    assert [(f.rule, f.target, f.severity) for f in found[0].also] == \
+        [("target-dynamic-shape", "onnxruntime-qnn", "warning")]
+    doc = json.loads(report.to_json())
+    [entry] = [d for d in doc["files"][0]["diagnostics"] if d["rule"] == "target-dynamic-shape"]
+    assert entry["also"][0]["message"] == found[0].also[0].message

@@ -209,6 +209,8 @@ class DynamicShape final : public RuleBase<DynamicShape> {
                      : fmt::format("graph input '{}' {}; {} runs dynamic shapes more slowly",
                                    in.name, what, t->display_name));
         d.target = std::string(t->id);
+        // The input is one cause for every target that wants static shapes: one finding.
+        d.restates = std::string(static_info().id);
         if (readers.count != 0) {
           std::string list;
           for (size_t i = 0; i < readers.shown.size(); ++i) {
@@ -276,6 +278,7 @@ class DynamicShape final : public RuleBase<DynamicShape> {
                    : fmt::format("{}; {} runs dynamic shapes more slowly", what, t->display_name));
       d.target = std::string(t->id);
       d.key = "data-dependent";
+      d.restates = std::string(static_info().id);
       if (!first_shape.empty()) d.notes.push_back(first_shape);
       for (size_t i = 1; i < origins.size(); ++i)
         d.related.push_back({ctx.at_node(*origins[i]), ""});

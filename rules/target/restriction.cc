@@ -305,9 +305,10 @@ std::optional<int64_t> element_count(std::span<const Dim> dims) {
 }
 
 struct Finding {
-  std::string what;            // "…" completing "<node> (<op>) …"
-  std::string arg;             // fingerprint key part
-  std::string_view help = {};  // overrides the check's help
+  std::string what;             // "…" completing "<node> (<op>) …"
+  std::string arg;              // fingerprint key part
+  std::string_view help = {};   // overrides the check's help
+  std::string_view value = {};  // the value whose contents break it, when one does
 };
 
 // A value the target takes computed at run time when it is int32 (NNAPI's Gather indices):
@@ -328,8 +329,26 @@ constexpr std::string_view kOverridableHelp =
     "export with keep_initializers_as_inputs=False (or remove the initializers from the graph "
     "inputs, e.g. onnxruntime/tools/python/remove_initializer_from_input.py)";
 
+// The finding a broken restriction says again, if the report has it at the same node
+// (Diagnostic::restates): a training_mode restriction is export-training-mode's finding in the
+// target's terms; a value (a uint8 zero point) whose element type the target rejects for the
+// node is the element type's finding: a zero point of 0 in that type would not help.
+std::string restated_rule(const target::Restriction& r, const Finding& f, const TargetInfo& t,
+                          const Node& n, const target::NodeCheck& nc, RuleContext& ctx) {
+  for (std::string_view arg : r.args) {
+    if (arg == "training_mode") return "export-training-mode";
+  }
+  if (f.value.empty()) return {};
+  for (const target::TypeOffence& o :
+       target::unsupported_types(ctx.model(), t, n, nc, ctx.get<ElementTypes>())) {
+    if (std::find(o.inputs.begin(), o.inputs.end(), f.value) != o.inputs.end())
+      return "target-unsupported-type";
+  }
+  return {};
+}
+
 void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
-              const OpSchema* schema, RuleContext& ctx,
+              const OpSchema* schema, const target::NodeCheck& nc, RuleContext& ctx,
               std::vector<target::BrokenRestriction>& out) {
   if (!r.when_attr.empty()) {
     if (r.when_value == "*") {
@@ -538,7 +557,9 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
                                                            : fmt::format("no {}", v);
         found.push_back({fmt::format("has {} ('{}') containing {}, but {} needs {}", a.label,
                                      a.value, *bad, who, need),
-                         a.label});
+                         a.label,
+                         {},
+                         a.value});
       }
       break;
     case Check::ConstIntScalarAtMost:
@@ -750,6 +771,7 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
       d.notes.push_back(fmt::format("the same holds for {}", others));
     }
     d.help = std::string(f.help.empty() ? help_for(r.check) : f.help);
+    d.restates = restated_rule(r, f, t, n, nc, ctx);
     out.push_back({std::move(d), r.fails_node});
   }
 }
@@ -835,7 +857,9 @@ class RestrictionRule final : public RuleBase<RestrictionRule> {
         // the target's consequence (node_failure_severity): the node runs elsewhere or the
         // conversion fails, and the verdict counts the node as unsupported. A restriction the
         // target survives (it ignores the argument) stays a warning.
-        const std::string reason = b.diagnostic.key;
+        // A finding that restates another groups apart from one that does not (a uint8 and
+        // an int8 zero point break one restriction for different causes).
+        const std::string reason = b.diagnostic.key + '\x1f' + b.diagnostic.restates;
         findings_.add(t, n, reason, std::move(b.diagnostic), ctx.at_node(n),
                       b.fails_node ? std::nullopt : std::optional(Severity::Warning));
       }
@@ -876,7 +900,7 @@ std::vector<BrokenRestriction> broken_restrictions(const TargetInfo& t, const No
         schema = node_schema(ctx.model(), n);
         schema_known = true;
       }
-      evaluate(*r, t, n, schema, ctx, out);
+      evaluate(*r, t, n, schema, nc, ctx, out);
     }
   }
   check_limits(t, n, ctx, out);

@@ -46,6 +46,7 @@ void NodeFindings::report(RuleContext& ctx, const Several& several) {
     d.key = std::move(g.first.key);
     d.notes = std::move(g.first.notes);
     d.help = std::move(g.first.help);
+    d.restates = std::move(g.first.restates);
     for (Location& l : g.more) d.related.push_back({std::move(l), ""});
     d.count = static_cast<uint32_t>(g.more.size() + 1);
   }

@@ -12,6 +12,24 @@
 namespace onnxlint::rules {
 namespace {
 
+// uint8 (asymmetric) quantization on a target that takes int8 only: a cast does not help, the
+// model has to be quantized again.
+bool is_uint8_quantization(const Node& n, const target::TypeOffence& o) {
+  const std::string_view op = n.op_type();
+  const bool quant_op = op == "QuantizeLinear" || op == "DequantizeLinear" ||
+                        op.starts_with("QLinear") || op == "ConvInteger" || op == "MatMulInteger" ||
+                        op == "DynamicQuantizeLinear";
+  return quant_op && o.elem_type == DataType::Uint8 &&
+         std::any_of(o.allowed.begin(), o.allowed.end(),
+                     [](std::string_view t) { return target::type_short_name(t) == "int8"; });
+}
+
+constexpr std::string_view kInt8QuantizationHelp =
+    "quantize to int8 with symmetric activations (zero point 0) instead of uint8: ONNX Runtime "
+    "`quantize_static(..., activation_type=QuantType.QInt8, weight_type=QuantType.QInt8, "
+    "extra_options={\"ActivationSymmetric\": True})`, or NVIDIA ModelOpt / "
+    "pytorch-quantization, which export int8 Q/DQ for TensorRT";
+
 class UnsupportedType final : public RuleBase<UnsupportedType> {
  public:
   static const RuleInfo& static_info() {
@@ -65,10 +83,12 @@ class UnsupportedType final : public RuleBase<UnsupportedType> {
           d.notes.push_back(
               fmt::format("its {} accepts {}", n.op_type(), target::type_list_text(o.allowed)));
         }
-        d.help = fmt::format(
-            "cast to a supported type before the node (or export the model in "
-            "that precision, e.g. model.float() / model.half()), or let another "
-            "provider run it");
+        d.help = is_uint8_quantization(n, o)
+                     ? std::string(kInt8QuantizationHelp)
+                     : std::string(
+                           "cast to a supported type before the node (or export the model in "
+                           "that precision, e.g. model.float() / model.half()), or let another "
+                           "provider run it");
         // The type parameter keeps "T = float64" and "T1 = float64" apart. The severity follows
         // the target's consequence (node_failure_severity): the node runs elsewhere or the
         // conversion fails; the target's verdict counts the node as unsupported either way.

@@ -239,6 +239,28 @@ TEST(JsonReport, GroupedFindingsHaveACount) {
   EXPECT_EQ(testing::json_schema_errors(j.dump(), "../../docs/json-report.schema.json"), "");
 }
 
+// A finding that restated another (one dynamic input for two targets) is the other's `also`,
+// valid against the published schema.
+TEST(JsonReport, FoldedFindingsAreTheirCounterpartsAlso) {
+  LintOptions options;
+  options.select = {"target-dynamic-shape"};
+  options.targets = {"nnapi", "coreml"};
+  Linter linter(builtin_registry(), options);
+  Report report;
+  report.files.push_back(
+      linter.lint_file(testing::data_path("corpus/torch_mlp_dynamic_batch_op13.onnx")));
+  const nlohmann::json j = report_json(report, linter);
+  const nlohmann::json& diags = j["files"][0]["diagnostics"];
+  ASSERT_EQ(diags.size(), 1u);
+  EXPECT_EQ(diags[0]["target"], "onnxruntime-nnapi");
+  EXPECT_EQ(diags[0]["severity"], "warning");
+  ASSERT_EQ(diags[0]["also"].size(), 1u);
+  EXPECT_EQ(diags[0]["also"][0]["rule"], "target-dynamic-shape");
+  EXPECT_EQ(diags[0]["also"][0]["target"], "onnxruntime-coreml-mlprogram");
+  EXPECT_EQ(diags[0]["also"][0]["severity"], "info");
+  EXPECT_EQ(testing::json_schema_errors(j.dump(), "../../docs/json-report.schema.json"), "");
+}
+
 TEST(JsonReport, CarriesVerdictsCountsByRuleAndTheRunHeader) {
   ModelBuilder mb(17);
   GraphBuilder& g = mb.graph();

@@ -29,9 +29,18 @@ ModelBuilder mlp(const std::vector<DimSpec>& dims) {
 
 TEST(TargetDynamicShape, DynamicInputOnATargetThatRequiresStaticShapes) {
   ModelBuilder m = mlp({"batch", 16});
+  // One input, one finding: the other targets that want static shapes are folded into it.
   EXPECT_THAT(findings(kRule, m.bytes(), for_targets({"nnapi", "qnn"})),
-              ElementsAre("target-dynamic-shape main:'x' @onnxruntime-nnapi",
-                          "target-dynamic-shape main:'x' @onnxruntime-qnn"));
+              ElementsAre("target-dynamic-shape main:'x' @onnxruntime-nnapi"));
+  auto both = diagnostics(kRule, m.bytes(), for_targets({"nnapi", "qnn"}));
+  ASSERT_EQ(both.size(), 1u);
+  ASSERT_EQ(both[0].also.size(), 1u);
+  EXPECT_EQ(both[0].also[0].rule_id, kRule);
+  EXPECT_EQ(both[0].also[0].target, "onnxruntime-qnn");
+  EXPECT_EQ(both[0].also[0].severity, Severity::Warning);
+  EXPECT_THAT(both[0].notes, ::testing::Contains(HasSubstr(
+                                 "also [onnxruntime-qnn] warning: graph input 'x' has dynamic "
+                                 "shape [batch, 16] ('batch'), but ONNX Runtime QNN EP")));
   auto diags = diagnostics(kRule, m.bytes(), for_targets({"nnapi"}));
   ASSERT_EQ(diags.size(), 1u);
   EXPECT_EQ(diags[0].severity, Severity::Warning);
@@ -122,21 +131,30 @@ TEST(TargetDynamicShape, DataDependentShapeOrigin) {
 
 // One cause (the target needs static shapes), one finding per target: every node where a
 // value-dependent shape arises is a place of it.
-TEST(TargetDynamicShape, DataDependentOriginsAreOneFindingPerTarget) {
+TEST(TargetDynamicShape, DataDependentOriginsAreOneFindingForEveryTarget) {
   ModelBuilder m(17);
   m.graph().input("x", kFloat, {4}).output("y", kInt64, {1, "n"}).output("z", kInt64, {1, "m"});
   m.graph().node("NonZero", {"x"}, {"y"}, "nz1");
   m.graph().node("NonZero", {"x"}, {"z"}, "nz2");
-  auto diags = diagnostics(kRule, m.bytes(), for_targets({"nnapi", "coreml"}));
-  ASSERT_EQ(diags.size(), 2u);
-  for (const Diagnostic& d : diags) {
+  for (const auto& target : {"nnapi", "coreml"}) {
+    auto diags = diagnostics(kRule, m.bytes(), for_targets({target}));
+    ASSERT_EQ(diags.size(), 1u);
+    const Diagnostic& d = diags[0];
     EXPECT_EQ(d.location.anchor(), "main/nz1");
     ASSERT_EQ(d.related.size(), 1u);
     EXPECT_EQ(d.related[0].location.anchor(), "main/nz2");
     EXPECT_THAT(d.message, HasSubstr("2 nodes (NonZero x2) give their outputs shapes"));
+    // NNAPI: not offloaded; CoreML: slower.
+    EXPECT_EQ(d.severity, std::string(target) == "nnapi" ? Severity::Warning : Severity::Info);
   }
-  EXPECT_EQ(diags[0].severity, Severity::Info);     // CoreML: slower
-  EXPECT_EQ(diags[1].severity, Severity::Warning);  // NNAPI: not offloaded
+  // Both targets: one finding, the most severe target's (NNAPI), CoreML's folded into it.
+  auto diags = diagnostics(kRule, m.bytes(), for_targets({"nnapi", "coreml"}));
+  ASSERT_EQ(diags.size(), 1u);
+  EXPECT_EQ(diags[0].target, "onnxruntime-nnapi");
+  EXPECT_EQ(diags[0].severity, Severity::Warning);
+  ASSERT_EQ(diags[0].also.size(), 1u);
+  EXPECT_EQ(diags[0].also[0].target, "onnxruntime-coreml-mlprogram");
+  EXPECT_EQ(diags[0].also[0].severity, Severity::Info);
 }
 
 TEST(TargetDynamicShape, Nested) {
