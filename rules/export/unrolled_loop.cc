@@ -4,12 +4,17 @@
 // blocks) do not index one tensor position by position and are not flagged; neither is
 // unpacking a shape vector (`b, s, d = x.shape`). A loop over an axis whose size is dynamic is
 // export-baked-shape's (an error: the trace froze it to the example's size), not reported here.
+// A static axis whose size a node froze at export (a Reshape to constant sizes where the input
+// dim was dynamic: a dim pin) is no "only larger" graph: the loop runs that many times at every
+// input size, so it is a warning that names the node.
 #include <fmt/format.h>
+#include <onnxlint/dim_pins.h>
 #include <onnxlint/provenance.h>
 #include <onnxlint/unrolled_loops.h>
 
 #include <algorithm>
 #include <map>
+#include <unordered_set>
 
 #include "rules/categories.h"
 #include "rules/shape/provenance_text.h"
@@ -37,7 +42,18 @@ class UnrolledLoop final : public RuleBase<UnrolledLoop> {
 
   void on_model(const Model&, RuleContext& ctx) override {
     const Provenance& p = ctx.get<Provenance>();
-    for (const UnrolledRun& run : ctx.get<UnrolledLoops>().runs()) {
+    const std::span<const UnrolledRun> runs = ctx.get<UnrolledLoops>().runs();
+    if (runs.empty()) return;
+    // The nodes at which the model only accepts a few input sizes: a size they wrote was
+    // frozen at export.
+    const DimPins& pins = ctx.get<DimPins>();
+    std::unordered_set<const Node*> pinning;
+    for (const DimPin& pin : pins.pins()) {
+      pinning.insert(pin.node);
+      if (pin.written_by != nullptr) pinning.insert(pin.written_by);
+      if (pin.folded_by != nullptr) pinning.insert(pin.folded_by);
+    }
+    for (const UnrolledRun& run : runs) {
       const ValueId data = run.data;
       const int64_t axis = run.axis;
       // An axis the analysis sees as dynamic is export-baked-shape's error (the loop is frozen
@@ -73,14 +89,30 @@ class UnrolledLoop final : public RuleBase<UnrolledLoop> {
       const Node& first = *acc.front().node;
       std::string ops = first.op_type() == acc.back().node->op_type() ? std::string(first.op_type())
                                                                       : std::string("Gather/Slice");
+      // A size frozen at export: the loop is frozen with it.
+      const Node* writer = pins.writer_of(data, static_cast<size_t>(axis));
+      const bool frozen = writer != nullptr && pinning.contains(writer);
       Diagnostic& d = ctx.report(
-          ctx.at_node_value(first, p.name_of(data)),
+          frozen ? Severity::Warning : Severity::Info, ctx.at_node_value(first, p.name_of(data)),
           fmt::format("'{}' is read at every position 0..{} of axis {} by {} {} nodes: a Python "
                       "loop over an axis of size {} was unrolled by tracing",
                       p.name_of(data), size - 1, axis, acc.size(), ops, size));
       d.key = fmt::format("axis{}", axis);
       d.notes.push_back(fmt::format("the run starts at {} and ends at {}", node_label(first),
                                     node_label(*acc.back().node)));
+      if (frozen) {
+        d.notes.push_back(fmt::format(
+            "{} wrote the size {} of axis {} from a constant where the model's input dims are "
+            "dynamic (export-baked-shape): the loop runs {} times at every input size",
+            node_label(*writer), size, axis, size));
+        d.help = fmt::format(
+            "first make {} follow the input's size (see export-baked-shape: sizes from "
+            "x.shape/x.size() at run time, or -1), then vectorise the loop (one op over the "
+            "whole axis: batched matmul, einsum, broadcasting) or script it "
+            "(`torch.jit.script`) so it exports as a Loop",
+            node_label(*writer));
+        continue;
+      }
       d.help =
           "vectorise the loop (one op over the whole axis: batched matmul, einsum, "
           "broadcasting), or script it (`torch.jit.script`) so it exports as a Loop; if "

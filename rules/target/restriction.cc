@@ -284,6 +284,74 @@ std::string_view help_for(Check c) {
   return "";
 }
 
+// The fix keyed by the cause, where the argument a restriction is about says more than the kind
+// of check (help_for above): Dropout's training_mode and a zero point break the same "must
+// equal" check, and the fixes are model.eval() and symmetric quantization. First match wins;
+// `arg` matches the argument's name, or its end when it starts with '*'.
+struct CauseHelp {
+  std::string_view arg;
+  std::string_view help;
+  std::optional<Check> check = std::nullopt;  // only for this check (pads: symmetric ones)
+};
+constexpr CauseHelp kHelpByCause[] = {
+    {"training_mode",
+     "call model.eval() before torch.onnx.export (or pass "
+     "training=torch.onnx.TrainingMode.EVAL): a module in train mode exports its training "
+     "behaviour"},
+    {"*zero_point",
+     "quantize symmetrically so that zero points are 0: ONNX Runtime `quantize_static(..., "
+     "activation_type=QuantType.QInt8, weight_type=QuantType.QInt8, "
+     "extra_options={\"ActivationSymmetric\": True, \"WeightSymmetric\": True})`, or NVIDIA "
+     "ModelOpt / pytorch-quantization, which export int8 Q/DQ with zero point 0",
+     Check::ConstAllEqual},
+    {"pads",
+     "pad the same on both sides (an odd kernel with padding=k//2), or pad explicitly with "
+     "F.pad before the op so the op itself has symmetric pads",
+     Check::PadsSymmetric},
+    {"auto_pad", "give explicit padding (padding=k//2 or a number) instead of padding='same'"},
+    {"dilations",
+     "use dilation=1 in the convolution or pooling call, or keep the node off this target"},
+    {"ceil_mode", "use ceil_mode=False in the pooling call (pad the input instead)"},
+    {"layout",
+     "export recurrent layers with batch_first=False (permute the input before and after the "
+     "layer in forward())"},
+    {"input_forget", "use a plain nn.LSTM (no coupled input-forget gate)"},
+    {"activations", "use the same activations in both directions of a bidirectional layer"},
+    {"keepdims", "pass keepdim=True to the reduction and squeeze afterwards"},
+    {"coordinate_transformation_mode",
+     "change interpolate's align_corners (and scale_factor vs size) to a combination the "
+     "target supports, e.g. align_corners=False"},
+    {"nearest_mode", "use mode='nearest' with a rounding the target supports, or mode='bilinear'"},
+    {"antialias", "call interpolate with antialias=False"},
+};
+
+std::string_view help_for_cause(const target::Restriction& r) {
+  // What a constant, a type, a rank or a static shape needs is the check's fix, whatever the
+  // argument (NNAPI's constant zero point is not TensorRT's zero zero point).
+  switch (r.check) {
+    case Check::ConstInput:
+    case Check::ConstUnlessType:
+    case Check::ConstUnlessAttr:
+    case Check::ConstIntScalarAtMost:
+    case Check::TypeIn:
+    case Check::TypeNotIn:
+    case Check::StaticShape:
+    case Check::RankIn:
+    case Check::RankAtMost:
+    case Check::RankAtLeast:
+      return {};
+    default:
+      break;
+  }
+  for (const CauseHelp& c : kHelpByCause) {
+    for (std::string_view arg : r.args) {
+      if (c.check && *c.check != r.check) continue;
+      if (c.arg.starts_with('*') ? arg.ends_with(c.arg.substr(1)) : arg == c.arg) return c.help;
+    }
+  }
+  return {};
+}
+
 // The encoded restrictions by op name (all targets and domains: a few per op), built once; looked
 // up per node and target without building a key.
 const std::unordered_map<std::string_view, std::vector<const target::Restriction*>>& by_op() {
@@ -770,7 +838,11 @@ void evaluate(const target::Restriction& r, const TargetInfo& t, const Node& n,
       }
       d.notes.push_back(fmt::format("the same holds for {}", others));
     }
-    d.help = std::string(f.help.empty() ? help_for(r.check) : f.help);
+    // The finding's own fix first (it knows the values), then the cause's, then the check's.
+    const std::string_view cause_help = help_for_cause(r);
+    d.help = std::string(!f.help.empty()       ? f.help
+                         : !cause_help.empty() ? cause_help
+                                               : help_for(r.check));
     d.restates = restated_rule(r, f, t, n, nc, ctx);
     out.push_back({std::move(d), r.fails_node});
   }

@@ -7,9 +7,11 @@
 namespace onnxlint::testing {
 namespace {
 
+using ::testing::Contains;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
+using ::testing::Not;
 
 constexpr const char* kRule = "export-unrolled-loop";
 
@@ -131,6 +133,44 @@ TEST(ExportUnrolledLoop, DynamicAxisIsLeftToExportBakedShape) {
   EXPECT_THAT(findings(kRule, m.bytes()), IsEmpty());
   EXPECT_THAT(findings("export-baked-shape", m.bytes()),
               ElementsAre("export-baked-shape main/Gather_0"));
+}
+
+// `x.view(4, 2, 4)` traced with a batch of 4, then `for i in range(4): ... y[i] ...`: the
+// Reshape froze the dynamic batch (a dim pin: 8*batch = 32), so the loop's axis is static only
+// because of it. The loop runs 4 times at every batch: a warning naming the Reshape, not the
+// "only larger, not wrong" info. The same graph on a static input is the info.
+ModelBuilder loop_after_reshape(const DimSpec& batch) {
+  ModelBuilder m(13);
+  auto& g = m.graph();
+  g.input("x", kFloat, {batch, 8}).output("y", kFloat, {}, false);
+  g.initializer(make_tensor_i64("to", {3}, {4, 2, 4}));
+  g.node("Reshape", {"x", "to"}, {"r"}, "view");
+  std::vector<std::string> parts;
+  for (int k = 0; k < 4; ++k) {
+    std::string i = std::to_string(k);
+    g.initializer(make_tensor_i64("idx" + i, {}, {k}));
+    attr_int(g.node("Gather", {"r", "idx" + i}, {"p" + i}, "Gather_" + i), "axis", 0);
+    parts.push_back("p" + i);
+  }
+  g.node("Sum", parts, {"y"}, "Sum_out");
+  return m;
+}
+
+TEST(ExportUnrolledLoop, AxisFrozenByABakedReshapeIsAWarning) {
+  auto frozen = diagnostics(kRule, loop_after_reshape(std::string("batch")).bytes());
+  ASSERT_EQ(frozen.size(), 1u);
+  EXPECT_EQ(frozen[0].location.anchor(), "main/Gather_0");
+  EXPECT_EQ(frozen[0].severity, Severity::Warning);
+  EXPECT_THAT(frozen[0].notes,
+              Contains(HasSubstr("wrote the size 4 of axis 0 from a constant where the model's "
+                                 "input dims are dynamic")));
+  EXPECT_THAT(frozen[0].help, HasSubstr("first make"));
+  EXPECT_THAT(frozen[0].help, Not(HasSubstr("only larger")));
+  // Near miss: a static input; nothing was frozen.
+  auto fixed = diagnostics(kRule, loop_after_reshape(int64_t{4}).bytes());
+  ASSERT_EQ(fixed.size(), 1u);
+  EXPECT_EQ(fixed[0].severity, Severity::Info);
+  EXPECT_THAT(fixed[0].help, HasSubstr("only larger, not wrong"));
 }
 
 TEST(ExportUnrolledLoop, NestedInLoopAndIf) {

@@ -823,6 +823,56 @@ TEST(TargetRestriction, ShapeChecksReadProvenShapesNotDeclarations) {
 
 // NNAPI's Gather takes computed indices only as int32: an embedding's int64 token ids are a
 // type problem, and the help says so (not "make the value a constant").
+// The help is the cause's, not the check's: Dropout's training_mode and a zero point break the
+// same "must equal" check, with different fixes; asymmetric pads have their own. Near misses:
+// NNAPI's "zero point must be constant" and CoreML's "pads only on the last axes" keep the fix
+// of their check.
+std::string help_of(const ModelBuilder& m, const char* target) {
+  auto diags = diagnostics(kRule, m.bytes(), for_targets({target}));
+  return diags.size() == 1 ? diags[0].help : "(" + std::to_string(diags.size()) + " findings)";
+}
+
+TEST(TargetRestriction, HelpIsKeyedByTheCause) {
+  ModelBuilder drop(17);
+  drop.graph().input("x", kFloat, {4}).input("train", kBool, {}).output("y", kFloat, {4});
+  drop.graph().node("Dropout", {"x", "", "train"}, {"y"}, "drop");
+  EXPECT_THAT(help_of(drop, "tensorrt"), StartsWith("call model.eval()"));
+
+  ModelBuilder quant(17);
+  quant.graph().input("x", kFloat, {4}).output("y", kUint8, {4});
+  quant.graph().initializer(make_tensor_f32("s", {}, {0.5f}));
+  quant.graph().initializer(tensor_u8("zp", {}, std::string(1, '\x03')));
+  quant.graph().node("QuantizeLinear", {"x", "s", "zp"}, {"y"}, "q");
+  EXPECT_THAT(help_of(quant, "tensorrt"), StartsWith("quantize symmetrically"));
+  EXPECT_THAT(help_of(quant, "tensorrt"), Not(HasSubstr("model.eval()")));
+
+  // NNAPI: the zero point computed at run time needs to be a constant, whatever its value.
+  ModelBuilder runtime_zp(17);
+  runtime_zp.graph().input("x", kFloat, {4}).input("zp", kUint8, {}).output("y", kUint8, {4});
+  runtime_zp.graph().initializer(make_tensor_f32("s", {}, {0.5f}));
+  runtime_zp.graph().node("QuantizeLinear", {"x", "s", "zp"}, {"y"}, "q");
+  EXPECT_THAT(help_of(runtime_zp, "nnapi"), StartsWith("make the value a constant"));
+
+  auto pad = [](const char* op, std::vector<int64_t> pads) {
+    ModelBuilder m(17);
+    m.graph().input("x", kFloat, {1, 1, 4, 4}).output("y", kFloat, {}, false);
+    if (std::string(op) == "Pad") {
+      m.graph().initializer(make_tensor_i64("pads", {8}, pads));
+      m.graph().node("Pad", {"x", "pads"}, {"y"}, "pad");
+    } else {
+      m.graph().initializer(make_tensor_f32("w", {1, 1, 3, 3}, std::vector<float>(9, 1.f)));
+      m.graph().initializer(make_tensor_f32("off", {1, 18, 4, 4}, std::vector<float>(288, 0.f)));
+      auto& n = m.graph().node("DeformConv", {"x", "w", "off"}, {"y"}, "pad");
+      attr_ints(n, "pads", pads);
+    }
+    return m;
+  };
+  EXPECT_THAT(help_of(pad("DeformConv", {0, 0, 1, 1}), "tensorrt"),
+              StartsWith("pad the same on both sides"));
+  EXPECT_THAT(help_of(pad("Pad", {0, 1, 0, 0, 0, 1, 0, 0}), "coreml-nn"),
+              Not(HasSubstr("both sides")));
+}
+
 TEST(TargetRestriction, ConstUnlessTypeHelpIsTheCastForTokenIds) {
   auto embedding = [](int32_t ids_type) {
     ModelBuilder m(13);
