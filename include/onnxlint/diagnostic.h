@@ -36,6 +36,14 @@ struct Location {
   std::string anchor() const;
 };
 
+/// Whether a model path names no file: "-" (the command's standard input) or a name in angle
+/// brackets that an in-memory lint was given ("<in-memory model>", "<Net export>"). Such a model
+/// has no folder (its configuration and external data are looked up from the working folder)
+/// and no file a baseline could find again.
+inline bool is_in_memory_path(std::string_view path) {
+  return path == "-" || (path.size() >= 2 && path.front() == '<' && path.back() == '>');
+}
+
 /// Another place that belongs to the same finding: the outputs a data-dependent origin
 /// reaches, the other nodes of one op type a target cannot run, ...
 struct RelatedLocation {

@@ -3,6 +3,7 @@
 // nothing about layers; per-file overrides reach it through a FileOptionsResolver.
 #include <fmt/format.h>
 #include <onnxlint/config.h>
+#include <onnxlint/diagnostic.h>
 #include <onnxlint/escape.h>
 
 #include <algorithm>
@@ -97,7 +98,7 @@ bool match_parts(std::span<const std::string_view> glob, std::span<const std::st
 
 // The path of a model relative to the config root, '/'-separated ("" for stdin).
 std::string relative_to(const fs::path& root, std::string_view path) {
-  if (path == "-") return "";
+  if (is_in_memory_path(path)) return "";
   std::error_code ec;
   fs::path abs = fs::absolute(fs::path(path), ec).lexically_normal();
   if (ec) return std::string(path);
@@ -185,7 +186,7 @@ struct PerFileConfigs {
   std::map<std::string, std::string> folder_config;             // absolute folder -> Config::path
 
   const std::string& config_path(std::string_view model) const {
-    if (model == "-") return run.path;
+    if (is_in_memory_path(model)) return run.path;
     std::error_code ec;
     fs::path abs = fs::absolute(fs::path(model), ec).lexically_normal();
     if (ec) return run.path;
@@ -243,7 +244,7 @@ bool path_glob_match(std::string_view glob, std::string_view path) {
 
 std::vector<size_t> matching_overrides(const Config& config, std::string_view path) {
   std::vector<size_t> out;
-  if (config.overrides.empty() || path == "-") return out;
+  if (config.overrides.empty() || is_in_memory_path(path)) return out;
   const std::string rel = relative_to(config.root, path);
   for (size_t i = 0; i < config.overrides.size(); ++i) {
     const auto& files = config.overrides[i].files;
@@ -318,7 +319,7 @@ Settings resolve_settings_per_file(const RuleRegistry& registry, const Config& r
   configs->run = run_config;
   configs->layers[run_config.path] = make_layers(registry, run_config, command_line);
   for (const std::string& model : model_paths) {
-    if (model == "-") continue;
+    if (is_in_memory_path(model)) continue;
     std::error_code ec;
     fs::path folder = fs::absolute(fs::path(model), ec).lexically_normal().parent_path();
     if (ec || configs->folder_config.contains(folder.string())) continue;

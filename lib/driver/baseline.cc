@@ -39,7 +39,7 @@ constexpr size_t kNoticeFiles = 10;
 std::string content_sha256(const FileReport& f, FileHashCache& hashes) {
   if (f.status == FileReport::Status::PathError) return {};
   if (f.model && !f.model->sha256.empty()) return f.model->sha256;
-  if (f.path.empty() || f.path == "-") return {};
+  if (f.path.empty() || is_in_memory_path(f.path)) return {};
   struct stat st {};
   if (::stat(f.path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return {};
   if (f.model && f.model->file_bytes != static_cast<uint64_t>(st.st_size)) return {};
@@ -60,7 +60,7 @@ std::optional<std::string> parse_sha256(std::string text) {
 // Whether the model a baseline records at `file` is gone: nothing at root/file. An error other
 // than "not found" (a folder that cannot be read) proves nothing, so the file counts as there.
 bool vanished(const fs::path& root, const std::string& file) {
-  if (file.empty() || file == "-") return false;
+  if (file.empty() || is_in_memory_path(file)) return false;
   std::error_code ec;
   return fs::status(root / fs::path(file), ec).type() == fs::file_type::not_found;
 }
@@ -119,7 +119,7 @@ fs::path baseline_root(const fs::path& file) {
 }
 
 std::string Baseline::relative_file(std::string_view path) const {
-  if (path == "-" || path.empty()) return std::string(path);
+  if (is_in_memory_path(path) || path.empty()) return std::string(path);
   std::error_code ec;
   fs::path abs = fs::absolute(fs::path(path), ec);
   if (ec) return std::string(path);
@@ -219,7 +219,7 @@ BaselineOutcome Baseline::apply(Report& report) const {
       std::set<std::string, std::less<>> seen;
       for (size_t i = 0; i < report.files.size(); ++i) {
         const std::string& path = paths[i];
-        if (path.empty() || path == "-" || by_file.contains(path) || !seen.insert(path).second) {
+        if (path.empty() || is_in_memory_path(path) || by_file.contains(path) || !seen.insert(path).second) {
           continue;
         }
         std::string digest = content_sha256(report.files[i], hashes);

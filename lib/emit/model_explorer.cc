@@ -103,7 +103,7 @@ void emit_model_explorer(const Report& report, const Linter& linter, std::ostrea
     file = &f;
   }
   json doc = json::object();
-  if (file != nullptr && file->path == "-") {
+  if (file != nullptr && is_in_memory_path(file->path)) {
     throw ConfigError(
         "--format model-explorer reads the model file for its graph and node names; give a "
         "file, not stdin");

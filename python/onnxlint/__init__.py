@@ -109,7 +109,8 @@ def lint(
         ``"error"``).
     base_dir: for an in-memory model, the folder its external data files are in (default:
         the working folder, as for ``onnx-lint -``).
-    name: for an in-memory model, the path reports show (default ``"-"``).
+    name: for an in-memory model, the path reports show (default ``"<in-memory model>"``;
+        ``onnxlint.torch.export`` names it after the module).
     isolate: lint in a worker process (one per model of a folder), so that a crash while
         linting becomes that model's ``internal-error`` finding and the interpreter (a notebook,
         pytest) goes on. ``None`` (default): for a folder only; ``True`` also for one file or a

@@ -62,7 +62,7 @@ def export(
         start = buffer.tell()
         torch.onnx.export(module, args, buffer, **kwargs)
         with buffer.getbuffer() as whole, whole[start:] as model:
-            report = lint(model, **options)
+            report = lint(model, name=f"<{type(module).__name__} export>", **options)
     else:
         torch.onnx.export(module, args, os.fspath(f), **kwargs)
         report = lint(f, **options)

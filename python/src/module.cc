@@ -33,6 +33,10 @@ namespace py = pybind11;
 namespace onnxlint::python {
 namespace {
 
+// What reports call a model linted from memory without a `name`.
+constexpr std::string_view kInMemoryName = "<in-memory model>";
+
+
 // A JSON value (report sections, the summary) as plain Python objects.
 py::object to_python(const nlohmann::json& j) {
   switch (j.type()) {
@@ -365,7 +369,8 @@ py::object PyLinter::lint(const py::object& model, const py::object& base_dir,
             "onnx.ModelProto; got " +
             std::string(py::str(py::type::of(model).attr("__name__"))));
       }
-      const std::string label = name.is_none() ? std::string("-") : fspath(name);
+      // A name that says what it is: "-" is the command's standard input.
+      const std::string label = name.is_none() ? std::string(kInMemoryName) : fspath(name);
       std::optional<std::string> directory;
       if (!base_dir.is_none()) directory = fspath(base_dir);
       const bool isolated = isolation_wanted(isolate, false);
