@@ -176,9 +176,16 @@ std::string Provenance::Impl::describe_terminal(uint32_t v, bool via_value) cons
 
 std::string Provenance::Impl::render(uint32_t v, bool via_value) const {
   constexpr size_t kMax = 12;
+  // Torch's scoped names make a hop 30-60 characters: past this many the chain is cut where it
+  // is, so a note stays a readable line (the first hops are the ones that explain).
+  constexpr size_t kMaxChars = 300;
   std::vector<ReasonStep> steps = walk(v, via_value, kMax);
   std::string out;
   for (size_t i = 0; i < steps.size(); ++i) {
+    if (out.size() > kMaxChars) {
+      out += " \u2190 \u2026";
+      return out;
+    }
     const ReasonStep& st = steps[i];
     const Node* p = producer_of(st.value);
     std::string part;

@@ -158,11 +158,15 @@ std::string verdict_line(const TargetVerdict& v) {
   // Unsupported ops are named only when the nodes themselves are the reason: with the model's
   // opset out of range every node fails for that one cause, which the line says instead.
   if (!v.unsupported_ops.empty() && v.opset_supported) {
+    // A line, not a table: the first ops by name, the rest counted (JSON lists every op).
+    constexpr size_t kOpsShown = 10;
     s += "; unsupported:";
-    bool first = true;
-    for (const auto& [op, count] : v.unsupported_ops) {
-      s += fmt::format("{} {} x{}", first ? "" : ",", op, count);
-      first = false;
+    for (size_t i = 0; i < v.unsupported_ops.size() && i < kOpsShown; ++i) {
+      const auto& [op, count] = v.unsupported_ops[i];
+      s += fmt::format("{} {} x{}", i == 0 ? "" : ",", op, count);
+    }
+    if (v.unsupported_ops.size() > kOpsShown) {
+      s += fmt::format(" and {} more ops", v.unsupported_ops.size() - kOpsShown);
     }
   }
   auto nodes = [](uint64_t n) { return fmt::format("{} node{}", n, n == 1 ? "" : "s"); };

@@ -122,23 +122,20 @@ inline DetectionPart detection_part(const Node& n, const Provenance& p, const Nm
 inline std::string detection_help(DetectionPart part, std::string otherwise) {
   if (part == DetectionPart::None) return otherwise;
   if (part == DetectionPart::Proposals) {
-    return "this is the detector's own post-processing (torchvision's RPN `filter_proposals` "
-           "and `batched_nms`, the RoI heads' `postprocess_detections`), not code to rewrite: "
-           "in a two-stage detector (Faster/Mask/Keypoint R-CNN) the RoI heads run on the "
-           "proposals left after NMS, so either deploy on a target that runs data-dependent "
-           "shapes (ONNX Runtime CPU/CUDA, TensorRT 8.5 or later) or split the model: export "
-           "`model.backbone` with `model.rpn.head`, filter the proposals and run NMS outside "
-           "(or with TensorRT's EfficientNMS/BatchedNMS plugin), and export the RoI heads for a "
+    return "the two-stage detector's own post-processing (torchvision's RPN "
+           "`filter_proposals`, `batched_nms`, `postprocess_detections`), not code to rewrite: "
+           "deploy on a target "
+           "that runs data-dependent shapes (ONNX Runtime CPU/CUDA, TensorRT 8.5+), or split "
+           "the model: export `model.backbone` with `model.rpn.head`, filter proposals and run "
+           "NMS outside (or TensorRT's EfficientNMS plugin), and export the RoI heads for a "
            "fixed number of proposals";
   }
-  return "this is the detector's own post-processing (score threshold, top-k per class and "
-         "NMS, as torchvision's `postprocess_detections`/`batched_nms` run them, unrolled once "
-         "per class by tracing), not code to rewrite: export the model without it (wrap "
-         "`model.backbone` and `model.head` in a module that returns the raw box regression "
-         "and class logits, then decode and run NMS outside the model), or put the runtime's "
-         "NMS in its place (ONNX `NonMaxSuppression` with a fixed `max_output_boxes_per_class`, "
-         "TensorRT's EfficientNMS or BatchedNMS plugin), or keep it and deploy on a target that "
-         "runs data-dependent shapes (ONNX Runtime CPU/CUDA, TensorRT 8.5 or later)";
+  return "the detector's own post-processing (torchvision's `postprocess_detections`/"
+         "`batched_nms`, unrolled per class by tracing), not code to rewrite: export without it "
+         "(a module returning the raw boxes and logits of `model.backbone` and `model.head`; "
+         "decode and NMS outside), use the runtime's NMS (ONNX `NonMaxSuppression` with a fixed "
+         "`max_output_boxes_per_class`, TensorRT's EfficientNMS), or deploy on a target that "
+         "runs data-dependent shapes (ONNX Runtime CPU/CUDA, TensorRT 8.5+)";
 }
 
 }  // namespace onnxlint::rules::prov

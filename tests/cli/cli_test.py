@@ -6,6 +6,7 @@ ONNXLINT_SOURCE_DIR to the repository. Models are written here as protobuf wire 
 tests need no onnx Python package; the JSON report is validated with python3-jsonschema.
 """
 import hashlib
+import glob
 import json
 import os
 import re
@@ -63,6 +64,16 @@ class TempModels(onnx_wire.TempModels):
 
 
 class ExitCodes(TempModels):
+    def test_text_lines_stay_readable_on_the_corpus(self):
+        # Reason chains, detector help and verdict lines are cut or kept short: no line of the
+        # default text over the corpus (torchvision detectors included) passes 500 characters.
+        models = sorted(glob.glob(os.path.join(CORPUS, "*.onnx")))
+        self.assertGreater(len(models), 10)
+        _, out, _ = run("--no-config", "--target", "tensorrt", "--target", "nnapi", "--target",
+                        "coreml", *models)
+        longest = max(out.splitlines(), key=len)
+        self.assertLessEqual(len(longest), 500, longest[:200])
+
     def test_fail_on_thresholds(self):
         path = self.write("m.onnx", WARN_AND_INFO)
         sel = "--select=graph-dead-node,model-missing-producer"
