@@ -70,6 +70,10 @@ class Baseline {
     std::string rule;
     std::string file;    // the model, relative to root, '/'-separated (moves are found by it)
     std::string anchor;  // Location::anchor() (informational)
+    /// For a finding of one cause at several places (Diagnostic::count): the fingerprints of
+    /// its other copies, any of which matches the entry (JSON "copies"; optional). Removing
+    /// the first copy makes another one the finding's first, and it is still accepted.
+    std::vector<std::string> copies;
   };
 
   Baseline() = default;

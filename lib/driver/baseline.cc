@@ -142,14 +142,31 @@ std::string Baseline::fingerprint_at(const Diagnostic& d, std::string_view file)
   return copy.fingerprint();
 }
 
+namespace {
+// Another copy of a finding of one cause: the identity it has at that place alone.
+Diagnostic copy_at(const Diagnostic& d, const Location& at) {
+  Diagnostic copy;
+  copy.rule_id = d.rule_id;
+  copy.location = at;
+  copy.target = d.target;
+  copy.key = d.key;
+  return copy;
+}
+}  // namespace
+
 void Baseline::add(const Report& report) {
   FileHashCache hashes;
   for (const FileReport& f : report.files) {
     bool recorded = false;
     for (const Diagnostic& d : f.diagnostics) {
       if (d.rule_id == kInternalError) continue;  // a bug to fix, never an accepted finding
-      entries_.push_back(
-          {fingerprint(d), d.rule_id, relative_file(d.location.file), d.location.anchor()});
+      Entry& e = entries_.emplace_back(Entry{
+          fingerprint(d), d.rule_id, relative_file(d.location.file), d.location.anchor(), {}});
+      for (const RelatedLocation& r : d.related) {
+        if (d.count > 1 && r.message == kSameCauseMessage) {
+          e.copies.push_back(fingerprint_at(copy_at(d, r.location), e.file));
+        }
+      }
       recorded = true;
     }
     // The model's bytes, for apply() to recognise it after a move (only models with entries:
@@ -219,7 +236,8 @@ BaselineOutcome Baseline::apply(Report& report) const {
       std::set<std::string, std::less<>> seen;
       for (size_t i = 0; i < report.files.size(); ++i) {
         const std::string& path = paths[i];
-        if (path.empty() || is_in_memory_path(path) || by_file.contains(path) || !seen.insert(path).second) {
+        if (path.empty() || is_in_memory_path(path) || by_file.contains(path) ||
+            !seen.insert(path).second) {
           continue;
         }
         std::string digest = content_sha256(report.files[i], hashes);
@@ -240,8 +258,24 @@ BaselineOutcome Baseline::apply(Report& report) const {
     moved_from.emplace(std::move(to), file);
   }
 
-  std::map<std::string, std::vector<const Entry*>, std::less<>> remaining;
-  for (const Entry& e : entries_) remaining[e.fingerprint].push_back(&e);
+  // Every fingerprint an entry answers to (its own, then its copies') -> the entries; each
+  // entry accepts one finding.
+  std::map<std::string, std::vector<size_t>, std::less<>> by_fingerprint;
+  for (size_t e = entries_.size(); e-- > 0;) {
+    by_fingerprint[entries_[e].fingerprint].push_back(e);
+    for (const std::string& fp : entries_[e].copies) by_fingerprint[fp].push_back(e);
+  }
+  std::vector<bool> used(entries_.size(), false);
+  auto take = [&](const std::string& fp) {
+    auto it = by_fingerprint.find(fp);
+    if (it == by_fingerprint.end()) return false;
+    std::vector<size_t>& list = it->second;
+    while (!list.empty() && used[list.back()]) list.pop_back();
+    if (list.empty()) return false;
+    used[list.back()] = true;
+    list.pop_back();
+    return true;
+  };
   for (size_t i = 0; i < report.files.size(); ++i) {
     FileReport& f = report.files[i];
     if (f.status == FileReport::Status::PathError) continue;
@@ -251,9 +285,15 @@ BaselineOutcome Baseline::apply(Report& report) const {
       if (d.rule_id != kInternalError) {
         std::string file = relative_file(d.location.file);
         if (move != moved_from.end() && file == move->first) file = move->second;
-        auto it = remaining.find(fingerprint_at(d, file));
-        if (it != remaining.end() && !it->second.empty()) {
-          it->second.pop_back();
+        // A finding of one cause at several places carries its first copy's fingerprint; an
+        // entry written when another copy was first (or before a copy was added) names that
+        // one: any copy matches.
+        bool accepted = take(fingerprint_at(d, file));
+        for (size_t k = 0; !accepted && d.count > 1 && k < d.related.size(); ++k) {
+          if (d.related[k].message != kSameCauseMessage) continue;
+          accepted = take(fingerprint_at(copy_at(d, d.related[k].location), file));
+        }
+        if (accepted) {
           ++f.baselined;
           continue;
         }
@@ -265,8 +305,8 @@ BaselineOutcome Baseline::apply(Report& report) const {
   // Fixed entries only among the models linted now: a run over some files (a pre-commit hook
   // gets the staged ones) says nothing about the others.
   for (const auto& [to, from] : moved_from) linted.insert(from);
-  for (const auto& [fp, entries] : remaining) {
-    for (const Entry* e : entries) outcome.fixed += linted.count(e->file);
+  for (size_t e = 0; e < entries_.size(); ++e) {
+    if (!used[e]) outcome.fixed += linted.count(entries_[e].file);
   }
   return outcome;
 }
@@ -274,10 +314,10 @@ BaselineOutcome Baseline::apply(Report& report) const {
 void Baseline::write(std::ostream& out) const {
   nlohmann::json findings = nlohmann::json::array();
   for (const Entry& e : entries_) {
-    findings.push_back({{"fingerprint", e.fingerprint},
-                        {"rule", e.rule},
-                        {"file", e.file},
-                        {"location", e.anchor}});
+    nlohmann::json entry = {
+        {"fingerprint", e.fingerprint}, {"rule", e.rule}, {"file", e.file}, {"location", e.anchor}};
+    if (!e.copies.empty()) entry["copies"] = e.copies;
+    findings.push_back(std::move(entry));
   }
   // The digests of the files that have entries (one written by hand may name others).
   std::set<std::string_view> with_entries;
@@ -352,7 +392,15 @@ Baseline Baseline::load(const fs::path& file) {
     auto text = [&](const char* key) {
       return f.contains(key) && f[key].is_string() ? f[key].get<std::string>() : std::string();
     };
-    b.entries_.push_back({text("fingerprint"), text("rule"), text("file"), text("location")});
+    Entry& e = b.entries_.emplace_back(
+        Entry{text("fingerprint"), text("rule"), text("file"), text("location"), {}});
+    if (f.contains("copies")) {
+      if (!f["copies"].is_array()) throw bad("\"copies\" must be an array of fingerprints");
+      for (const nlohmann::json& c : f["copies"]) {
+        if (!c.is_string()) throw bad("\"copies\" must be an array of fingerprints");
+        e.copies.push_back(c.get<std::string>());
+      }
+    }
   }
   // Optional (older files have none): {"models/a.onnx": {"sha256": "<64 hex digits>"}, ...}.
   // The error never quotes the file: its path may come from whoever wrote the repository.

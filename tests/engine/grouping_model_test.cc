@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "support/lint_harness.h"
 #include "support/model_builder.h"
@@ -32,6 +33,7 @@ struct PerClass {
   std::string scope;  // "" (top level, as SSD's) or "/roi_heads"
   bool nms = false;   // the per-class results feed a NonMaxSuppression
   int odd_copy = -1;  // this copy has an Abs in its chain: another cause
+  int first = 0;      // the first copy's number (1: copy 0 was removed)
 };
 
 // scores [8, C] -> per class c: Gather(scores, c, axis 1) -> Greater(thr) -> NonZero, the
@@ -42,7 +44,7 @@ ModelBuilder per_class_model(const PerClass& p) {
   g.input("scores", kFloat, {8, 91});
   g.initializer(make_tensor_f32("thr", {}, {0.5f}));
   std::vector<std::string> parts;
-  for (int c = 0; c < p.copies; ++c) {
+  for (int c = p.first; c < p.copies; ++c) {
     const std::string k = std::to_string(c);
     g.constant_i64("idx" + k, {c + 1}, {});
     g.node("Gather", {"scores", "idx" + k}, {"s" + k}, torch_name(p.scope, "Gather", c));
@@ -138,6 +140,43 @@ TEST(GroupByCauseModels, FingerprintAndBaselineHoldAsCopiesAreAdded) {
     b.add(lint(written));
     Report r = lint(later);
     EXPECT_EQ(b.apply(r).fixed, 0u) << written << " -> " << later;
+    EXPECT_TRUE(r.files[0].diagnostics.empty()) << written << " -> " << later;
+    EXPECT_EQ(r.files[0].baselined, 1u);
+  }
+}
+
+// Removing the first copy makes the second one the finding's first, with its own fingerprint:
+// the baseline entry lists every copy's, so the group is still the accepted finding (and a
+// baseline written after the removal accepts the model with the copy back).
+TEST(GroupByCauseModels, BaselineHoldsWhenTheFirstCopyIsRemoved) {
+  auto lint = [](int first) {
+    LintOptions o;
+    o.select = {kRule};
+    Linter linter(builtin_registry(), o);
+    Report r;
+    r.files.push_back(linter.lint_bytes("models/det.onnx",
+                                        per_class_model({.copies = 4, .first = first}).bytes()));
+    return r;
+  };
+  const Report whole = lint(0), without_first = lint(1);
+  ASSERT_EQ(whole.files[0].diagnostics.size(), 1u);
+  ASSERT_EQ(without_first.files[0].diagnostics.size(), 1u);
+  EXPECT_NE(whole.files[0].diagnostics[0].fingerprint(),
+            without_first.files[0].diagnostics[0].fingerprint());
+  for (auto [written, later] : {std::pair{0, 1}, std::pair{1, 0}}) {
+    Baseline b(std::filesystem::current_path());
+    b.add(lint(written));
+    std::ostringstream text;
+    b.write(text);
+    EXPECT_NE(text.str().find("\"copies\""), std::string::npos);
+    // Through the file format: the copies survive a write and a read.
+    // Beside the models' folder, as `--write-baseline` puts it (paths are relative to it).
+    const std::filesystem::path file =
+        std::filesystem::current_path() / ("onnxlint-copies-" + std::to_string(written) + ".json");
+    { std::ofstream(file) << text.str(); }
+    Baseline read = Baseline::load(file);
+    Report r = lint(later);
+    EXPECT_EQ(read.apply(r).fixed, 0u) << written << " -> " << later;
     EXPECT_TRUE(r.files[0].diagnostics.empty()) << written << " -> " << later;
     EXPECT_EQ(r.files[0].baselined, 1u);
   }
