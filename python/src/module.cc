@@ -36,7 +36,6 @@ namespace {
 // What reports call a model linted from memory without a `name`.
 constexpr std::string_view kInMemoryName = "<in-memory model>";
 
-
 // A JSON value (report sections, the summary) as plain Python objects.
 py::object to_python(const nlohmann::json& j) {
   switch (j.type()) {
