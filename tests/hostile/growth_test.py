@@ -163,6 +163,13 @@ class Growth(unittest.TestCase):
         k = getattr(module, "SCALES", {}).get(name, DEFAULT_SCALE)
         small = self.lint(name, module, build, k, repeat=3)
         large = self.lint(name, module, build, 2 * k, repeat=3)
+        if not (large.cpu <= GROWTH * small.cpu or large.cpu - small.cpu < TIME_FLOOR):
+            # A busy machine (a parallel ctest, a CI neighbour) can add time to one size more
+            # than the other: measure both again, more often. Real superlinear growth fails
+            # again (quadratic is x4 on doubling); noise seldom does.
+            small = min(small, self.lint(name, module, build, k, repeat=5), key=lambda r: r.cpu)
+            large = min(large, self.lint(name, module, build, 2 * k, repeat=5),
+                        key=lambda r: r.cpu)
         summary = f"{name}: {k} -> {small}; {2 * k} -> {large}"
         print(summary, file=sys.stderr)
         self.assertTrue(large.cpu <= GROWTH * small.cpu or large.cpu - small.cpu < TIME_FLOOR,
