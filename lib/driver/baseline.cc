@@ -132,27 +132,23 @@ std::string Baseline::fingerprint(const Diagnostic& d) const {
   return fingerprint_at(d, relative_file(d.location.file));
 }
 
-std::string Baseline::fingerprint_at(const Diagnostic& d, std::string_view file) const {
+namespace {
+// The identity a finding has at `at` in `file` alone: the finding itself, or another copy of a
+// finding of one cause (one of its same-cause related places).
+std::string fingerprint_of(const Diagnostic& d, const Location& at, std::string_view file) {
   Diagnostic copy;
   copy.rule_id = d.rule_id;
-  copy.location = d.location;
+  copy.location = at;
   copy.location.file = std::string(file);
   copy.target = d.target;
   copy.key = d.key;
   return copy.fingerprint();
 }
-
-namespace {
-// Another copy of a finding of one cause: the identity it has at that place alone.
-Diagnostic copy_at(const Diagnostic& d, const Location& at) {
-  Diagnostic copy;
-  copy.rule_id = d.rule_id;
-  copy.location = at;
-  copy.target = d.target;
-  copy.key = d.key;
-  return copy;
-}
 }  // namespace
+
+std::string Baseline::fingerprint_at(const Diagnostic& d, std::string_view file) const {
+  return fingerprint_of(d, d.location, file);
+}
 
 void Baseline::add(const Report& report) {
   FileHashCache hashes;
@@ -164,7 +160,7 @@ void Baseline::add(const Report& report) {
           fingerprint(d), d.rule_id, relative_file(d.location.file), d.location.anchor(), {}});
       for (const RelatedLocation& r : d.related) {
         if (d.count > 1 && r.message == kSameCauseMessage) {
-          e.copies.push_back(fingerprint_at(copy_at(d, r.location), e.file));
+          e.copies.push_back(fingerprint_of(d, r.location, e.file));
         }
       }
       recorded = true;
@@ -291,7 +287,7 @@ BaselineOutcome Baseline::apply(Report& report) const {
         bool accepted = take(fingerprint_at(d, file));
         for (size_t k = 0; !accepted && d.count > 1 && k < d.related.size(); ++k) {
           if (d.related[k].message != kSameCauseMessage) continue;
-          accepted = take(fingerprint_at(copy_at(d, d.related[k].location), file));
+          accepted = take(fingerprint_of(d, d.related[k].location, file));
         }
         if (accepted) {
           ++f.baselined;
