@@ -6,15 +6,12 @@
 #include <onnxlint/opset_table.h>
 #include <onnxlint/value_table.h>
 
+#include "rules/advice.h"
 #include "rules/categories.h"
 #include "rules/opset/op_resolution.h"
 
 namespace onnxlint::rules {
 namespace {
-
-constexpr const char* kEvalHelp =
-    "call model.eval() before torch.onnx.export (or pass training=torch.onnx.TrainingMode.EVAL); "
-    "TrainingMode.TRAINING and PRESERVE on a module in train mode export training behaviour";
 
 class TrainingMode final : public RuleBase<TrainingMode> {
  public:
@@ -88,7 +85,7 @@ class TrainingMode final : public RuleBase<TrainingMode> {
               : fmt::format("{} has a training_mode input '{}' that is not a constant: it drops "
                             "activations whenever that value is true",
                             node_label(n), name));
-    d.help = kEvalHelp;
+    d.help = std::string(advice::kEvalMode);
   }
 
   // The mean and var inputs are computed by nodes of the graph (not initializers, constants or
@@ -146,7 +143,7 @@ class TrainingMode final : public RuleBase<TrainingMode> {
     if (attr && !stats.empty()) {
       d.notes.push_back(fmt::format("it also outputs running statistics ({})", list));
     }
-    d.help = kEvalHelp;
+    d.help = std::string(advice::kEvalMode);
   }
 };
 

@@ -17,6 +17,7 @@
 #include <span>
 #include <unordered_map>
 
+#include "rules/advice.h"
 #include "rules/categories.h"
 #include "rules/target/restrictions.h"
 #include "rules/target/target_common.h"
@@ -294,16 +295,8 @@ struct CauseHelp {
   std::optional<Check> check = std::nullopt;  // only for this check (pads: symmetric ones)
 };
 constexpr CauseHelp kHelpByCause[] = {
-    {"training_mode",
-     "call model.eval() before torch.onnx.export (or pass "
-     "training=torch.onnx.TrainingMode.EVAL): a module in train mode exports its training "
-     "behaviour"},
-    {"*zero_point",
-     "quantize symmetrically so that zero points are 0: ONNX Runtime `quantize_static(..., "
-     "activation_type=QuantType.QInt8, weight_type=QuantType.QInt8, "
-     "extra_options={\"ActivationSymmetric\": True, \"WeightSymmetric\": True})`, or NVIDIA "
-     "ModelOpt / pytorch-quantization, which export int8 Q/DQ with zero point 0",
-     Check::ConstAllEqual},
+    {"training_mode", advice::kEvalMode},
+    {"*zero_point", advice::kSymmetricQuantization, Check::ConstAllEqual},
     {"pads",
      "pad the same on both sides (an odd kernel with padding=k//2), or pad explicitly with "
      "F.pad before the op so the op itself has symmetric pads",

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 
+#include "rules/advice.h"
 #include "rules/categories.h"
 #include "rules/target/target_common.h"
 
@@ -23,12 +24,6 @@ bool is_uint8_quantization(const Node& n, const target::TypeOffence& o) {
          std::any_of(o.allowed.begin(), o.allowed.end(),
                      [](std::string_view t) { return target::type_short_name(t) == "int8"; });
 }
-
-constexpr std::string_view kInt8QuantizationHelp =
-    "quantize to int8 with symmetric activations (zero point 0) instead of uint8: ONNX Runtime "
-    "`quantize_static(..., activation_type=QuantType.QInt8, weight_type=QuantType.QInt8, "
-    "extra_options={\"ActivationSymmetric\": True})`, or NVIDIA ModelOpt / "
-    "pytorch-quantization, which export int8 Q/DQ for TensorRT";
 
 class UnsupportedType final : public RuleBase<UnsupportedType> {
  public:
@@ -84,7 +79,7 @@ class UnsupportedType final : public RuleBase<UnsupportedType> {
               fmt::format("its {} accepts {}", n.op_type(), target::type_list_text(o.allowed)));
         }
         d.help = is_uint8_quantization(n, o)
-                     ? std::string(kInt8QuantizationHelp)
+                     ? std::string(advice::kInt8Quantization)
                      : std::string(
                            "cast to a supported type before the node (or export the model in "
                            "that precision, e.g. model.float() / model.half()), or let another "
