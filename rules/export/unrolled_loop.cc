@@ -105,18 +105,18 @@ class UnrolledLoop final : public RuleBase<UnrolledLoop> {
             "{} wrote the size {} of axis {} from a constant where the model's input dims are "
             "dynamic (export-baked-shape): the loop runs {} times at every input size",
             node_label(*writer), size, axis, size));
-        d.help = fmt::format(
-            "first make {} follow the input's size (see export-baked-shape: sizes from "
-            "x.shape/x.size() at run time, or -1), then vectorise the loop (one op over the "
-            "whole axis: batched matmul, einsum, broadcasting) or script it "
-            "(`torch.jit.script`) so it exports as a Loop",
-            node_label(*writer));
-        continue;
       }
-      d.help =
-          "vectorise the loop (one op over the whole axis: batched matmul, einsum, "
-          "broadcasting), or script it (`torch.jit.script`) so it exports as a Loop; if "
-          "the size is fixed and small the unrolled graph is only larger, not wrong";
+      d.help = frozen ? fmt::format(
+                            "first make {} follow the input's size (see "
+                            "export-baked-shape: sizes from x.shape/x.size() at run time, "
+                            "or -1), then vectorise the loop (one op over the whole axis: "
+                            "batched matmul, einsum, broadcasting) or script it "
+                            "(`torch.jit.script`) so it exports as a Loop",
+                            node_label(*writer))
+                      : "vectorise the loop (one op over the whole axis: batched matmul, einsum, "
+                        "broadcasting), or script it (`torch.jit.script`) so it exports as a "
+                        "Loop; if the size is fixed and small the unrolled graph is only larger, "
+                        "not wrong";
     }
   }
 

@@ -76,16 +76,8 @@ class ReadersIndex {
         }
       }
     }
-    for (auto& [name, list] : slots) {
-      std::vector<uint32_t>& into = by_dim_[std::string(name)];
-      if (into.empty()) {
-        into = std::move(list);
-      } else {  // the same name stored twice: one ascending list of both
-        into.insert(into.end(), list.begin(), list.end());
-        std::sort(into.begin(), into.end());
-        into.erase(std::unique(into.begin(), into.end()), into.end());
-      }
-    }
+    // One address, one name (Provenance::shape_dims): the slots are the names.
+    for (auto& [name, list] : slots) by_dim_.emplace(std::string(name), std::move(list));
     budget_ = 8 * entries_ + 100'000;
   }
 
