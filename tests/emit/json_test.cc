@@ -215,16 +215,20 @@ TEST(Verdicts, FollowTheExitCode) {
   EXPECT_TRUE(file_fails(missing, std::nullopt));
 }
 
+// The JSON report of one corpus model linted with `options`.
+nlohmann::json corpus_report_json(const std::string& model, const LintOptions& options) {
+  Linter linter(builtin_registry(), options);
+  Report report;
+  report.files.push_back(linter.lint_file(testing::data_path("corpus/" + model)));
+  return report_json(report, linter);
+}
+
 // A finding of one cause repeated (Diagnostic::count) has `count`, valid against the published
 // schema; a finding of one place has none.
 TEST(JsonReport, GroupedFindingsHaveACount) {
   LintOptions options;
   options.select = {"shape-data-dependent", "flow-data-dependent-if"};
-  Linter linter(builtin_registry(), options);
-  Report report;
-  report.files.push_back(
-      linter.lint_file(testing::data_path("corpus/torchvision_ssd_tiny_op11.onnx")));
-  const nlohmann::json j = report_json(report, linter);
+  const nlohmann::json j = corpus_report_json("torchvision_ssd_tiny_op11.onnx", options);
   std::map<std::string, int> counts;
   size_t related = 0;
   for (const nlohmann::json& d : j["files"][0]["diagnostics"]) {
@@ -245,11 +249,7 @@ TEST(JsonReport, FoldedFindingsAreTheirCounterpartsAlso) {
   LintOptions options;
   options.select = {"target-dynamic-shape"};
   options.targets = {"nnapi", "coreml"};
-  Linter linter(builtin_registry(), options);
-  Report report;
-  report.files.push_back(
-      linter.lint_file(testing::data_path("corpus/torch_mlp_dynamic_batch_op13.onnx")));
-  const nlohmann::json j = report_json(report, linter);
+  const nlohmann::json j = corpus_report_json("torch_mlp_dynamic_batch_op13.onnx", options);
   const nlohmann::json& diags = j["files"][0]["diagnostics"];
   ASSERT_EQ(diags.size(), 1u);
   EXPECT_EQ(diags[0]["target"], "onnxruntime-nnapi");

@@ -114,16 +114,18 @@ TEST(GroupByCauseModels, ACopyWithAnotherChainIsAnotherFinding) {
   EXPECT_TRUE(d[1].related.empty());
 }
 
+// The rule's report on the per-class model, as a baseline sees it (path models/det.onnx).
+Report lint_per_class(const PerClass& p) {
+  LintOptions o;
+  o.select = {kRule};
+  Linter linter(builtin_registry(), o);
+  Report r;
+  r.files.push_back(linter.lint_bytes("models/det.onnx", per_class_model(p).bytes()));
+  return r;
+}
+
 TEST(GroupByCauseModels, FingerprintAndBaselineHoldAsCopiesAreAdded) {
-  auto lint = [](int copies) {
-    LintOptions o;
-    o.select = {kRule};
-    Linter linter(builtin_registry(), o);
-    Report r;
-    r.files.push_back(
-        linter.lint_bytes("models/det.onnx", per_class_model({.copies = copies}).bytes()));
-    return r;
-  };
+  auto lint = [](int copies) { return lint_per_class({.copies = copies}); };
   const Report one = lint(1);
   ASSERT_EQ(one.files[0].diagnostics.size(), 1u);
   const std::string fingerprint = one.files[0].diagnostics[0].fingerprint();
@@ -149,15 +151,7 @@ TEST(GroupByCauseModels, FingerprintAndBaselineHoldAsCopiesAreAdded) {
 // the baseline entry lists every copy's, so the group is still the accepted finding (and a
 // baseline written after the removal accepts the model with the copy back).
 TEST(GroupByCauseModels, BaselineHoldsWhenTheFirstCopyIsRemoved) {
-  auto lint = [](int first) {
-    LintOptions o;
-    o.select = {kRule};
-    Linter linter(builtin_registry(), o);
-    Report r;
-    r.files.push_back(linter.lint_bytes("models/det.onnx",
-                                        per_class_model({.copies = 4, .first = first}).bytes()));
-    return r;
-  };
+  auto lint = [](int first) { return lint_per_class({.copies = 4, .first = first}); };
   const Report whole = lint(0), without_first = lint(1);
   ASSERT_EQ(whole.files[0].diagnostics.size(), 1u);
   ASSERT_EQ(without_first.files[0].diagnostics.size(), 1u);
