@@ -53,6 +53,13 @@ struct RelatedLocation {
 
 /// A finding that said again what another finding at the same place says (see
 /// Diagnostic::restates): what it was, kept on the finding it was folded into.
+/// How a finding's fix changes the model (Diagnostic::fix; docs/fixes.md). Safe: what the
+/// model computes is unchanged (`--fix`). Unsafe: it changes on purpose, as the rule's
+/// documentation says (`--unsafe-fixes`). None: the finding has no fix.
+enum class FixSafety : uint8_t { None = 0, Safe, Unsafe };
+/// "none", "safe" or "unsafe".
+std::string_view fix_safety_name(FixSafety s);
+
 struct FoldedFinding {
   std::string rule_id;
   std::string target;
@@ -99,6 +106,10 @@ struct Diagnostic {
   std::string restates;
   /// The findings folded into this one (JSON `also`); each is also a note.
   std::vector<FoldedFinding> also;
+  /// The fix the rule proposes (RuleContext::fix; JSON `fix`, SARIF `fixes`): how safe, and
+  /// what it does in one sentence.
+  FixSafety fix = FixSafety::None;
+  std::string fix_description;
 };
 
 /// Deterministic order: file, graph path, node index, rule id, value, message.

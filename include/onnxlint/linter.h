@@ -78,6 +78,9 @@ struct LintOptions {
   std::chrono::milliseconds file_time_limit = kDefaultFileTimeLimit;
   /// Per-file options (see FileOptionsResolver); null = these options for every file.
   std::shared_ptr<const FileOptionsResolver> per_file;
+  /// Keep the edits of the fixes rules propose (FileReport::fixes). Findings say whether they
+  /// have a fix either way; fix_model() turns this on for its lints.
+  bool collect_fixes = false;
 };
 
 /// A dimension as a report states it.
@@ -167,6 +170,12 @@ struct FileReport {
   /// The configuration file that applied to this file ("" = none: built-in defaults and the
   /// command line). Filled by the caller that found it (the CLI: per-file config discovery).
   std::string config_file;
+  /// With LintOptions::collect_fixes: the fixes of the findings reported (not of those
+  /// suppressed in the model), in the order the rules proposed them. Only a lint in the
+  /// calling process collects them (fix_model() lints there).
+  std::vector<PlannedFix> fixes;
+  /// Set by fix_model(): what fixing this model did (the report is then the fixed model's).
+  std::optional<FixSummary> fixing;
 };
 
 /// What a run was asked to do, for report headers. The library's emitters print it as given;
@@ -249,10 +258,10 @@ class Linter {
   /// Lints a model that is already loaded.
   FileReport lint_model(const Model& model) const;
 
- private:
   /// The linter for a file's own options (`*this` unless options().per_file picks others).
   const Linter& for_path(std::string_view path) const;
 
+ private:
   const RuleRegistry& registry_;
   LintOptions options_;
   std::vector<const RuleRegistry::Entry*> enabled_;

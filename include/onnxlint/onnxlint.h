@@ -4,6 +4,7 @@
 #include <onnxlint/analysis.h>
 #include <onnxlint/data_type.h>
 #include <onnxlint/diagnostic.h>
+#include <onnxlint/fix.h>
 #include <onnxlint/graph_index.h>
 #include <onnxlint/linter.h>
 #include <onnxlint/loader.h>

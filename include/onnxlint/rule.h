@@ -4,6 +4,7 @@
 #include <onnxlint/analysis.h>
 #include <onnxlint/diagnostic.h>
 #include <onnxlint/export.h>
+#include <onnxlint/fix.h>
 #include <onnxlint/model.h>
 
 #include <map>
@@ -69,6 +70,39 @@ struct ReportSection;
 
 class RuleContext;
 class Linter;
+
+/// Records the edits of one finding's fix (RuleContext::fix). When the lint does not collect
+/// fixes (LintOptions::collect_fixes) the builder is inactive and every call does nothing, so
+/// a rule states its fix unconditionally and pays for it only in fix mode.
+class FixBuilder {
+ public:
+  FixBuilder(const Model& model, Fix* fix) : model_(model), fix_(fix) {}
+  /// True when the edits are kept: a rule may skip working out an expensive fix otherwise.
+  bool active() const { return fix_ != nullptr; }
+
+  void remove_node(const Node& n);
+  /// `order`: every node index of `g` once, in the new order.
+  void sort_nodes(const Graph& g, std::vector<uint32_t> order);
+  void rename_node(const Node& n, std::string name);
+  /// Input `k` of `n` becomes `value` ("" omits an optional input).
+  void set_node_input(const Node& n, uint32_t k, std::string value);
+  /// Keeps the first `keep` outputs of `n`.
+  void truncate_outputs(const Node& n, uint32_t keep);
+  void set_int_attribute(const Node& n, std::string name, int64_t value);
+  void remove_initializer(const Graph& g, std::string name);
+  void remove_graph_input(const Graph& g, std::string name);
+  void add_initializer(const Graph& g, FixTensor tensor);
+  /// The declared type of graph output (or value_info entry) `name` becomes a tensor of
+  /// `elem_type` with `shape`.
+  void set_value_shape(const Graph& g, std::string name, int32_t elem_type,
+                       std::vector<FixDim> shape);
+  void add_opset_import(std::string domain, int64_t version);
+
+ private:
+  Edit& add(Edit::Kind kind, const Graph* g);
+  const Model& model_;
+  Fix* fix_;
+};
 
 /// The options a rule is constructed with: the configured values over the defaults declared in
 /// its RuleInfo::options. The Linter checks every configured value against its declaration
@@ -173,6 +207,11 @@ class RuleContext {
   Diagnostic& report(Location location, std::string message);
   /// Same, with an explicit severity (for rules whose id covers error and warning cases).
   Diagnostic& report(Severity severity, Location location, std::string message);
+
+  /// Declares the fix of finding `d` (one this context reported): how safe it is and what it
+  /// does, in one sentence ("remove the dead node", "fold ... into an initializer"). Fill its
+  /// edits through the builder returned (docs/fixes.md).
+  FixBuilder fix(Diagnostic& d, FixSafety safety, std::string description);
 
   /// Adds a section to the file's report (include <onnxlint/report_section.h>).
   void add_section(ReportSection section);

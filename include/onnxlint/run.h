@@ -7,6 +7,7 @@
 
 #include <onnxlint/config.h>
 #include <onnxlint/export.h>
+#include <onnxlint/fix.h>
 #include <onnxlint/linter.h>
 #include <onnxlint/registry.h>
 
@@ -46,6 +47,10 @@ struct RunRequest {
   /// the models, as the baseline to write is.
   std::optional<std::filesystem::path> output_file;
   std::function<void(size_t done, size_t total)> progress;
+  /// `--fix` (docs/fixes.md): each model is fixed after its lint (fix_model(), in this
+  /// process) and its report becomes the fixed model's. Not with stdin; `output` only with one
+  /// model.
+  std::optional<FixOptions> fix;
 };
 
 struct RunResult {

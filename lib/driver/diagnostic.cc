@@ -17,6 +17,18 @@ std::string_view severity_name(Severity s) {
   return "error";
 }
 
+std::string_view fix_safety_name(FixSafety s) {
+  switch (s) {
+    case FixSafety::None:
+      return "none";
+    case FixSafety::Safe:
+      return "safe";
+    case FixSafety::Unsafe:
+      return "unsafe";
+  }
+  return "none";
+}
+
 std::optional<Severity> parse_severity(std::string_view s) {
   if (s == "info") return Severity::Info;
   if (s == "warning") return Severity::Warning;

@@ -19,6 +19,10 @@ struct RuleContext::LintRun {
   // A deque: a Diagnostic& that report() returns stays valid while later findings are added.
   std::deque<Diagnostic> diagnostics;
   std::vector<ReportSection> sections;
+  /// Fixes proposed, with the finding they fix (a pointer into `diagnostics`); kept only when
+  /// `collect_fixes`.
+  bool collect_fixes = false;
+  std::deque<std::pair<const Diagnostic*, Fix>> fixes;
 };
 
 }  // namespace onnxlint

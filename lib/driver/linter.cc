@@ -250,7 +250,7 @@ FileReport Linter::lint_model(const Model& model) const {
   report.path = model.path();
 
   AnalysisCache cache(model);
-  RuleContext::LintRun lint_run{model, cache, options_.targets, {}, {}};
+  RuleContext::LintRun lint_run{model, cache, options_.targets, {}, {}, options_.collect_fixes, {}};
   std::deque<Diagnostic>& sink = lint_run.diagnostics;
   std::vector<ReportSection>& sections = lint_run.sections;
   static const RuleOptions kNoOptions;
@@ -413,6 +413,14 @@ FileReport Linter::lint_model(const Model& model) const {
     }
     return true;
   };
+  // The fixes of the findings kept, taken before the findings move (they are found by address).
+  if (!lint_run.fixes.empty()) {
+    for (auto& [finding, fix] : lint_run.fixes) {
+      if (suppressed(*finding)) continue;
+      report.fixes.push_back(
+          {finding->rule_id, finding->location, finding->message, std::move(fix)});
+    }
+  }
   for (Diagnostic& d : sink) {
     if (suppressed(d)) {
       ++report.suppressed;

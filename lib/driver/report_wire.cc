@@ -16,8 +16,10 @@ namespace {
 // A field added to one of these structs must be added to the encoder and the decoder below:
 // the sizes make the build fail until it is (x86-64 libstdc++, the build CI runs).
 #if defined(__x86_64__) && defined(__GLIBCXX__) && !defined(_GLIBCXX_DEBUG)
-static_assert(sizeof(FileReport) == 648, "FileReport changed: update report_wire.cc");
-static_assert(sizeof(Diagnostic) == 560, "Diagnostic changed: update report_wire.cc");
+// FileReport::fixes and ::fixing are not carried: only a lint in the calling process has them
+// (fix_model() never lints in a worker).
+static_assert(sizeof(FileReport) == 864, "FileReport changed: update report_wire.cc");
+static_assert(sizeof(Diagnostic) == 600, "Diagnostic changed: update report_wire.cc");
 static_assert(sizeof(Location) == 248, "Location changed: update report_wire.cc");
 static_assert(sizeof(RelatedLocation) == 280, "RelatedLocation changed: update report_wire.cc");
 static_assert(sizeof(ModelSummary) == 408, "ModelSummary changed: update report_wire.cc");
@@ -158,6 +160,8 @@ void put(Writer& w, const Diagnostic& d) {
     w.u8(static_cast<uint8_t>(f.severity));
     w.str(f.message);
   }
+  w.u8(static_cast<uint8_t>(d.fix));
+  w.str(d.fix_description);
 }
 
 Diagnostic get_diagnostic(Reader& r) {
@@ -187,6 +191,10 @@ Diagnostic get_diagnostic(Reader& r) {
     f.severity = get_severity(r);
     f.message = r.str();
   }
+  const uint8_t fix = r.u8();
+  if (fix > uint8_t(FixSafety::Unsafe)) throw Malformed();
+  d.fix = static_cast<FixSafety>(fix);
+  d.fix_description = r.str();
   return d;
 }
 

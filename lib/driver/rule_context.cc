@@ -95,6 +95,18 @@ Diagnostic& RuleContext::report(Severity severity, Location location, std::strin
   return d;
 }
 
+FixBuilder RuleContext::fix(Diagnostic& d, FixSafety safety, std::string description) {
+  // The finding past the cap is never emitted: neither is its fix.
+  if (&d == &overflow_ || safety == FixSafety::None) return FixBuilder(model_, nullptr);
+  d.fix = safety;
+  d.fix_description = description;
+  if (!run_.collect_fixes) return FixBuilder(model_, nullptr);
+  Fix& f = run_.fixes.emplace_back(&d, Fix{}).second;
+  f.safety = safety;
+  f.description = std::move(description);
+  return FixBuilder(model_, &f);
+}
+
 void RuleContext::add_section(ReportSection section) {
   run_.sections.push_back(std::move(section));
 }

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 #include <onnxlint/baseline.h>
 #include <onnxlint/escape.h>
+#include <onnxlint/fix.h>
 #include <onnxlint/isolation.h>
 #include <onnxlint/run.h>
 #include <onnxlint/targets.h>
@@ -79,6 +80,19 @@ RunResult run_lint(const RuleRegistry& registry, const RunRequest& request) {
   if (request.write_baseline) {
     refuse_to_overwrite_input(*request.write_baseline, "--write-baseline", files);
   }
+  if (request.fix) {
+    if (has_stdin)
+      throw ConfigError("--fix writes a file beside the model: give a file, not stdin");
+    if (!request.fix->output.empty()) {
+      if (files.size() != 1) {
+        throw ConfigError(
+            "--fix-output names the file of one model: give one model, or leave it "
+            "out to write each beside its input as <stem>.fixed.onnx");
+      }
+      refuse_to_overwrite_input(request.fix->output, "--fix-output", files);
+    }
+    if (request.write_baseline) throw ConfigError("--fix and --write-baseline: choose one");
+  }
 
   // Isolation by default when several files are linted: one file's crash must not take the
   // others' reports with it (docs/security.md, "Crash isolation").
@@ -112,7 +126,17 @@ RunResult run_lint(const RuleRegistry& registry, const RunRequest& request) {
                                 : linter.lint_bytes(request.stdin_name, bytes);
     }
   }
-  for (FileReport& f : report.files) f.config_file = config_file_for(settings, f.path);
+  if (request.fix) {
+    // Each model linted is fixed in this process (a rule's fix edits name the model view they
+    // were found on), then reported as the model written.
+    for (FileReport& f : report.files) {
+      if (f.status != FileReport::Status::Ok) continue;
+      f = fix_model(linter, f.path, *request.fix);
+    }
+  }
+  for (FileReport& f : report.files) {
+    f.config_file = config_file_for(settings, f.fixing ? f.fixing->input : f.path);
+  }
 
   if (request.write_baseline) {
     Baseline written(baseline_root(*request.write_baseline));

@@ -54,6 +54,7 @@ void cap_echoes(Diagnostic& d) {
   for (std::string& n : d.notes) cap_in_place(n);
   cap_in_place(d.help);
   cap_in_place(d.key);
+  cap_in_place(d.fix_description);
   cap(d.location);
   for (RelatedLocation& r : d.related) {
     cap(r.location);

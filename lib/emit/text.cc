@@ -87,6 +87,55 @@ void finding(const Diagnostic& d, const Style& st, Printed& printed, std::ostrea
   if (!d.help.empty() && printed.emplace(std::string_view(), d.help).second) {
     out << "    " << st.wrap("help:", "1;32") << " " << visible(d.help) << "\n";
   }
+  if (d.fix != FixSafety::None) {
+    out << "    " << st.wrap("fix:", "1;32") << " " << visible(d.fix_description)
+        << (d.fix == FixSafety::Safe ? " (--fix)" : " (unsafe: --fix --unsafe-fixes)") << "\n";
+  }
+}
+
+// What --fix did to a file (or, with --diff, would do), before the findings left.
+void fix_lines(const FileReport& f, const Style& st, std::ostream& out) {
+  if (!f.fixing) return;
+  const FixSummary& s = *f.fixing;
+  const std::string name = st.wrap(visible(s.input), "1");
+  const size_t n = s.applied.size();
+  if (!s.fixed_dims.empty()) {
+    out << name << ": " << (s.dry_run ? "would fix dims " : "fixed dims ")
+        << visible(fmt::format("{}", fmt::join(s.fixed_dims, ", "))) << "\n";
+  }
+  if (s.written) {
+    out << name << ": "
+        << fmt::format("fixed {} in {}, wrote {}; the findings left follow", plural(n, "finding"),
+                       plural(static_cast<uint64_t>(s.passes), "pass"), visible(s.output))
+        << "\n";
+  } else if (s.dry_run) {
+    out << name << ": "
+        << fmt::format("would fix {} (--diff: nothing written); the findings left would be",
+                       plural(n, "finding"))
+        << "\n";
+  } else if (s.error.empty()) {
+    out << name << ": nothing to fix, nothing written\n";
+  }
+  if (!s.error.empty()) {
+    out << name << ": " << st.wrap("error:", severity_color(Severity::Error))
+        << " not fixed: " << visible(s.error) << "\n";
+  }
+  for (const AppliedFix& a : s.applied) {
+    out << "  " << st.wrap(s.dry_run ? "would fix:" : "fixed:", "1;32") << " "
+        << visible(a.location.anchor().empty() ? std::string("model") : a.location.anchor())
+        << (a.location.op_type.empty() ? "" : " (" + visible(a.location.op_type) + ")") << ": "
+        << visible(a.description) << (a.safety == FixSafety::Unsafe ? " (unsafe)" : "") << " "
+        << st.wrap("[" + a.rule_id + "]", "2") << "\n";
+  }
+  for (const std::string& c : s.copied_data) {
+    out << "  copied external data to " << visible(c) << "\n";
+  }
+  if (s.unsafe_available > 0) {
+    out << name << ": "
+        << fmt::format("{} left with an unsafe fix (add --unsafe-fixes to apply)",
+                       plural(s.unsafe_available, "finding"))
+        << "\n";
+  }
 }
 
 // A group of findings the text shows as one count line: the infos of one rule, or the
@@ -159,6 +208,7 @@ void emit_text(const Report& report, const Linter& linter, const TextOptions& op
   for (const FileReport& f : report.files) {
     // A path that yielded no model: the command says why on stderr, the summary counts it.
     if (f.status == FileReport::Status::PathError) continue;
+    fix_lines(f, st, out);
     if (opts.style == TextStyle::Files) {
       counts_line(f, st, out);
       unmet_lines(f, required, st, out);

@@ -39,7 +39,8 @@ class DeadNode final : public RuleBase<DeadNode> {
         if (!out.empty() && !info.uses_of(out).empty()) read = true;
       }
       if (read) continue;
-      size_t upstream = count_upstream(g, info, ctx.get<GraphIndex>(), i, seen, ++walk);
+      std::vector<uint32_t> removed{i};
+      size_t upstream = count_upstream(g, info, ctx.get<GraphIndex>(), i, seen, ++walk, removed);
       std::string outputs;
       for (std::string_view out : n.outputs()) {
         if (out.empty()) continue;
@@ -58,15 +59,23 @@ class DeadNode final : public RuleBase<DeadNode> {
       d.help =
           "remove dead nodes with onnx-simplifier or onnxruntime's graph optimizer, or "
           "return the value from forward() if it was meant to be an output";
+      FixBuilder fix = ctx.fix(
+          d, FixSafety::Safe,
+          upstream == 0 ? std::string("remove the dead node")
+                        : fmt::format("remove the dead node and the {} that only feed{} it",
+                                      upstream == 1 ? "node" : fmt::format("{} nodes", upstream),
+                                      upstream == 1 ? "s" : ""));
+      for (uint32_t r : removed) fix.remove_node(g.nodes()[r]);
     }
   }
 
  private:
   // Dead nodes that only feed `sink`, through node inputs or through values its subgraphs
-  // read from this graph.
+  // read from this graph (appended to `found`).
   // `seen[i] == walk` marks nodes already counted in this walk.
   static size_t count_upstream(const Graph& g, const GraphInfo& info, const GraphIndex& index,
-                               uint32_t sink, std::vector<uint32_t>& seen, uint32_t walk) {
+                               uint32_t sink, std::vector<uint32_t>& seen, uint32_t walk,
+                               std::vector<uint32_t>& found) {
     std::vector<uint32_t> work{sink};
     seen[sink] = walk;
     size_t count = 0;
@@ -78,6 +87,7 @@ class DeadNode final : public RuleBase<DeadNode> {
       seen[p] = walk;
       ++count;
       work.push_back(p);
+      found.push_back(p);
     };
     while (!work.empty()) {
       const Node& n = g.nodes()[work.back()];

@@ -47,6 +47,11 @@ class DuplicateNodeName final : public RuleBase<DuplicateNodeName> {
               ctx.at_node(n), fmt::format("node name '{}' is already used by node {} of graph '{}'",
                                           n.name(), first->index(), first->graph()->path()));
           d.help = "give nodes unique names; runtimes and profilers identify layers by node name";
+          // The node's model-wide id makes the new name unique among the renamed; a name the
+          // model already had is found by the next lint of the fix loop and renamed again.
+          std::string renamed = fmt::format("{}__{}", n.name(), nodes.node_id(n));
+          const std::string description = fmt::format("rename the node '{}'", renamed);
+          ctx.fix(d, FixSafety::Safe, description).rename_node(n, std::move(renamed));
         });
   }
 

@@ -50,6 +50,12 @@ class InitializerAsInput final : public RuleBase<InitializerAsInput> {
     d.help =
         "export with torch.onnx.export(..., keep_initializers_as_inputs=False), the "
         "default for opset >= 9; this lets runtimes fold constants";
+    FixBuilder fix = ctx.fix(
+        d, FixSafety::Safe,
+        names.size() == 1
+            ? std::string("remove the initializer from the graph inputs")
+            : fmt::format("remove the {} initializers from the graph inputs", names.size()));
+    for (std::string_view name : names) fix.remove_graph_input(g, std::string(name));
   }
 };
 

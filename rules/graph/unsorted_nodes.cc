@@ -27,6 +27,7 @@ class UnsortedNodes final : public RuleBase<UnsortedNodes> {
       d.key = "cycle";
       d.help = "ONNX graphs must be acyclic; loops are expressed with the Loop operator";
     }
+    bool fix_stated = false;
     for (uint32_t i : info.out_of_order_nodes) {
       const Node& n = g.nodes()[i];
       // Name the first input produced later (or by the node itself).
@@ -49,6 +50,13 @@ class UnsortedNodes final : public RuleBase<UnsortedNodes> {
       d.help =
           "sort the nodes topologically (onnx's checker and most runtimes require it); a "
           "graph rewrite that appended nodes usually causes this";
+      // One fix orders the whole graph; the graph's other out-of-order findings share it.
+      if (!info.topo_order) continue;
+      FixBuilder fix = ctx.fix(
+          d, FixSafety::Safe,
+          fmt::format("sort the {} nodes of graph '{}' topologically", g.nodes().size(), g.path()));
+      if (!fix_stated) fix.sort_nodes(g, *info.topo_order);
+      fix_stated = true;
     }
   }
 };

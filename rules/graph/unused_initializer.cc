@@ -37,6 +37,12 @@ class UnusedInitializer final : public RuleBase<UnusedInitializer> {
       d.help =
           "drop it (onnx-simplifier, or onnx.utils.extract_model) so the file does not "
           "carry dead weights";
+      // One that is also a graph input stays: removing it would leave an input without a
+      // default (the model's interface changes).
+      const ValueDef* def = info.local(t.name_id);
+      if (def != nullptr && def->kind() == ValueDef::Kind::Input) continue;
+      ctx.fix(d, FixSafety::Safe, "remove the initializer")
+          .remove_initializer(g, std::string(t.name));
     }
     for (const SparseTensorData& s : g.sparse_initializers()) {
       const TensorData& t = s.values;

@@ -17,6 +17,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -260,6 +261,22 @@ int run_command(int argc, char** argv) {
                            ->type_name("FILE");
   app.add_flag("--no-baseline", no_baseline, "Ignore the config file's baseline")
       ->excludes(baseline_opt);
+  bool fix = false, unsafe_fixes = false, fix_diff = false;
+  std::string fix_output, fix_dims;
+  auto* fix_opt = app.add_flag("--fix", fix,
+                               "Write the model with the safe fixes applied beside it "
+                               "(<stem>.fixed.onnx) and report what is left (docs/fixes.md)");
+  app.add_flag("--unsafe-fixes", unsafe_fixes,
+               "With --fix: apply the fixes that change what the model computes too");
+  app.add_option("--fix-output", fix_output, "With --fix: write the fixed model to FILE")
+      ->type_name("FILE");
+  app.add_flag("--diff,--dry-run", fix_diff,
+               "With --fix: print what would be fixed, write nothing");
+  app.add_option("--fix-dims", fix_dims,
+                 "With --fix: make these symbolic input dims fixed first, then fold what they "
+                 "make constant (batch=1,height=320)")
+      ->type_name("NAME=SIZE,...");
+  (void)fix_opt;
   app.add_option("--write-baseline", write_baseline_file,
                  "Record the current findings in this baseline file (the run then exits 0)")
       ->type_name("FILE");
@@ -391,6 +408,32 @@ int run_command(int argc, char** argv) {
     request.file_time_limit = *limit;
     if (!write_baseline_file.empty()) request.write_baseline = write_baseline_file;
     if (!output.empty()) request.output_file = output;
+    const bool fix_asked = fix || !fix_dims.empty();
+    if (!fix_asked && (unsafe_fixes || fix_diff || !fix_output.empty())) {
+      throw ConfigError("--unsafe-fixes, --diff and --fix-output go with --fix");
+    }
+    if (fix_asked) {
+      FixOptions fo;
+      fo.unsafe = unsafe_fixes;
+      fo.dry_run = fix_diff;
+      fo.output = fix_output;
+      for (const std::string& item : split_commas({fix_dims})) {
+        const size_t eq = item.find('=');
+        int64_t size = -1;
+        if (eq != std::string::npos) {
+          const std::string number = item.substr(eq + 1);
+          const char* end = number.data() + number.size();
+          auto [ptr, ec] = std::from_chars(number.data(), end, size);
+          if (ec != std::errc() || ptr != end) size = -1;
+        }
+        if (eq == std::string::npos || eq == 0 || size < 1) {
+          throw ConfigError(fmt::format(
+              "--fix-dims: expected NAME=SIZE with a size of at least 1, got '{}'", item));
+        }
+        fo.dims[item.substr(0, eq)] = size;
+      }
+      request.fix = std::move(fo);
+    }
     // Progress never mixes with machine-readable output, even on stderr.
     Progress progress(
         ::isatty(STDERR_FILENO) && !quiet &&
@@ -404,7 +447,11 @@ int run_command(int argc, char** argv) {
       // The baseline written is always said; the rest is advice that --quiet leaves out.
       if (!quiet || !write_baseline_file.empty()) std::cerr << notice << "\n";
     }
-    const int exit_status = run.exit_code;
+    int exit_status = run.exit_code;
+    for (const FileReport& f : report.files) {
+      // A fix that could not be done (a dim no input has, a file that could not be written).
+      if (f.fixing && !f.fixing->error.empty()) exit_status = kExitUsage;
+    }
     const Severity shown = parse_severity(min_severity).value_or(Severity::Info);
     if (shown > Severity::Info) hide_below(report, shown);
 

@@ -1,0 +1,371 @@
+// apply_fixes (fix.h): every edit of a set of fixes applied to an onnx::ModelProto at once.
+//
+// Edits name the model as it was linted (node indices, graph addresses through node indices),
+// so all of them are checked and their graphs resolved first, then the edits that keep node
+// positions (renames, inputs, attributes, initializers, declared shapes) are applied, and the
+// node lists are rebuilt last, once per graph: removals and a new order in one pass.
+#include <fmt/format.h>
+#include <onnx/onnx_pb.h>
+#include <onnxlint/fix.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <unordered_set>
+
+namespace onnxlint {
+
+namespace {
+
+using NodeList = google::protobuf::RepeatedPtrField<onnx::NodeProto>;
+
+// A graph the edits may change: a GraphProto, or a function body (its nodes only).
+struct Target {
+  onnx::GraphProto* graph = nullptr;
+  onnx::FunctionProto* function = nullptr;
+  NodeList* nodes() { return graph ? graph->mutable_node() : function->mutable_node(); }
+};
+
+std::optional<Target> resolve(onnx::ModelProto& model, const GraphAddress& a) {
+  Target t;
+  if (a.function == -1) {
+    t.graph = model.mutable_graph();
+  } else if (a.function >= 0 && a.function < model.functions_size()) {
+    t.function = model.mutable_functions(a.function);
+  } else {
+    return std::nullopt;
+  }
+  for (const GraphAddress::Step& s : a.steps) {
+    NodeList* nodes = t.nodes();
+    if (s.node >= static_cast<uint32_t>(nodes->size())) return std::nullopt;
+    onnx::NodeProto* n = nodes->Mutable(static_cast<int>(s.node));
+    onnx::GraphProto* next = nullptr;
+    for (onnx::AttributeProto& attr : *n->mutable_attribute()) {
+      if (attr.name() != s.attribute) continue;
+      if (attr.has_g() && s.graph_index == 0) {
+        next = attr.mutable_g();
+      } else if (s.graph_index < static_cast<uint32_t>(attr.graphs_size())) {
+        next = attr.mutable_graphs(static_cast<int>(s.graph_index));
+      }
+      break;
+    }
+    if (next == nullptr) return std::nullopt;
+    t = Target{next, nullptr};
+  }
+  return t;
+}
+
+// What the accepted fixes do to one graph's node list.
+struct GraphPlan {
+  Target target;
+  std::set<uint32_t> removed;
+  std::set<uint32_t> edited;  // nodes whose fields an edit changes (not removed)
+  std::optional<std::vector<uint32_t>> order;
+};
+
+bool is_permutation_of(const std::vector<uint32_t>& order, size_t n) {
+  if (order.size() != n) return false;
+  std::vector<bool> seen(n, false);
+  for (uint32_t i : order) {
+    if (i >= n || seen[i]) return false;
+    seen[i] = true;
+  }
+  return true;
+}
+
+// The reason an edit cannot be applied next to the plans so far ("" = it can).
+std::string check(onnx::ModelProto& model, const Edit& e, std::map<GraphAddress, GraphPlan>& plans,
+                  std::set<std::string>& domains) {
+  if (e.kind == Edit::Kind::AddOpsetImport) {
+    for (const auto& imp : model.opset_import()) {
+      if (imp.domain() == e.text) return "the opset import exists";
+    }
+    if (domains.count(e.text)) return "another fix adds that opset import";
+    return "";
+  }
+  auto it = plans.find(e.graph);
+  if (it == plans.end()) {
+    std::optional<Target> t = resolve(model, e.graph);
+    if (!t) return "its graph is not in the model";
+    // A graph inside a node that a fix removes goes with it.
+    it = plans.emplace(e.graph, GraphPlan{*t, {}, {}, {}}).first;
+  }
+  GraphAddress parent = e.graph;
+  while (!parent.steps.empty()) {
+    const uint32_t owner = parent.steps.back().node;
+    parent.steps.pop_back();
+    auto p = plans.find(parent);
+    if (p != plans.end() && p->second.removed.count(owner)) {
+      return "another fix removes the node that holds its graph";
+    }
+  }
+  GraphPlan& plan = it->second;
+  const size_t node_count = static_cast<size_t>(plan.target.nodes()->size());
+  const bool on_graph = plan.target.graph != nullptr;
+  switch (e.kind) {
+    case Edit::Kind::RemoveNode:
+      if (e.node >= node_count) return "no such node";
+      if (plan.edited.count(e.node)) return "another fix edits the node";
+      return "";
+    case Edit::Kind::SortNodes:
+      if (!is_permutation_of(e.order, node_count)) return "the order is not a permutation";
+      if (plan.order) return "another fix orders the graph";
+      return "";
+    case Edit::Kind::RenameNode:
+    case Edit::Kind::SetNodeInput:
+    case Edit::Kind::TruncateOutputs:
+    case Edit::Kind::SetIntAttribute: {
+      if (e.node >= node_count) return "no such node";
+      if (plan.removed.count(e.node)) return "another fix removes the node";
+      const onnx::NodeProto& n = plan.target.nodes()->Get(static_cast<int>(e.node));
+      if (e.kind == Edit::Kind::SetNodeInput && e.index > static_cast<uint32_t>(n.input_size())) {
+        return "no such input";
+      }
+      if (e.kind == Edit::Kind::TruncateOutputs &&
+          e.index > static_cast<uint32_t>(n.output_size())) {
+        return "no such output";
+      }
+      if (e.kind == Edit::Kind::SetIntAttribute) {
+        for (const auto& attr : n.attribute()) {
+          if (attr.name() == e.text && attr.type() != onnx::AttributeProto::INT) {
+            return "the attribute is not an int";
+          }
+        }
+      }
+      return "";
+    }
+    case Edit::Kind::RemoveInitializer:
+    case Edit::Kind::RemoveGraphInput:
+      return on_graph ? "" : "a function has no initializers or typed inputs";
+    case Edit::Kind::AddInitializer: {
+      if (!on_graph) return "a function has no initializers";
+      if (!e.tensor || e.tensor->name.empty()) return "no tensor";
+      if (e.tensor->elem_type != onnx::TensorProto::INT64 &&
+          e.tensor->elem_type != onnx::TensorProto::INT32) {
+        return "only int64 and int32 tensors are written";
+      }
+      int64_t count = 1;
+      for (int64_t d : e.tensor->dims) {
+        if (d < 0 || (d > 0 && count > (int64_t{1} << 40) / d)) return "bad dims";
+        count *= d;
+      }
+      if (count != static_cast<int64_t>(e.tensor->values.size())) {
+        return "the values do not fill the dims";
+      }
+      return "";
+    }
+    case Edit::Kind::SetValueShape:
+      return on_graph ? "" : "a function body declares no types";
+    case Edit::Kind::AddOpsetImport:
+      break;
+  }
+  return "";
+}
+
+// Records an accepted edit in its graph's plan (after check()).
+void plan_edit(const Edit& e, std::map<GraphAddress, GraphPlan>& plans,
+               std::set<std::string>& domains) {
+  if (e.kind == Edit::Kind::AddOpsetImport) {
+    domains.insert(e.text);
+    return;
+  }
+  GraphPlan& plan = plans.at(e.graph);
+  switch (e.kind) {
+    case Edit::Kind::RemoveNode:
+      plan.removed.insert(e.node);
+      break;
+    case Edit::Kind::SortNodes:
+      plan.order = e.order;
+      break;
+    case Edit::Kind::RenameNode:
+    case Edit::Kind::SetNodeInput:
+    case Edit::Kind::TruncateOutputs:
+    case Edit::Kind::SetIntAttribute:
+      plan.edited.insert(e.node);
+      break;
+    default:
+      break;
+  }
+}
+
+void write_tensor(const FixTensor& t, onnx::TensorProto& out) {
+  out.Clear();
+  out.set_name(t.name);
+  out.set_data_type(t.elem_type);
+  for (int64_t d : t.dims) out.add_dims(d);
+  for (int64_t v : t.values) {
+    if (t.elem_type == onnx::TensorProto::INT32) {
+      out.add_int32_data(static_cast<int32_t>(v));
+    } else {
+      out.add_int64_data(v);
+    }
+  }
+}
+
+void write_shape(const Edit& e, onnx::ValueInfoProto& v) {
+  onnx::TypeProto_Tensor* tensor = v.mutable_type()->mutable_tensor_type();
+  tensor->set_elem_type(static_cast<int32_t>(e.number));
+  onnx::TensorShapeProto* shape = tensor->mutable_shape();
+  shape->Clear();
+  for (const FixDim& d : e.shape) {
+    onnx::TensorShapeProto_Dimension* dim = shape->add_dim();
+    if (d.value) {
+      dim->set_dim_value(*d.value);
+    } else if (!d.param.empty()) {
+      dim->set_dim_param(d.param);
+    }
+  }
+}
+
+// The edits that keep every node where it is.
+void apply_in_place(onnx::ModelProto& model, const Edit& e, Target& t) {
+  auto node = [&]() -> onnx::NodeProto& { return *t.nodes()->Mutable(static_cast<int>(e.node)); };
+  switch (e.kind) {
+    case Edit::Kind::RenameNode:
+      node().set_name(e.text);
+      break;
+    case Edit::Kind::SetNodeInput: {
+      onnx::NodeProto& n = node();
+      if (e.index == static_cast<uint32_t>(n.input_size())) {
+        n.add_input(e.text);
+      } else {
+        n.set_input(static_cast<int>(e.index), e.text);
+      }
+      // Trailing omitted inputs say nothing: drop them.
+      while (n.input_size() > 0 && n.input(n.input_size() - 1).empty()) {
+        n.mutable_input()->RemoveLast();
+      }
+      break;
+    }
+    case Edit::Kind::TruncateOutputs: {
+      onnx::NodeProto& n = node();
+      while (n.output_size() > static_cast<int>(e.index)) n.mutable_output()->RemoveLast();
+      break;
+    }
+    case Edit::Kind::SetIntAttribute: {
+      onnx::NodeProto& n = node();
+      onnx::AttributeProto* found = nullptr;
+      for (onnx::AttributeProto& attr : *n.mutable_attribute()) {
+        if (attr.name() == e.text) found = &attr;
+      }
+      if (found == nullptr) {
+        found = n.add_attribute();
+        found->set_name(e.text);
+      }
+      found->set_type(onnx::AttributeProto::INT);
+      found->set_i(e.number);
+      break;
+    }
+    case Edit::Kind::RemoveInitializer: {
+      auto* inits = t.graph->mutable_initializer();
+      inits->erase(std::remove_if(inits->begin(), inits->end(),
+                                  [&](const onnx::TensorProto& x) { return x.name() == e.text; }),
+                   inits->end());
+      break;
+    }
+    case Edit::Kind::RemoveGraphInput: {
+      auto* inputs = t.graph->mutable_input();
+      inputs->erase(
+          std::remove_if(inputs->begin(), inputs->end(),
+                         [&](const onnx::ValueInfoProto& x) { return x.name() == e.text; }),
+          inputs->end());
+      break;
+    }
+    case Edit::Kind::AddInitializer: {
+      onnx::TensorProto* slot = nullptr;
+      for (onnx::TensorProto& x : *t.graph->mutable_initializer()) {
+        if (x.name() == e.tensor->name) slot = &x;
+      }
+      write_tensor(*e.tensor, slot ? *slot : *t.graph->add_initializer());
+      break;
+    }
+    case Edit::Kind::SetValueShape: {
+      onnx::ValueInfoProto* v = nullptr;
+      for (onnx::ValueInfoProto& x : *t.graph->mutable_output()) {
+        if (x.name() == e.text) v = &x;
+      }
+      for (onnx::ValueInfoProto& x : *t.graph->mutable_value_info()) {
+        if (v == nullptr && x.name() == e.text) v = &x;
+      }
+      if (v != nullptr) write_shape(e, *v);
+      break;
+    }
+    case Edit::Kind::AddOpsetImport: {
+      onnx::OperatorSetIdProto* imp = model.add_opset_import();
+      imp->set_domain(e.text);
+      imp->set_version(e.number);
+      break;
+    }
+    case Edit::Kind::RemoveNode:
+    case Edit::Kind::SortNodes:
+      break;
+  }
+}
+
+// Rebuilds a node list once: the new order (or the old), without the removed nodes.
+void rebuild_nodes(GraphPlan& plan) {
+  if (plan.removed.empty() && !plan.order) return;
+  NodeList* nodes = plan.target.nodes();
+  const int count = nodes->size();
+  std::vector<onnx::NodeProto*> taken(static_cast<size_t>(count));
+  nodes->ExtractSubrange(0, count, taken.data());
+  std::vector<uint32_t> order;
+  if (plan.order) {
+    order = *plan.order;
+  } else {
+    order.resize(static_cast<size_t>(count));
+    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  }
+  for (uint32_t i : order) {
+    if (plan.removed.count(i)) continue;
+    nodes->AddAllocated(taken[i]);
+    taken[i] = nullptr;
+  }
+  for (onnx::NodeProto* n : taken) delete n;
+}
+
+}  // namespace
+
+ApplyOutcome apply_fixes(onnx::ModelProto& model, const std::vector<const Fix*>& fixes) {
+  ApplyOutcome outcome;
+  outcome.applied_fix.assign(fixes.size(), false);
+  std::map<GraphAddress, GraphPlan> plans;
+  std::set<std::string> domains;
+  std::vector<const Edit*> accepted;
+  for (size_t f = 0; f < fixes.size(); ++f) {
+    // Checked against the fixes taken before it (not against its own edits): a fix is taken
+    // whole or not at all. A graph first named here gets an empty plan, which changes nothing.
+    std::string why = fixes[f]->edits.empty() ? "the fix has no edits" : "";
+    for (const Edit& e : fixes[f]->edits) {
+      if (why.empty()) why = check(model, e, plans, domains);
+    }
+    if (!why.empty()) {
+      outcome.skipped.emplace_back(f, std::move(why));
+      continue;
+    }
+    for (const Edit& e : fixes[f]->edits) plan_edit(e, plans, domains);
+    for (const Edit& e : fixes[f]->edits) accepted.push_back(&e);
+    outcome.applied_fix[f] = true;
+    ++outcome.applied;
+  }
+  for (const Edit* e : accepted) {
+    if (e->kind == Edit::Kind::AddOpsetImport) {
+      Target none;
+      apply_in_place(model, *e, none);
+    } else {
+      apply_in_place(model, *e, plans.at(e->graph).target);
+    }
+  }
+  // Deepest graphs first: a parent's rebuild moves (or deletes) the nodes that hold them.
+  std::vector<GraphPlan*> order;
+  for (auto& [address, plan] : plans) order.push_back(&plan);
+  std::vector<size_t> depth;
+  for (auto& [address, plan] : plans) depth.push_back(address.steps.size());
+  std::vector<size_t> idx(order.size());
+  for (size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+  std::stable_sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return depth[a] > depth[b]; });
+  for (size_t i : idx) rebuild_nodes(*order[i]);
+  return outcome;
+}
+
+}  // namespace onnxlint

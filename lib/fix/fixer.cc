@@ -1,0 +1,293 @@
+// fix_model / fix_bytes (fix.h): lint, apply the fixes allowed, lint again, until no fix is
+// left; then write the model beside the input (never over it) and report what is left.
+#include <fmt/format.h>
+#include <onnx/onnx_pb.h>
+#include <onnxlint/escape.h>
+#include <onnxlint/fix.h>
+#include <onnxlint/linter.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <set>
+#include <system_error>
+
+namespace onnxlint {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The linter `linter` uses for `name`, collecting fixes, in this process.
+Linter fixing_linter(const Linter& linter, const std::string& name) {
+  const Linter& own = linter.for_path(name);
+  LintOptions options = own.options();
+  options.collect_fixes = true;
+  options.isolate = false;
+  options.per_file = nullptr;
+  return Linter(own.registry(), std::move(options));
+}
+
+// --fix-dims: the named symbolic dims of the main graph's inputs become sizes, and so does every
+// other declaration of the same names in the main graph (outputs, value_info), which would
+// otherwise contradict the inputs. Returns the names no graph input has.
+std::vector<std::string> fix_input_dims(onnx::ModelProto& model,
+                                        const std::map<std::string, int64_t, std::less<>>& dims,
+                                        std::vector<std::string>& fixed) {
+  std::set<std::string> seen;
+  auto visit = [&](google::protobuf::RepeatedPtrField<onnx::ValueInfoProto>& values, bool inputs) {
+    for (onnx::ValueInfoProto& v : values) {
+      if (!v.type().has_tensor_type() || !v.type().tensor_type().has_shape()) continue;
+      auto* shape = v.mutable_type()->mutable_tensor_type()->mutable_shape();
+      for (auto& d : *shape->mutable_dim()) {
+        if (!d.has_dim_param()) continue;
+        auto it = dims.find(d.dim_param());
+        if (it == dims.end()) continue;
+        if (inputs) seen.insert(it->first);
+        d.set_dim_value(it->second);
+      }
+    }
+  };
+  visit(*model.mutable_graph()->mutable_input(), true);
+  visit(*model.mutable_graph()->mutable_output(), false);
+  visit(*model.mutable_graph()->mutable_value_info(), false);
+  std::vector<std::string> missing;
+  for (const auto& [name, size] : dims) {
+    if (seen.count(name)) {
+      fixed.push_back(fmt::format("{}={}", name, size));
+    } else {
+      missing.push_back(name);
+    }
+  }
+  return missing;
+}
+
+bool serialize(const onnx::ModelProto& model, std::string& out) {
+  out.clear();
+  return model.SerializeToString(&out);
+}
+
+// Every external-data location the model names (initializers, Constant and other tensor
+// attributes, at any depth).
+void external_locations(const onnx::GraphProto& g, std::set<std::string>& out);
+void external_locations(const onnx::TensorProto& t, std::set<std::string>& out) {
+  if (t.data_location() != onnx::TensorProto::EXTERNAL) return;
+  for (const auto& kv : t.external_data()) {
+    if (kv.key() == "location") out.insert(kv.value());
+  }
+}
+void external_locations(const onnx::NodeProto& n, std::set<std::string>& out) {
+  for (const auto& a : n.attribute()) {
+    if (a.has_t()) external_locations(a.t(), out);
+    for (const auto& t : a.tensors()) external_locations(t, out);
+    if (a.has_g()) external_locations(a.g(), out);
+    for (const auto& g : a.graphs()) external_locations(g, out);
+  }
+}
+void external_locations(const onnx::GraphProto& g, std::set<std::string>& out) {
+  for (const auto& t : g.initializer()) external_locations(t, out);
+  for (const auto& s : g.sparse_initializer()) {
+    external_locations(s.values(), out);
+    external_locations(s.indices(), out);
+  }
+  for (const auto& n : g.node()) external_locations(n, out);
+}
+
+// Places the model's external-data files beside `output` when it is written to another folder:
+// each is copied (streamed by the file system, never read into memory) unless the same file is
+// already there. Returns "" or why it cannot be done.
+std::string place_external_data(const onnx::ModelProto& model, const fs::path& from_dir,
+                                const fs::path& output, std::vector<std::string>& copied) {
+  std::set<std::string> locations;
+  external_locations(model.graph(), locations);
+  for (const auto& f : model.functions()) {
+    for (const auto& n : f.node()) external_locations(n, locations);
+  }
+  if (locations.empty()) return "";
+  const fs::path to_dir = output.parent_path().empty() ? fs::path(".") : output.parent_path();
+  std::error_code ec;
+  if (fs::equivalent(from_dir, to_dir, ec)) return "";
+  for (const std::string& location : locations) {
+    const fs::path rel(location);
+    if (rel.is_absolute() || location.find("..") != std::string::npos) {
+      return fmt::format(
+          "its external data '{}' is not inside the model's folder, so it cannot be placed beside "
+          "a model written to another folder; write the fixed model in the model's folder",
+          visible(location));
+    }
+    const fs::path src = from_dir / rel;
+    const fs::path dst = to_dir / rel;
+    if (fs::exists(dst, ec)) {
+      if (fs::equivalent(src, dst, ec)) continue;
+      return fmt::format("'{}' exists beside the output and is not the model's external data",
+                         visible(dst.string()));
+    }
+    fs::create_directories(dst.parent_path(), ec);
+    if (!fs::copy_file(src, dst, ec) || ec) {
+      return fmt::format("could not copy its external data '{}' to '{}': {}", visible(src.string()),
+                         visible(dst.string()), ec.message());
+    }
+    copied.push_back(dst.string());
+  }
+  return "";
+}
+
+// Writes `bytes` to `path` through a temporary file in the same folder, renamed into place, so
+// that a failure never leaves half a model.
+std::string write_atomically(const fs::path& path, const std::string& bytes) {
+  const fs::path tmp = path.string() + fmt::format(".tmp{}", ::getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    out.close();
+    if (!out) {
+      std::error_code ec;
+      fs::remove(tmp, ec);
+      return fmt::format("could not write '{}'", visible(tmp.string()));
+    }
+  }
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    return fmt::format("could not write '{}': {}", visible(path.string()), ec.message());
+  }
+  return "";
+}
+
+// The loop itself: `current` holds the model's bytes, and on return the fixed bytes.
+FileReport fix_loop(const Linter& linter, const std::string& name, std::string& current,
+                    const std::string& directory, const FixOptions& options, FixSummary& summary) {
+  const Linter fixing = fixing_linter(linter, name);
+  onnx::ModelProto proto;
+  // Parsing first: a model protobuf cannot parse is reported as the linter finds it.
+  if (current.size() > size_t{INT32_MAX} ||
+      !proto.ParseFromArray(current.data(), static_cast<int>(current.size()))) {
+    summary.error = "protobuf cannot parse the model, so it cannot be rewritten";
+    return linter.for_path(name).lint_bytes(name, current, directory);
+  }
+  if (!options.dims.empty()) {
+    std::vector<std::string> missing = fix_input_dims(proto, options.dims, summary.fixed_dims);
+    if (!missing.empty()) {
+      summary.error = fmt::format("--fix-dims: no graph input has a dim named '{}'",
+                                  visible(fmt::format("{}", fmt::join(missing, "', '"))));
+      return linter.for_path(name).lint_bytes(name, current, directory);
+    }
+    serialize(proto, current);
+  }
+  FileReport report;
+  for (int pass = 1;; ++pass) {
+    report = fixing.lint_bytes(name, current, directory);
+    if (report.status != FileReport::Status::Ok) break;
+    std::vector<const Fix*> chosen;
+    std::vector<const PlannedFix*> planned;
+    for (const PlannedFix& p : report.fixes) {
+      if (p.fix.safety == FixSafety::Safe ||
+          (p.fix.safety == FixSafety::Unsafe && options.unsafe)) {
+        chosen.push_back(&p.fix);
+        planned.push_back(&p);
+      }
+    }
+    if (chosen.empty() || pass > options.max_passes) break;
+    const ApplyOutcome outcome = apply_fixes(proto, chosen);
+    if (outcome.applied == 0) break;
+    for (size_t i = 0; i < planned.size(); ++i) {
+      if (!outcome.applied_fix[i]) continue;
+      AppliedFix& a = summary.applied.emplace_back();
+      a.rule_id = planned[i]->rule_id;
+      a.location = planned[i]->location;
+      a.message = planned[i]->message;
+      a.safety = planned[i]->fix.safety;
+      a.description = planned[i]->fix.description;
+      a.pass = pass;
+    }
+    summary.passes = pass;
+    if (!serialize(proto, current)) {
+      summary.error = "protobuf could not serialize the fixed model";
+      break;
+    }
+  }
+  report.fixes.clear();
+  for (const Diagnostic& d : report.diagnostics) {
+    if (d.fix == FixSafety::Unsafe && !options.unsafe) ++summary.unsafe_available;
+  }
+  return report;
+}
+
+}  // namespace
+
+fs::path default_fix_output(const fs::path& input) {
+  fs::path out = input;
+  out.replace_filename(input.stem().string() + ".fixed.onnx");
+  return out;
+}
+
+FileReport fix_bytes(const Linter& linter, const std::string& name, std::string_view bytes,
+                     const std::string& directory, const FixOptions& options, std::string& fixed) {
+  FixSummary summary;
+  summary.input = name;
+  summary.dry_run = true;
+  fixed.assign(bytes.data(), bytes.size());
+  FileReport report = fix_loop(linter, name, fixed, directory, options, summary);
+  report.fixing = std::move(summary);
+  return report;
+}
+
+FileReport fix_model(const Linter& linter, const std::string& path, const FixOptions& options) {
+  FixSummary summary;
+  summary.input = path;
+  summary.dry_run = options.dry_run;
+  const fs::path output = options.output.empty() ? default_fix_output(path) : options.output;
+  const fs::path parent = fs::path(path).parent_path();
+  const std::string directory = parent.empty() ? std::string(".") : parent.string();
+
+  std::error_code ec;
+  auto refuse = [&](std::string why) {
+    FileReport report = linter.lint_file(path);
+    summary.error = std::move(why);
+    report.fixing = std::move(summary);
+    return report;
+  };
+  if (fs::exists(output, ec) && fs::equivalent(output, path, ec)) {
+    return refuse(
+        fmt::format("the output '{}' is the model itself; nothing given to onnx-lint "
+                    "is modified (choose another --fix-output)",
+                    visible(output.string())));
+  }
+  std::string bytes;
+  {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return refuse("the model could not be read");
+    in.seekg(0, std::ios::end);
+    const std::streamoff size = in.tellg();
+    in.seekg(0);
+    if (size < 0) return refuse("the model could not be read");
+    bytes.resize(static_cast<size_t>(size));
+    in.read(bytes.data(), size);
+    if (!in) return refuse("the model could not be read");
+  }
+  FileReport report = fix_loop(linter, path, bytes, directory, options, summary);
+  const bool changed =
+      summary.error.empty() && (!summary.applied.empty() || !summary.fixed_dims.empty());
+  if (changed && !options.dry_run) {
+    onnx::ModelProto proto;
+    std::string why;
+    if (!proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+      why = "the fixed model does not parse";
+    } else {
+      why = place_external_data(proto, directory, output, summary.copied_data);
+    }
+    if (why.empty()) why = write_atomically(output, bytes);
+    if (why.empty()) {
+      summary.output = output.string();
+      summary.written = true;
+      // The report is the written model's, linted where it lies (its external data).
+      report = linter.lint_file(output.string());
+    } else {
+      summary.error = std::move(why);
+    }
+  }
+  report.fixing = std::move(summary);
+  return report;
+}
+
+}  // namespace onnxlint
