@@ -106,7 +106,7 @@ void fix_lines(const FileReport& f, const Style& st, std::ostream& out) {
   if (s.written) {
     out << name << ": "
         << fmt::format("fixed {} in {}, wrote {}; the findings left follow", plural(n, "finding"),
-                       plural(static_cast<uint64_t>(s.passes), "pass"), visible(s.output))
+                       s.passes == 1 ? std::string("1 pass") : fmt::format("{} passes", s.passes), visible(s.output))
         << "\n";
   } else if (s.dry_run) {
     out << name << ": "

@@ -86,6 +86,9 @@ class TrainingMode final : public RuleBase<TrainingMode> {
                             "activations whenever that value is true",
                             node_label(n), name));
     d.help = std::string(advice::kEvalMode);
+    // An omitted training_mode is false: Dropout passes its input through, as in eval mode.
+    ctx.fix(d, FixSafety::Unsafe, "drop the training_mode input, so Dropout passes its input through")
+        .set_node_input(n, 2, "");
   }
 
   // The mean and var inputs are computed by nodes of the graph (not initializers, constants or
@@ -144,6 +147,17 @@ class TrainingMode final : public RuleBase<TrainingMode> {
       d.notes.push_back(fmt::format("it also outputs running statistics ({})", list));
     }
     d.help = std::string(advice::kEvalMode);
+    // The inference form: training_mode=0 and Y alone, normalizing with the running statistics
+    // (mean, var inputs) as model.eval() exports it. Not when a node reads the statistics.
+    const GraphInfo& info = ctx.get<GraphIndex>().info(*n.graph());
+    for (size_t i = 1; i < n.outputs().size(); ++i) {
+      if (!n.outputs()[i].empty() && !info.uses_of(n.outputs()[i]).empty()) return;
+    }
+    FixBuilder fix = ctx.fix(d, FixSafety::Unsafe,
+                             "normalize with the running statistics, as model.eval() exports it "
+                             "(training_mode=0, the statistics outputs removed)");
+    if (attr) fix.set_int_attribute(n, "training_mode", 0);
+    if (n.outputs().size() > 1) fix.truncate_outputs(n, 1);
   }
 };
 

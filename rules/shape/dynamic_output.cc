@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <onnxlint/config.h>
+#include <onnxlint/element_types.h>
 #include <onnxlint/provenance.h>
 
 #include <algorithm>
@@ -118,6 +119,7 @@ class DynamicOutput final : public RuleBase<DynamicOutput> {
           d.help =
               "run ONNX shape inference (`onnx.shape_inference.infer_shapes`) or "
               "onnx-simplifier to declare the static output shape";
+          declare_proven_shape(g, out, v, p, ctx, d);
           break;
         }
         case ShapeClass::InputDim:
@@ -163,6 +165,25 @@ class DynamicOutput final : public RuleBase<DynamicOutput> {
 
  private:
   const std::vector<std::string> allowed_;  // allow-dims
+
+  // The fix: the output declared with the shape the analysis proves (every dim Fixed), of the
+  // element type it declares or the analysis infers.
+  static void declare_proven_shape(const Graph& g, const ValueInfo& out, ValueId v,
+                                   const Provenance& p, RuleContext& ctx, Diagnostic& d) {
+    const auto dims = p.dims(v);
+    if (!dims || g.kind() == Graph::Kind::Function) return;
+    if (out.type.kind != TypeInfo::Kind::Tensor && out.type.kind != TypeInfo::Kind::None) return;
+    std::vector<FixDim> shape;
+    for (const DimFact& f : *dims) {
+      if (f.kind != DimFact::Kind::Fixed || f.value < 0) return;
+      shape.push_back(FixDim{f.value, {}});
+    }
+    int32_t elem = out.type.elem_type;
+    if (elem == 0) elem = ctx.get<ElementTypes>().elem_type(v);
+    if (elem == 0) return;
+    ctx.fix(d, FixSafety::Safe, "declare the output's static shape")
+        .set_value_shape(g, std::string(out.name), elem, std::move(shape));
+  }
 };
 
 }  // namespace

@@ -1,8 +1,11 @@
 // shape-foldable: Shape/Size reading a tensor whose shape is fully static, so the shape
 // computation it starts is a constant a simplifier could fold.
 #include <fmt/format.h>
+#include <onnxlint/element_types.h>
 #include <onnxlint/graph_index.h>
 #include <onnxlint/provenance.h>
+
+#include <unordered_set>
 
 #include "rules/categories.h"
 #include "rules/shape/provenance_text.h"
@@ -51,7 +54,90 @@ class Foldable final : public RuleBase<Foldable> {
       d.help =
           "export with `do_constant_folding=True` (the default) or run onnx-simplifier "
           "(`onnxsim`) to fold shape computations on static shapes";
+      // Before IR 4 an initializer must also be a graph input: folding would add inputs.
+      if (ctx.model().ir_version() >= 4) fold(n, g, info, p, ctx, d);
     }
+  }
+
+ private:
+  // The value of `v` as a tensor the fix can write: proven dims, known integers that fill
+  // them, an integer element type.
+  static std::optional<FixTensor> constant_of(ValueId v, const Provenance& p,
+                                              const ElementTypes& types) {
+    const int32_t elem = types.elem_type(v);
+    // Inferred, not only declared: the fix writes proven facts only.
+    if ((elem != 7 && elem != 6) || !types.inferred(v)) return std::nullopt;  // INT64, INT32
+    auto values = p.known_ints(v);
+    auto dims = p.dims(v);
+    if (!values || !dims) return std::nullopt;
+    FixTensor t;
+    t.name = std::string(p.name_of(v));
+    t.elem_type = elem;
+    uint64_t count = 1;
+    for (const DimFact& d : *dims) {
+      if (d.kind != DimFact::Kind::Fixed || d.value < 0) return std::nullopt;
+      t.dims.push_back(d.value);
+      count *= static_cast<uint64_t>(d.value);
+    }
+    if (count != values->size()) return std::nullopt;
+    t.values = std::move(*values);
+    return t;
+  }
+
+  // The fix: every node downstream of `shape` whose outputs are all proven constants (the
+  // region) is removed, and each of its outputs read outside the region becomes an
+  // initializer holding the proven value. A node whose output is a graph output, or which
+  // holds a subgraph, stays (and ends the region).
+  static void fold(const Node& shape, const Graph& g, const GraphInfo& info, const Provenance& p,
+                   RuleContext& ctx, Diagnostic& d) {
+    FixBuilder fix = ctx.fix(d, FixSafety::Safe,
+                             "fold the shape computation into initializers holding its values");
+    if (!fix.active()) return;
+    const ElementTypes& types = ctx.get<ElementTypes>();
+    std::vector<const Node*> region, work{&shape};
+    std::unordered_set<const Node*> in_region{&shape};
+    std::vector<FixTensor> folded;
+    auto foldable = [&](const Node& n) {
+      if (!n.in_default_domain() || !n.subgraphs().empty() || n.outputs().empty()) return false;
+      for (size_t k = 0; k < n.outputs().size(); ++k) {
+        if (n.outputs()[k].empty()) continue;
+        const ValueId out = p.output(n, k);
+        if (out == kNoValue || !constant_of(out, p, types)) return false;
+        for (const ValueUse& use : info.uses_of(n.outputs()[k])) {
+          if (use.node == nullptr) return false;  // a graph output
+        }
+      }
+      return true;
+    };
+    if (!foldable(shape)) return;
+    while (!work.empty()) {
+      const Node* n = work.back();
+      work.pop_back();
+      region.push_back(n);
+      for (std::string_view out : n->outputs()) {
+        if (out.empty()) continue;
+        for (const ValueUse& use : info.uses_of(out)) {
+          if (use.via_subgraph || use.node == nullptr || in_region.count(use.node)) continue;
+          if (use.node->graph() != &g || !foldable(*use.node)) continue;
+          in_region.insert(use.node);
+          work.push_back(use.node);
+        }
+      }
+    }
+    // Outputs read outside the region are the values the fix writes.
+    for (const Node* n : region) {
+      for (size_t k = 0; k < n->outputs().size(); ++k) {
+        std::string_view out = n->outputs()[k];
+        if (out.empty()) continue;
+        bool read_outside = false;
+        for (const ValueUse& use : info.uses_of(out)) {
+          if (use.via_subgraph || !in_region.count(use.node)) read_outside = true;
+        }
+        if (read_outside) folded.push_back(*constant_of(p.output(*n, k), p, types));
+      }
+    }
+    for (FixTensor& t : folded) fix.add_initializer(g, std::move(t));
+    for (const Node* n : region) fix.remove_node(*n);
   }
 };
 
