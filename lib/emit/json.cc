@@ -57,8 +57,35 @@ nlohmann::json diagnostic_json(const Diagnostic& d) {
   }
   if (d.count > 1) j["count"] = d.count;
   if (!d.also.empty()) j["also"] = also_json(d.also);
+  if (d.fix != FixSafety::None) {
+    j["fix"] = {{"safety", fix_safety_name(d.fix)}, {"description", d.fix_description}};
+  }
   j["fingerprint"] = d.fingerprint();
   return j;
+}
+
+// What --fix did to a file (docs/fixes.md): the fixes applied (the finding as it was, and the
+// fix), the file written.
+nlohmann::json fixing_json(const FixSummary& s) {
+  nlohmann::json applied = nlohmann::json::array();
+  for (const AppliedFix& a : s.applied) {
+    applied.push_back({{"rule", a.rule_id},
+                       {"location", location_json(a.location)},
+                       {"message", a.message},
+                       {"safety", fix_safety_name(a.safety)},
+                       {"description", a.description},
+                       {"pass", a.pass}});
+  }
+  return {{"input", s.input},
+          {"output", s.written ? nlohmann::json(s.output) : nlohmann::json(nullptr)},
+          {"written", s.written},
+          {"dry_run", s.dry_run},
+          {"passes", s.passes},
+          {"fixed_dims", s.fixed_dims},
+          {"applied", std::move(applied)},
+          {"unsafe_available", s.unsafe_available},
+          {"copied_data", s.copied_data},
+          {"error", s.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.error)}};
 }
 
 nlohmann::json counts_json(const std::vector<Diagnostic>& diags) {
@@ -171,6 +198,7 @@ nlohmann::json file_json(const FileReport& f, const std::vector<TargetRequiremen
   jf["config_file"] =
       f.config_file.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.config_file);
   jf["model"] = f.model ? model_json(*f.model) : nlohmann::json(nullptr);
+  if (f.fixing) jf["fixing"] = fixing_json(*f.fixing);
   nlohmann::json diags = nlohmann::json::array();
   for (const Diagnostic& d : f.diagnostics) diags.push_back(diagnostic_json(d));
   jf["diagnostics"] = std::move(diags);

@@ -167,6 +167,23 @@ json result_json(const Diagnostic& d, size_t rule_index) {
   if (d.count > 1) r["occurrenceCount"] = d.count;
   r["partialFingerprints"] = {{"onnxLint/v1", d.fingerprint()}};
 
+  // A fix (docs/fixes.md): SARIF's replacements edit bytes, and a protobuf edit moves every
+  // enclosing length, so the replacement only marks where the change is (an empty region at
+  // the finding's byte offset); `onnx-lint --fix` makes the change.
+  if (d.fix != FixSafety::None) {
+    const uint64_t at = d.location.byte_offset.value_or(0);
+    json change = {{"artifactLocation", {{"uri", artifact_uri(d.location.file)}}},
+                   {"replacements",
+                    json::array({{{"deletedRegion", {{"byteOffset", at}, {"byteLength", 0}}}}})}};
+    r["fixes"] = json::array(
+        {{{"description",
+           {{"text", fmt::format("{} ({}: onnx-lint --fix{})", d.fix_description,
+                                 fix_safety_name(d.fix),
+                                 d.fix == FixSafety::Unsafe ? " --unsafe-fixes" : "")}}},
+          {"artifactChanges", json::array({std::move(change)})},
+          {"properties", {{"safety", fix_safety_name(d.fix)}}}}});
+  }
+
   json props = json::object();
   if (!d.target.empty()) props["target"] = d.target;
   if (!d.notes.empty()) props["notes"] = d.notes;
