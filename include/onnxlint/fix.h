@@ -156,7 +156,7 @@ struct FixSummary {
   bool dry_run = false;
   int passes = 0;
   std::vector<AppliedFix> applied;
-  /// Dims `--fix-dims` fixed ("batch=1"), in order.
+  /// Dims `--fix-dims` fixed ("batch=1"), sorted by name.
   std::vector<std::string> fixed_dims;
   /// Findings left with an unsafe fix `--unsafe-fixes` would apply.
   uint64_t unsafe_available = 0;

@@ -177,9 +177,9 @@ json result_json(const Diagnostic& d, size_t rule_index) {
                     json::array({{{"deletedRegion", {{"byteOffset", at}, {"byteLength", 0}}}}})}};
     r["fixes"] = json::array(
         {{{"description",
-           {{"text", fmt::format("{} ({}: onnx-lint --fix{})", d.fix_description,
-                                 fix_safety_name(d.fix),
-                                 d.fix == FixSafety::Unsafe ? " --unsafe-fixes" : "")}}},
+           {{"text",
+             fmt::format("{} ({}: onnx-lint --fix{})", d.fix_description, fix_safety_name(d.fix),
+                         d.fix == FixSafety::Unsafe ? " --unsafe-fixes" : "")}}},
           {"artifactChanges", json::array({std::move(change)})},
           {"properties", {{"safety", fix_safety_name(d.fix)}}}}});
   }

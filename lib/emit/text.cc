@@ -106,7 +106,8 @@ void fix_lines(const FileReport& f, const Style& st, std::ostream& out) {
   if (s.written) {
     out << name << ": "
         << fmt::format("fixed {} in {}, wrote {}; the findings left follow", plural(n, "finding"),
-                       s.passes == 1 ? std::string("1 pass") : fmt::format("{} passes", s.passes), visible(s.output))
+                       s.passes == 1 ? std::string("1 pass") : fmt::format("{} passes", s.passes),
+                       visible(s.output))
         << "\n";
   } else if (s.dry_run) {
     out << name << ": "
@@ -121,7 +122,7 @@ void fix_lines(const FileReport& f, const Style& st, std::ostream& out) {
         << " not fixed: " << visible(s.error) << "\n";
   }
   for (const AppliedFix& a : s.applied) {
-    out << "  " << st.wrap(s.dry_run ? "would fix:" : "fixed:", "1;32") << " "
+    out << "  " << st.wrap(s.written ? "fixed:" : "would fix:", "1;32") << " "
         << visible(a.location.anchor().empty() ? std::string("model") : a.location.anchor())
         << (a.location.op_type.empty() ? "" : " (" + visible(a.location.op_type) + ")") << ": "
         << visible(a.description) << (a.safety == FixSafety::Unsafe ? " (unsafe)" : "") << " "

@@ -59,7 +59,9 @@ std::optional<Target> resolve(onnx::ModelProto& model, const GraphAddress& a) {
 struct GraphPlan {
   Target target;
   std::set<uint32_t> removed;
-  std::set<uint32_t> edited;  // nodes whose fields an edit changes (not removed)
+  /// Nodes whose fields an edit changes, and the fix that does (one fix per node).
+  std::map<uint32_t, size_t> edited;
+  bool has_edits = false;  ///< an edit of any kind lands in this graph
   std::optional<std::vector<uint32_t>> order;
 };
 
@@ -74,8 +76,8 @@ bool is_permutation_of(const std::vector<uint32_t>& order, size_t n) {
 }
 
 // The reason an edit cannot be applied next to the plans so far ("" = it can).
-std::string check(onnx::ModelProto& model, const Edit& e, std::map<GraphAddress, GraphPlan>& plans,
-                  std::set<std::string>& domains) {
+std::string check(onnx::ModelProto& model, const Edit& e, size_t fix,
+                  std::map<GraphAddress, GraphPlan>& plans, std::set<std::string>& domains) {
   if (e.kind == Edit::Kind::AddOpsetImport) {
     for (const auto& imp : model.opset_import()) {
       if (imp.domain() == e.text) return "the opset import exists";
@@ -103,10 +105,27 @@ std::string check(onnx::ModelProto& model, const Edit& e, std::map<GraphAddress,
   const size_t node_count = static_cast<size_t>(plan.target.nodes()->size());
   const bool on_graph = plan.target.graph != nullptr;
   switch (e.kind) {
-    case Edit::Kind::RemoveNode:
+    case Edit::Kind::RemoveNode: {
       if (e.node >= node_count) return "no such node";
-      if (plan.edited.count(e.node)) return "another fix edits the node";
+      auto edited = plan.edited.find(e.node);
+      if (edited != plan.edited.end() && edited->second != fix) return "another fix edits the node";
+      // A graph the node holds that another fix edits would be edited in vain.
+      for (const auto& [address, other] : plans) {
+        if (!other.has_edits || address.function != e.graph.function ||
+            address.steps.size() <= e.graph.steps.size() ||
+            address.steps[e.graph.steps.size()].node != e.node) {
+          continue;
+        }
+        if (std::equal(e.graph.steps.begin(), e.graph.steps.end(), address.steps.begin(),
+                       [](const GraphAddress::Step& a, const GraphAddress::Step& b) {
+                         return a.node == b.node && a.attribute == b.attribute &&
+                                a.graph_index == b.graph_index;
+                       })) {
+          return "another fix edits a graph the node holds";
+        }
+      }
       return "";
+    }
     case Edit::Kind::SortNodes:
       if (!is_permutation_of(e.order, node_count)) return "the order is not a permutation";
       if (plan.order) return "another fix orders the graph";
@@ -117,6 +136,10 @@ std::string check(onnx::ModelProto& model, const Edit& e, std::map<GraphAddress,
     case Edit::Kind::SetIntAttribute: {
       if (e.node >= node_count) return "no such node";
       if (plan.removed.count(e.node)) return "another fix removes the node";
+      if (auto edited = plan.edited.find(e.node);
+          edited != plan.edited.end() && edited->second != fix) {
+        return "another fix edits the node";
+      }
       const onnx::NodeProto& n = plan.target.nodes()->Get(static_cast<int>(e.node));
       if (e.kind == Edit::Kind::SetNodeInput && e.index > static_cast<uint32_t>(n.input_size())) {
         return "no such input";
@@ -163,13 +186,14 @@ std::string check(onnx::ModelProto& model, const Edit& e, std::map<GraphAddress,
 }
 
 // Records an accepted edit in its graph's plan (after check()).
-void plan_edit(const Edit& e, std::map<GraphAddress, GraphPlan>& plans,
+void plan_edit(const Edit& e, size_t fix, std::map<GraphAddress, GraphPlan>& plans,
                std::set<std::string>& domains) {
   if (e.kind == Edit::Kind::AddOpsetImport) {
     domains.insert(e.text);
     return;
   }
   GraphPlan& plan = plans.at(e.graph);
+  plan.has_edits = true;
   switch (e.kind) {
     case Edit::Kind::RemoveNode:
       plan.removed.insert(e.node);
@@ -181,7 +205,7 @@ void plan_edit(const Edit& e, std::map<GraphAddress, GraphPlan>& plans,
     case Edit::Kind::SetNodeInput:
     case Edit::Kind::TruncateOutputs:
     case Edit::Kind::SetIntAttribute:
-      plan.edited.insert(e.node);
+      plan.edited.emplace(e.node, fix);
       break;
     default:
       break;
@@ -337,13 +361,13 @@ ApplyOutcome apply_fixes(onnx::ModelProto& model, const std::vector<const Fix*>&
     // whole or not at all. A graph first named here gets an empty plan, which changes nothing.
     std::string why = fixes[f]->edits.empty() ? "the fix has no edits" : "";
     for (const Edit& e : fixes[f]->edits) {
-      if (why.empty()) why = check(model, e, plans, domains);
+      if (why.empty()) why = check(model, e, f, plans, domains);
     }
     if (!why.empty()) {
       outcome.skipped.emplace_back(f, std::move(why));
       continue;
     }
-    for (const Edit& e : fixes[f]->edits) plan_edit(e, plans, domains);
+    for (const Edit& e : fixes[f]->edits) plan_edit(e, f, plans, domains);
     for (const Edit& e : fixes[f]->edits) accepted.push_back(&e);
     outcome.applied_fix[f] = true;
     ++outcome.applied;

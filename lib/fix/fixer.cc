@@ -17,11 +17,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The linter `linter` uses for `name`, collecting fixes, in this process.
-Linter fixing_linter(const Linter& linter, const std::string& name) {
+// The linter `linter` uses for `name` (its configuration and overrides), in this process,
+// whatever path it then lints: the written model is linted with the input's options.
+Linter own_linter(const Linter& linter, const std::string& name, bool collect_fixes) {
   const Linter& own = linter.for_path(name);
   LintOptions options = own.options();
-  options.collect_fixes = true;
+  options.collect_fixes = collect_fixes;
   options.isolate = false;
   options.per_file = nullptr;
   return Linter(own.registry(), std::move(options));
@@ -108,7 +109,9 @@ std::string place_external_data(const onnx::ModelProto& model, const fs::path& f
   if (fs::equivalent(from_dir, to_dir, ec)) return "";
   for (const std::string& location : locations) {
     const fs::path rel(location);
-    if (rel.is_absolute() || location.find("..") != std::string::npos) {
+    bool escapes = rel.is_absolute();
+    for (const fs::path& part : rel) escapes = escapes || part == "..";
+    if (escapes) {
       return fmt::format(
           "its external data '{}' is not inside the model's folder, so it cannot be placed beside "
           "a model written to another folder; write the fixed model in the model's folder",
@@ -157,7 +160,7 @@ std::string write_atomically(const fs::path& path, const std::string& bytes) {
 // The loop itself: `current` holds the model's bytes, and on return the fixed bytes.
 FileReport fix_loop(const Linter& linter, const std::string& name, std::string& current,
                     const std::string& directory, const FixOptions& options, FixSummary& summary) {
-  const Linter fixing = fixing_linter(linter, name);
+  const Linter fixing = own_linter(linter, name, true);
   onnx::ModelProto proto;
   // Parsing first: a model protobuf cannot parse is reported as the linter finds it.
   if (current.size() > size_t{INT32_MAX} ||
@@ -247,6 +250,11 @@ FileReport fix_model(const Linter& linter, const std::string& path, const FixOpt
     report.fixing = std::move(summary);
     return report;
   };
+  if (!options.dry_run && !output.parent_path().empty() &&
+      !fs::is_directory(output.parent_path(), ec)) {
+    return refuse(
+        fmt::format("the folder of the output '{}' does not exist", visible(output.string())));
+  }
   if (fs::exists(output, ec) && fs::equivalent(output, path, ec)) {
     return refuse(
         fmt::format("the output '{}' is the model itself; nothing given to onnx-lint "
@@ -280,8 +288,9 @@ FileReport fix_model(const Linter& linter, const std::string& path, const FixOpt
     if (why.empty()) {
       summary.output = output.string();
       summary.written = true;
-      // The report is the written model's, linted where it lies (its external data).
-      report = linter.lint_file(output.string());
+      // The report is the written model's, linted where it lies (its external data), with the
+      // input's options.
+      report = own_linter(linter, path, false).lint_file(output.string());
     } else {
       summary.error = std::move(why);
     }

@@ -87,7 +87,8 @@ class TrainingMode final : public RuleBase<TrainingMode> {
                             node_label(n), name));
     d.help = std::string(advice::kEvalMode);
     // An omitted training_mode is false: Dropout passes its input through, as in eval mode.
-    ctx.fix(d, FixSafety::Unsafe, "drop the training_mode input, so Dropout passes its input through")
+    ctx.fix(d, FixSafety::Unsafe,
+            "drop the training_mode input, so Dropout passes its input through")
         .set_node_input(n, 2, "");
   }
 

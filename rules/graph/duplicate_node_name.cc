@@ -50,7 +50,8 @@ class DuplicateNodeName final : public RuleBase<DuplicateNodeName> {
           // The node's model-wide id makes the new name unique among the renamed; a name the
           // model already had is found by the next lint of the fix loop and renamed again.
           std::string renamed = fmt::format("{}__{}", n.name(), nodes.node_id(n));
-          const std::string description = fmt::format("rename the node '{}'", renamed);
+          const std::string description =
+              fmt::format("rename the node '{}' to '{}'", n.name(), renamed);
           ctx.fix(d, FixSafety::Safe, description).rename_node(n, std::move(renamed));
         });
   }

@@ -68,7 +68,7 @@ class MissingImport final : public RuleBase<MissingImport> {
             domain, domain);
       }
       if (r.scope_function == nullptr && g.kind() != Graph::Kind::Function) {
-        if (auto version = unambiguous_version(g, domain, ops, ctx.model())) {
+        if (auto version = unambiguous_version(domain, ops, ctx.model())) {
           ctx.fix(d, FixSafety::Safe,
                   fmt::format("add the import of {} at version {}",
                               domain.empty() ? std::string("ai.onnx") : std::string(domain),
@@ -80,21 +80,25 @@ class MissingImport final : public RuleBase<MissingImport> {
   }
 
  private:
-  // The one version every node of `domain` in `g` means the same thing at: 1 when each calls
+  // The one version every node of `domain` outside functions (the import is the model's, so
+  // every graph and subgraph reads it) means the same thing at: 1 when each calls
   // a model-local function (the version of a function's domain selects nothing), else, when
   // every op used has a single schema in the tables, the newest of their since-versions (from
   // there on each resolves to that schema). nullopt when versions would differ in meaning, or
   // the model's IR version does not allow that opset.
-  static std::optional<int64_t> unambiguous_version(const Graph& g, std::string_view domain,
+  static std::optional<int64_t> unambiguous_version(std::string_view domain,
                                                     const OpResolutionIndex& ops, const Model& m) {
     int64_t version = 1;
-    for (const Node& n : g.nodes()) {
-      const OpResolution& r = ops.of(n);
-      if (r.status != OpStatus::MissingImport || r.domain != domain) continue;
-      if (r.function != nullptr) continue;
-      const auto versions = op_versions(domain, n.op_type());
-      if (versions.size() != 1) return std::nullopt;
-      version = std::max<int64_t>(version, versions.front().since_version);
+    for (const Graph* g : m.all_graphs()) {
+      if (g->kind() == Graph::Kind::Function) continue;
+      for (const Node& n : g->nodes()) {
+        const OpResolution& r = ops.of(n);
+        if (r.status != OpStatus::MissingImport || r.domain != domain) continue;
+        if (r.function != nullptr) continue;
+        const auto versions = op_versions(domain, n.op_type());
+        if (versions.size() != 1) return std::nullopt;
+        version = std::max<int64_t>(version, versions.front().since_version);
+      }
     }
     if (!domain.empty() && !is_standard_domain(domain)) return version;
     const std::optional<int> min_ir = min_ir_version_for_opset(domain, version);

@@ -55,7 +55,9 @@ class Foldable final : public RuleBase<Foldable> {
           "export with `do_constant_folding=True` (the default) or run onnx-simplifier "
           "(`onnxsim`) to fold shape computations on static shapes";
       // Before IR 4 an initializer must also be a graph input: folding would add inputs.
-      if (ctx.model().ir_version() >= 4) fold(n, g, info, p, ctx, d);
+      if (ctx.model().ir_version() >= 4 && g.kind() != Graph::Kind::Function) {
+        fold(n, g, info, p, ctx, d);
+      }
     }
   }
 
@@ -90,9 +92,6 @@ class Foldable final : public RuleBase<Foldable> {
   // holds a subgraph, stays (and ends the region).
   static void fold(const Node& shape, const Graph& g, const GraphInfo& info, const Provenance& p,
                    RuleContext& ctx, Diagnostic& d) {
-    FixBuilder fix = ctx.fix(d, FixSafety::Safe,
-                             "fold the shape computation into initializers holding its values");
-    if (!fix.active()) return;
     const ElementTypes& types = ctx.get<ElementTypes>();
     std::vector<const Node*> region, work{&shape};
     std::unordered_set<const Node*> in_region{&shape};
@@ -109,7 +108,11 @@ class Foldable final : public RuleBase<Foldable> {
       }
       return true;
     };
+    // The fix exists when the Shape itself folds; the region is worked out only in fix mode.
     if (!foldable(shape)) return;
+    FixBuilder fix = ctx.fix(d, FixSafety::Safe,
+                             "fold the shape computation into initializers holding its values");
+    if (!fix.active()) return;
     while (!work.empty()) {
       const Node* n = work.back();
       work.pop_back();

@@ -273,8 +273,8 @@ int run_command(int argc, char** argv) {
   app.add_flag("--diff,--dry-run", fix_diff,
                "With --fix: print what would be fixed, write nothing");
   app.add_option("--fix-dims", fix_dims,
-                 "With --fix: make these symbolic input dims fixed first, then fold what they "
-                 "make constant (batch=1,height=320)")
+                 "Fix mode (implies --fix): make these symbolic input dims fixed first, then "
+                 "fold what they make constant (batch=1,height=320)")
       ->type_name("NAME=SIZE,...");
   (void)fix_opt;
   app.add_option("--write-baseline", write_baseline_file,
