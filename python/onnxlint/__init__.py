@@ -41,6 +41,8 @@ from ._onnxlint import (
 )
 
 __all__ = [
+    "FixResult",
+    "fix",
     "JSON_SCHEMA_VERSION",
     "Diagnostic",
     "FileReport",
@@ -130,3 +132,59 @@ def lint(
     linter = Linter(targets=targets, select=select, ignore=ignore, config=config, fail_on=fail_on,
                     file_timeout=file_timeout, require_targets=require_targets)
     return linter.lint(model, base_dir=base_dir, name=name, isolate=isolate)
+
+
+class FixResult:
+    """What ``onnxlint.fix`` returns: the fixed model and the report of it.
+
+    ``data`` is the fixed model's serialised bytes; ``model`` parses them into an
+    ``onnx.ModelProto`` (imports ``onnx``); ``report`` is the fixed model's ``Report``, whose
+    ``files[0].fixing`` (and the JSON's ``fixing``) lists the fixes applied.
+    """
+
+    def __init__(self, data: bytes, report: Report) -> None:
+        self.data = data
+        self.report = report
+
+    @property
+    def model(self) -> Any:
+        """The fixed model as an ``onnx.ModelProto``."""
+        import onnx  # only when asked: onnxlint itself does not need it
+
+        proto = onnx.ModelProto()
+        proto.ParseFromString(self.data)
+        return proto
+
+    def save(self, path: Union[str, "os.PathLike[str]"]) -> None:
+        """Writes the fixed model to ``path``."""
+        with open(path, "wb") as f:
+            f.write(self.data)
+
+
+def fix(
+    model: ModelSource,
+    *,
+    unsafe: bool = False,
+    dims: Optional[dict] = None,
+    targets: Names = (),
+    select: Names = (),
+    ignore: Names = (),
+    config: Union[None, bool, str, "os.PathLike[str]"] = None,
+    base_dir: Union[None, str, "os.PathLike[str]"] = None,
+    name: Union[None, str, "os.PathLike[str]"] = None,
+) -> FixResult:
+    """Fix one model in memory, as ``onnx-lint --fix`` does (docs/fixes.md); nothing is written.
+
+    model: a path, a bytes-like buffer or an ``onnx.ModelProto``.
+    unsafe: apply the unsafe fixes too (``--unsafe-fixes``): they change what the model
+        computes on purpose (Dropout's training mode off, ...).
+    dims: ``{"batch": 1, "height": 320}``: symbolic input dims made fixed first, then
+        everything they make constant folded (``--fix-dims``).
+    targets, select, ignore, config, base_dir, name: as for ``lint``.
+
+    Returns a ``FixResult`` (``.model``, ``.data``, ``.report``). A fix that cannot be done
+    (``dims`` naming a dim no input has, a model protobuf cannot parse) raises ``ValueError``.
+    """
+    linter = Linter(targets=targets, select=select, ignore=ignore, config=config)
+    data, report = linter.fix(model, unsafe=unsafe, dims=dims, base_dir=base_dir, name=name)
+    return FixResult(data, report)

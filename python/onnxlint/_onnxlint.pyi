@@ -1,7 +1,7 @@
 # Type stub of the native module onnxlint._onnxlint (python/src/module.cc). A test checks that
 # the module and this stub name the same classes, functions and members.
 import os
-from typing import Any, Dict, Iterable, List, Optional, Union
+from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
 
 __version__: str
 JSON_SCHEMA_VERSION: int
@@ -72,6 +72,10 @@ class Diagnostic:
     def count(self) -> int: ...
     @property
     def also(self) -> list[FoldedFinding]: ...
+    @property
+    def fix(self) -> Optional[str]: ...
+    @property
+    def fix_description(self) -> Optional[str]: ...
     @property
     def fingerprint(self) -> str: ...
 
@@ -183,6 +187,15 @@ class Linter:
         name: Optional[_Path] = None,
         isolate: Optional[bool] = None,
     ) -> Report: ...
+    def fix(
+        self,
+        model: Any,
+        *,
+        unsafe: bool = False,
+        dims: Optional[Dict[str, int]] = None,
+        base_dir: Optional[_Path] = None,
+        name: Optional[_Path] = None,
+    ) -> Tuple[bytes, Report]: ...
     @property
     def enabled_rules(self) -> List[str]: ...
     @property

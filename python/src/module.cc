@@ -19,6 +19,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -190,6 +191,8 @@ class PyLinter {
   /// Lints a path (file or folder), a buffer or an onnx.ModelProto.
   py::object lint(const py::object& model, const py::object& base_dir, const py::object& name,
                   const py::object& isolate) const;
+  py::tuple fix(const py::object& model, bool unsafe, const py::object& dims,
+                const py::object& base_dir, const py::object& name) const;
 
   std::vector<std::string> enabled_rules() const { return linter_->enabled_rules(); }
   const std::vector<std::string>& targets() const { return linter_->options().targets; }
@@ -397,6 +400,66 @@ py::object PyLinter::lint(const py::object& model, const py::object& base_dir,
   return py::cast(PyReport(linter_, std::move(report), code, settings_.fail_on));
 }
 
+// fix_bytes (fix.h) on a path, a buffer or a ModelProto: (fixed bytes, report). Nothing is
+// written; the report is the fixed model's, with `fixing` saying what was done.
+py::tuple PyLinter::fix(const py::object& model, bool unsafe, const py::object& dims,
+                        const py::object& base_dir, const py::object& name) const {
+  FixOptions options;
+  options.unsafe = unsafe;
+  if (!dims.is_none()) {
+    for (const auto& [key, value] : dims.cast<py::dict>()) {
+      const int64_t size = value.cast<int64_t>();
+      if (size < 1) throw py::value_error("dims: sizes are at least 1");
+      options.dims[key.cast<std::string>()] = size;
+    }
+  }
+  std::string label, directory, bytes;
+  py::object source = model;
+  if (is_path_like(model)) {
+    if (!base_dir.is_none() || !name.is_none()) {
+      throw py::type_error("base_dir and name are for in-memory models; a path names itself");
+    }
+    label = fspath(model);
+    std::ifstream in(label, std::ios::binary);
+    if (!in) {
+      PyErr_SetObject(PyExc_FileNotFoundError,
+                      py::make_tuple(ENOENT, "No such file or directory", label).ptr());
+      throw py::error_already_set();
+    }
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+    const std::filesystem::path parent = std::filesystem::path(label).parent_path();
+    directory = parent.empty() ? std::string(".") : parent.string();
+  } else {
+    if (!PyObject_CheckBuffer(model.ptr()) && py::hasattr(model, "SerializeToString")) {
+      source = model.attr("SerializeToString")();
+    }
+    if (!PyObject_CheckBuffer(source.ptr())) {
+      throw py::type_error(
+          "model: expected a path, bytes or another buffer, or an onnx.ModelProto");
+    }
+    label = name.is_none() ? std::string(kInMemoryName) : fspath(name);
+    directory = base_dir.is_none() ? std::string(".") : fspath(base_dir);
+    HeldBuffer held(source);
+    bytes.assign(held.bytes());
+  }
+  Report report;
+  std::string fixed;
+  {
+    py::gil_scoped_release unlocked;
+    report.files.push_back(fix_bytes(*linter_, label, bytes, directory, options, fixed));
+  }
+  if (!report.files.back().fixing->error.empty()) {
+    throw py::value_error(report.files.back().fixing->error);
+  }
+  report.run.targets = settings_.lint.targets;
+  report.run.tables = table_versions(settings_.lint.targets);
+  report.run.config_file = config_path_;
+  for (FileReport& f : report.files) f.config_file = config_path_;
+  const int code = decide_verdicts(report, settings_.fail_threshold, settings_.require_targets);
+  return py::make_tuple(py::bytes(fixed),
+                        py::cast(PyReport(linter_, std::move(report), code, settings_.fail_on)));
+}
+
 std::string severity_str(Severity s) { return std::string(severity_name(s)); }
 
 py::object non_empty(const std::string& s) {
@@ -527,6 +590,17 @@ PYBIND11_MODULE(_onnxlint, m) {
       .def_readonly("count", &Diagnostic::count,
                     "How many places of one cause the finding stands for (1, or the copies of "
                     "repeated structure merged into it; the others are in `related`).")
+      .def_property_readonly(
+          "fix",
+          [](const Diagnostic& d) {
+            return d.fix == FixSafety::None ? py::object(py::none())
+                                            : py::object(py::str(fix_safety_name(d.fix)));
+          },
+          "\"safe\" or \"unsafe\" when the rule proposes a fix (onnxlint.fix applies it), "
+          "else None.")
+      .def_property_readonly(
+          "fix_description", [](const Diagnostic& d) { return non_empty(d.fix_description); },
+          "What the fix does, or None.")
       .def_readonly("also", &Diagnostic::also,
                     "Findings at the same place that restated this one, folded into it (a "
                     "target's restriction on an export finding, one input for several targets).")
@@ -672,6 +746,13 @@ PYBIND11_MODULE(_onnxlint, m) {
            "path reports show for it (default \"-\"). isolate: lint in a worker process, so "
            "that a crash becomes the model's internal-error finding instead of ending the "
            "interpreter (None: for folders only).")
+      .def("fix", &PyLinter::fix, py::arg("model"), py::kw_only(), py::arg("unsafe") = false,
+           py::arg("dims") = py::none(), py::arg("base_dir") = py::none(),
+           py::arg("name") = py::none(),
+           "Fixes a path, a bytes-like buffer or an onnx.ModelProto in memory (nothing is "
+           "written): returns (fixed bytes, the fixed model's Report). unsafe: apply unsafe "
+           "fixes too (--unsafe-fixes); dims: {name: size} for symbolic input dims made fixed "
+           "first (--fix-dims). Raises ValueError when the fix cannot be done.")
       .def_property_readonly("enabled_rules", &PyLinter::enabled_rules,
                              "Rule ids the selection enables, sorted.")
       .def_property_readonly("targets", &PyLinter::targets, "Canonical target ids checked.")

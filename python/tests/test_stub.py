@@ -77,7 +77,8 @@ def test_every_public_name_has_a_docstring():
 
 def test_all_lists_the_package_exports():
     native = {n for n in vars(_onnxlint) if not n.startswith("_")}
-    assert set(onnxlint.__all__) == native | {"__version__", "lint", "LintError"}
+    assert set(onnxlint.__all__) == native | {"__version__", "lint", "LintError", "fix",
+                                              "FixResult"}
     assert len(onnxlint.__all__) == len(set(onnxlint.__all__))
     for name in onnxlint.__all__:
         assert hasattr(onnxlint, name)
