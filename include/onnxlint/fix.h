@@ -84,6 +84,10 @@ struct Edit {
     AddInitializer,     ///< tensor
     SetValueShape,      ///< text = graph output or value_info name, shape, number = elem type
     AddOpsetImport,     ///< text = domain, number = version (model-wide; graph unused)
+    /// node (an If), text = the branch attribute whose nodes replace it: the branch's outputs
+    /// renamed to the If's outputs (an Identity where a branch output is not computed in the
+    /// branch), its initializers and value_info moved to the graph.
+    InlineBranch,
   };
   Kind kind = Kind::RemoveNode;
   GraphAddress graph;
@@ -164,6 +168,14 @@ struct FixSummary {
   std::string error;
   /// External-data files copied beside the output (an output in another folder).
   std::vector<std::string> copied_data;
+  /// The target verdicts of the model as given, before any fix (the report has those after):
+  /// what `--fix-dims` bought on a static-shape target.
+  struct VerdictBefore {
+    std::string target;
+    std::string support;  ///< "full", "partial" or "unsupported"
+    std::string line;     ///< as the text report's target summary says it
+  };
+  std::vector<VerdictBefore> verdicts_before;
 };
 
 /// The default output path: `dir/stem.fixed.onnx` beside `input`.

@@ -97,6 +97,8 @@ class FixBuilder {
   void set_value_shape(const Graph& g, std::string name, int32_t elem_type,
                        std::vector<FixDim> shape);
   void add_opset_import(std::string domain, int64_t version);
+  /// Replaces If node `n` by the nodes of its branch `attribute` (Edit::Kind::InlineBranch).
+  void inline_branch(const Node& n, std::string attribute);
 
  private:
   Edit& add(Edit::Kind kind, const Graph* g);

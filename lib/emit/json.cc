@@ -76,6 +76,10 @@ nlohmann::json fixing_json(const FixSummary& s) {
                        {"description", a.description},
                        {"pass", a.pass}});
   }
+  nlohmann::json verdicts = nlohmann::json::array();
+  for (const FixSummary::VerdictBefore& v : s.verdicts_before) {
+    verdicts.push_back({{"target", v.target}, {"support", v.support}, {"line", v.line}});
+  }
   return {{"input", s.input},
           {"output", s.written ? nlohmann::json(s.output) : nlohmann::json(nullptr)},
           {"written", s.written},
@@ -85,6 +89,7 @@ nlohmann::json fixing_json(const FixSummary& s) {
           {"applied", std::move(applied)},
           {"unsafe_available", s.unsafe_available},
           {"copied_data", s.copied_data},
+          {"verdicts_before", verdicts},
           {"error", s.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.error)}};
 }
 

@@ -128,6 +128,9 @@ void fix_lines(const FileReport& f, const Style& st, std::ostream& out) {
         << visible(a.description) << (a.safety == FixSafety::Unsafe ? " (unsafe)" : "") << " "
         << st.wrap("[" + a.rule_id + "]", "2") << "\n";
   }
+  for (const FixSummary::VerdictBefore& v : s.verdicts_before) {
+    out << "  " << st.wrap("before:", "1") << " " << visible(v.line) << "\n";
+  }
   for (const std::string& c : s.copied_data) {
     out << "  copied external data to " << visible(c) << "\n";
   }

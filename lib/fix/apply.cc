@@ -63,6 +63,8 @@ struct GraphPlan {
   std::map<uint32_t, size_t> edited;
   bool has_edits = false;  ///< an edit of any kind lands in this graph
   std::optional<std::vector<uint32_t>> order;
+  /// If nodes replaced by a branch: node -> branch attribute.
+  std::map<uint32_t, std::string> inlined;
 };
 
 bool is_permutation_of(const std::vector<uint32_t>& order, size_t n) {
@@ -130,6 +132,23 @@ std::string check(onnx::ModelProto& model, const Edit& e, size_t fix,
       if (!is_permutation_of(e.order, node_count)) return "the order is not a permutation";
       if (plan.order) return "another fix orders the graph";
       return "";
+    case Edit::Kind::InlineBranch: {
+      if (e.node >= node_count) return "no such node";
+      if (plan.removed.count(e.node)) return "another fix removes the node";
+      if (plan.edited.count(e.node)) return "another fix edits the node";
+      const onnx::NodeProto& n = plan.target.nodes()->Get(static_cast<int>(e.node));
+      if (n.op_type() != "If") return "not an If";
+      const onnx::GraphProto* branch = nullptr;
+      for (const auto& a : n.attribute()) {
+        if (a.name() == e.text && a.has_g()) branch = &a.g();
+      }
+      if (branch == nullptr) return "no such branch";
+      if (branch->output_size() != n.output_size()) return "the branch's outputs do not match";
+      if (!on_graph && (branch->initializer_size() > 0 || branch->sparse_initializer_size() > 0)) {
+        return "a function body cannot take the branch's initializers";
+      }
+      return "";
+    }
     case Edit::Kind::RenameNode:
     case Edit::Kind::SetNodeInput:
     case Edit::Kind::TruncateOutputs:
@@ -206,6 +225,10 @@ void plan_edit(const Edit& e, size_t fix, std::map<GraphAddress, GraphPlan>& pla
     case Edit::Kind::TruncateOutputs:
     case Edit::Kind::SetIntAttribute:
       plan.edited.emplace(e.node, fix);
+      break;
+    case Edit::Kind::InlineBranch:
+      plan.edited.emplace(e.node, fix);
+      plan.inlined.emplace(e.node, e.text);
       break;
     default:
       break;
@@ -322,13 +345,79 @@ void apply_in_place(onnx::ModelProto& model, const Edit& e, Target& t) {
     }
     case Edit::Kind::RemoveNode:
     case Edit::Kind::SortNodes:
+    case Edit::Kind::InlineBranch:
       break;
   }
 }
 
+// The nodes that replace If node `n` (owned by the caller): its branch `attribute`'s nodes,
+// each branch output computed in the branch renamed to the If's output, an Identity for one
+// that is not (an outer value or a branch initializer). The branch's initializers and
+// value_info move to `t`'s graph.
+std::vector<onnx::NodeProto*> inline_branch(onnx::NodeProto& n, const std::string& attribute,
+                                            Target& t) {
+  onnx::GraphProto* branch = nullptr;
+  for (onnx::AttributeProto& a : *n.mutable_attribute()) {
+    if (a.name() == attribute && a.has_g()) branch = a.mutable_g();
+  }
+  std::map<std::string, std::string> renamed;
+  std::set<std::string> produced;
+  for (const auto& node : branch->node()) {
+    for (const std::string& out : node.output()) produced.insert(out);
+  }
+  std::vector<std::pair<std::string, std::string>> identities;  // (branch value, If output)
+  for (int k = 0; k < branch->output_size(); ++k) {
+    const std::string& inner = branch->output(k).name();
+    const std::string& outer = n.output(k);
+    if (outer.empty()) continue;
+    if (produced.count(inner) && !renamed.count(inner)) {
+      renamed[inner] = outer;
+    } else {
+      identities.emplace_back(inner, outer);
+    }
+  }
+  auto rename = [&](std::string* name) {
+    auto it = renamed.find(*name);
+    if (it != renamed.end()) *name = it->second;
+  };
+  std::vector<onnx::NodeProto*> out;
+  const int count = branch->node_size();
+  std::vector<onnx::NodeProto*> taken(static_cast<size_t>(count));
+  branch->mutable_node()->ExtractSubrange(0, count, taken.data());
+  for (onnx::NodeProto* node : taken) {
+    for (std::string& in : *node->mutable_input()) rename(&in);
+    for (std::string& o : *node->mutable_output()) rename(&o);
+    out.push_back(node);
+  }
+  for (const auto& [inner, outer] : identities) {
+    auto* id = new onnx::NodeProto();
+    id->set_op_type("Identity");
+    id->set_name(outer + "_inlined");
+    auto it = renamed.find(inner);
+    id->add_input(it != renamed.end() ? it->second : inner);
+    id->add_output(outer);
+    out.push_back(id);
+  }
+  if (t.graph != nullptr) {
+    for (onnx::TensorProto& init : *branch->mutable_initializer()) {
+      t.graph->add_initializer()->Swap(&init);
+    }
+    for (onnx::SparseTensorProto& init : *branch->mutable_sparse_initializer()) {
+      t.graph->add_sparse_initializer()->Swap(&init);
+    }
+    // An If output's declaration is the If's (in the graph already): only the branch's
+    // inner values move.
+    for (onnx::ValueInfoProto& v : *branch->mutable_value_info()) {
+      if (renamed.count(v.name())) continue;
+      t.graph->add_value_info()->Swap(&v);
+    }
+  }
+  return out;
+}
+
 // Rebuilds a node list once: the new order (or the old), without the removed nodes.
 void rebuild_nodes(GraphPlan& plan) {
-  if (plan.removed.empty() && !plan.order) return;
+  if (plan.removed.empty() && !plan.order && plan.inlined.empty()) return;
   NodeList* nodes = plan.target.nodes();
   const int count = nodes->size();
   std::vector<onnx::NodeProto*> taken(static_cast<size_t>(count));
@@ -342,6 +431,12 @@ void rebuild_nodes(GraphPlan& plan) {
   }
   for (uint32_t i : order) {
     if (plan.removed.count(i)) continue;
+    if (auto branch = plan.inlined.find(i); branch != plan.inlined.end()) {
+      for (onnx::NodeProto* n : inline_branch(*taken[i], branch->second, plan.target)) {
+        nodes->AddAllocated(n);
+      }
+      continue;  // the If itself is deleted below
+    }
     nodes->AddAllocated(taken[i]);
     taken[i] = nullptr;
   }

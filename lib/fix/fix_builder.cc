@@ -132,6 +132,13 @@ void FixBuilder::set_value_shape(const Graph& g, std::string name, int32_t elem_
   e.shape = std::move(shape);
 }
 
+void FixBuilder::inline_branch(const Node& n, std::string attribute) {
+  if (!fix_) return;
+  Edit& e = add(Edit::Kind::InlineBranch, n.graph());
+  e.node = n.index();
+  e.text = std::move(attribute);
+}
+
 void FixBuilder::add_opset_import(std::string domain, int64_t version) {
   if (!fix_) return;
   Edit& e = add(Edit::Kind::AddOpsetImport, nullptr);

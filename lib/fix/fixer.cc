@@ -5,6 +5,7 @@
 #include <onnxlint/escape.h>
 #include <onnxlint/fix.h>
 #include <onnxlint/linter.h>
+#include <onnxlint/verdicts.h>
 #include <unistd.h>
 
 #include <fstream>
@@ -157,6 +158,13 @@ std::string write_atomically(const fs::path& path, const std::string& bytes) {
   return "";
 }
 
+void record_verdicts(const FileReport& report, FixSummary& summary) {
+  for (const TargetVerdict& v : target_verdicts(report)) {
+    summary.verdicts_before.push_back(
+        {v.target, std::string(support_name(v.support)), verdict_line(v)});
+  }
+}
+
 // The loop itself: `current` holds the model's bytes, and on return the fixed bytes.
 FileReport fix_loop(const Linter& linter, const std::string& name, std::string& current,
                     const std::string& directory, const FixOptions& options, FixSummary& summary) {
@@ -169,6 +177,9 @@ FileReport fix_loop(const Linter& linter, const std::string& name, std::string& 
     return linter.for_path(name).lint_bytes(name, current, directory);
   }
   if (!options.dims.empty()) {
+    // The verdicts before are the model's as given, before its dims were fixed.
+    const FileReport given = linter.for_path(name).lint_bytes(name, current, directory);
+    if (given.status == FileReport::Status::Ok) record_verdicts(given, summary);
     std::vector<std::string> missing = fix_input_dims(proto, options.dims, summary.fixed_dims);
     if (!missing.empty()) {
       summary.error = fmt::format("--fix-dims: no graph input has a dim named '{}'",
@@ -181,6 +192,7 @@ FileReport fix_loop(const Linter& linter, const std::string& name, std::string& 
   for (int pass = 1;; ++pass) {
     report = fixing.lint_bytes(name, current, directory);
     if (report.status != FileReport::Status::Ok) break;
+    if (pass == 1 && options.dims.empty()) record_verdicts(report, summary);
     std::vector<const Fix*> chosen;
     std::vector<const PlannedFix*> planned;
     for (const PlannedFix& p : report.fixes) {

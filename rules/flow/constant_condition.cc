@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <onnxlint/provenance.h>
 
+#include <algorithm>
 #include <limits>
 
 #include "rules/categories.h"
@@ -20,6 +21,43 @@ std::string value_text(const Provenance& p, ValueId v) {
   // TorchScript exports `while` loops with INT64_MAX as M: the count sets no limit.
   if ((*ints)[0] == std::numeric_limits<int64_t>::max()) return " (no limit)";
   return fmt::format(" ({})", (*ints)[0]);
+}
+
+// The branch `attribute` of If `n` when its nodes can take the If's place in its graph: it
+// holds no subgraph (whose outer references the renaming would have to follow), each output
+// is named once, and no value it defines is a name any other graph of the model uses (the
+// If's own branches aside), so that moving the branch's values into the enclosing scope
+// clashes with nothing. nullptr otherwise.
+const Graph* inlinable_branch(const Node& n, std::string_view attribute, const Model& model) {
+  const Graph* branch = nullptr;
+  for (const Graph* sub : n.subgraphs()) {
+    if (sub->owner_attribute() == attribute) branch = sub;
+  }
+  if (branch == nullptr || branch->outputs().size() != n.outputs().size()) return nullptr;
+  std::vector<std::string_view> defined;
+  for (const Node& inner : branch->nodes()) {
+    if (!inner.subgraphs().empty()) return nullptr;
+    for (std::string_view out : inner.outputs()) {
+      if (!out.empty()) defined.push_back(out);
+    }
+  }
+  for (const TensorData& t : branch->initializers()) defined.push_back(t.name);
+  if (!branch->sparse_initializers().empty()) return nullptr;
+  std::vector<std::string_view> outputs;
+  for (const ValueInfo& out : branch->outputs()) outputs.push_back(out.name);
+  std::sort(outputs.begin(), outputs.end());
+  if (std::adjacent_find(outputs.begin(), outputs.end()) != outputs.end()) return nullptr;
+  for (const Graph* g : model.all_graphs()) {
+    bool inside = false;
+    for (const Graph* up = g; up != nullptr && !inside; up = up->parent()) {
+      inside = up->owner() == &n;
+    }
+    if (inside) continue;
+    for (std::string_view name : defined) {
+      if (g->name_id(name) != kNoNameId) return nullptr;
+    }
+  }
+  return branch;
 }
 
 class ConstantCondition final : public RuleBase<ConstantCondition> {
@@ -55,6 +93,15 @@ class ConstantCondition final : public RuleBase<ConstantCondition> {
       d.help =
           "fold the branch away (onnx-simplifier does), or make the condition a Python "
           "bool at export so the exporter keeps only one branch";
+      if (ints && ints->size() == 1) {
+        const char* taken = (*ints)[0] != 0 ? "then_branch" : "else_branch";
+        if (const Graph* branch = inlinable_branch(n, taken, ctx.model())) {
+          ctx.fix(d, FixSafety::Safe,
+                  fmt::format("replace the If by the nodes of its {} ({} node{})", taken,
+                              branch->nodes().size(), branch->nodes().size() == 1 ? "" : "s"))
+              .inline_branch(n, taken);
+        }
+      }
       return;
     }
     if (!is_standard_op(n, "Loop")) return;

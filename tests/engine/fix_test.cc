@@ -378,6 +378,46 @@ TEST(Fix, TrainingBatchNormWhoseStatisticsAreReadHasNoFix) {
   EXPECT_EQ(f.bytes, m.bytes());
 }
 
+// ---- flow-constant-condition ----
+
+// If(c) with then: t = Abs(x); else: t = Neg(x); y = Relu(If output).
+ModelBuilder constant_if(bool condition, const std::string& then_local = "t") {
+  ModelBuilder m;
+  m.graph().input("x").output("y");
+  m.graph().initializer(make_tensor_bool("c", condition));
+  onnx::GraphProto then_branch, else_branch;
+  GraphBuilder t(&then_branch), e(&else_branch);
+  t.output(then_local);
+  t.node("Abs", {"x"}, {then_local}, "abs");
+  e.output("u");
+  e.node("Neg", {"x"}, {"u"}, "neg");
+  auto& node = m.graph().node("If", {"c"}, {"r"}, "if");
+  attr_graph(node, "then_branch", then_branch);
+  attr_graph(node, "else_branch", else_branch);
+  m.graph().node("Relu", {"r"}, {"y"}, "relu");
+  return m;
+}
+
+TEST(Fix, IfWithAConstantConditionIsReplacedByItsBranch) {
+  const Fixed then_taken = fix(constant_if(true), {"flow-constant-condition"});
+  EXPECT_THAT(applied_rules(then_taken.report), ElementsAre("flow-constant-condition"));
+  EXPECT_EQ(describe(then_taken.model),
+            "Abs(x)->r 'abs'\nRelu(r)->y 'relu'\ninputs: x[1]\ninitializers: c\n"
+            "outputs: y[1]\nopsets: ai.onnx=17");
+  const Fixed else_taken = fix(constant_if(false), {"flow-constant-condition"});
+  EXPECT_THAT(describe(else_taken.model), HasSubstr("Neg(x)->r 'neg'\nRelu(r)->y 'relu'"));
+  EXPECT_THAT(else_taken.report.diagnostics, IsEmpty());
+}
+
+TEST(Fix, BranchValueNamedLikeAnOuterValueIsNotInlined) {
+  // The branch defines 'y', which the main graph names: inlining would define it twice.
+  const ModelBuilder m = constant_if(true, "y");
+  const Fixed f = fix(m, {"flow-constant-condition"});
+  ASSERT_EQ(f.report.diagnostics.size(), 1u);
+  EXPECT_EQ(f.report.diagnostics[0].fix, FixSafety::None);
+  EXPECT_EQ(f.bytes, m.bytes());
+}
+
 // ---- apply_fixes ----
 
 TEST(ApplyFixes, ConflictingFixesAreTakenFirstComeWhole) {
