@@ -88,6 +88,10 @@ struct Edit {
     /// renamed to the If's outputs (an Identity where a branch output is not computed in the
     /// branch), its initializers and value_info moved to the graph.
     InlineBranch,
+    /// The float values of a tensor beyond ±`bound` become ±`bound` (±inf too): an
+    /// initializer (text = its name), or with `index` 1 the tensor attribute `text` of `node`.
+    /// Float, double and float16 tensors stored in the file (not external data).
+    ClampFloats,
   };
   Kind kind = Kind::RemoveNode;
   GraphAddress graph;
@@ -98,6 +102,7 @@ struct Edit {
   std::vector<uint32_t> order;
   std::optional<FixTensor> tensor;
   std::vector<FixDim> shape;
+  double bound = 0;
 };
 
 /// A fix as a rule proposes it: what it does (one sentence, for reports and --diff), how safe

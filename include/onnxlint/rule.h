@@ -97,6 +97,10 @@ class FixBuilder {
   void set_value_shape(const Graph& g, std::string name, int32_t elem_type,
                        std::vector<FixDim> shape);
   void add_opset_import(std::string domain, int64_t version);
+  /// Clamps the float values of initializer `name` of `g` to ±`bound` (Edit::Kind::ClampFloats).
+  void clamp_initializer(const Graph& g, std::string name, double bound);
+  /// The same for the tensor attribute `attribute` of node `n` (a Constant's `value`).
+  void clamp_attribute(const Node& n, std::string attribute, double bound);
   /// Replaces If node `n` by the nodes of its branch `attribute` (Edit::Kind::InlineBranch).
   void inline_branch(const Node& n, std::string attribute);
 

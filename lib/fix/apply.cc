@@ -9,6 +9,7 @@
 #include <onnxlint/fix.h>
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <set>
 #include <unordered_set>
@@ -132,6 +133,30 @@ std::string check(onnx::ModelProto& model, const Edit& e, size_t fix,
       if (!is_permutation_of(e.order, node_count)) return "the order is not a permutation";
       if (plan.order) return "another fix orders the graph";
       return "";
+    case Edit::Kind::ClampFloats: {
+      const onnx::TensorProto* t = nullptr;
+      if (e.index == 1) {
+        if (e.node >= node_count) return "no such node";
+        if (plan.removed.count(e.node)) return "another fix removes the node";
+        for (const auto& a : plan.target.nodes()->Get(static_cast<int>(e.node)).attribute()) {
+          if (a.name() == e.text && a.has_t()) t = &a.t();
+        }
+      } else if (on_graph) {
+        for (const auto& x : plan.target.graph->initializer()) {
+          if (x.name() == e.text) t = &x;
+        }
+      }
+      if (t == nullptr) return "no such tensor";
+      if (t->data_location() == onnx::TensorProto::EXTERNAL) {
+        return "the tensor is in external data, which fixes do not rewrite";
+      }
+      if (t->data_type() != onnx::TensorProto::FLOAT &&
+          t->data_type() != onnx::TensorProto::DOUBLE &&
+          t->data_type() != onnx::TensorProto::FLOAT16) {
+        return "not a float tensor";
+      }
+      return "";
+    }
     case Edit::Kind::InlineBranch: {
       if (e.node >= node_count) return "no such node";
       if (plan.removed.count(e.node)) return "another fix removes the node";
@@ -264,6 +289,69 @@ void write_shape(const Edit& e, onnx::ValueInfoProto& v) {
   }
 }
 
+// Values beyond ±bound (±inf too; NaN stays) become ±bound, in raw_data or the typed field.
+template <class T>
+T clamped(T v, double bound) {
+  if (v > bound) return static_cast<T>(bound);
+  if (v < -bound) return static_cast<T>(-bound);
+  return v;
+}
+
+// A float16 bit pattern clamped to the largest half, ±65504 (the bound of every float16 fix):
+// ±inf becomes it, NaN stays.
+uint16_t clamped_half(uint16_t h) {
+  const uint16_t magnitude = h & 0x7fff;
+  if (magnitude > 0x7c00) return h;  // NaN
+  const uint16_t largest = 0x7bff;   // 65504: the bound of every float16 fix
+  if (magnitude <= largest) return h;
+  return static_cast<uint16_t>((h & 0x8000) | largest);
+}
+
+void clamp_floats(onnx::TensorProto& t, double bound) {
+  std::string* raw = t.has_raw_data() ? t.mutable_raw_data() : nullptr;
+  auto in_raw = [&](auto zero) {
+    using T = decltype(zero);
+    for (size_t i = 0; i + sizeof(T) <= raw->size(); i += sizeof(T)) {
+      T v;
+      std::memcpy(&v, raw->data() + i, sizeof v);  // little-endian hosts (ONNX's byte order)
+      v = clamped(v, bound);
+      std::memcpy(raw->data() + i, &v, sizeof v);
+    }
+  };
+  switch (t.data_type()) {
+    case onnx::TensorProto::FLOAT:
+      if (raw) {
+        in_raw(float{});
+      } else {
+        for (float& v : *t.mutable_float_data()) v = clamped(v, bound);
+      }
+      break;
+    case onnx::TensorProto::DOUBLE:
+      if (raw) {
+        in_raw(double{});
+      } else {
+        for (double& v : *t.mutable_double_data()) v = clamped(v, bound);
+      }
+      break;
+    case onnx::TensorProto::FLOAT16:
+      if (raw) {
+        for (size_t i = 0; i + 2 <= raw->size(); i += 2) {
+          uint16_t h;
+          std::memcpy(&h, raw->data() + i, 2);
+          h = clamped_half(h);
+          std::memcpy(raw->data() + i, &h, 2);
+        }
+      } else {
+        for (int32_t& v : *t.mutable_int32_data()) {
+          v = clamped_half(static_cast<uint16_t>(v));
+        }
+      }
+      break;
+    default:
+      break;
+  }
+}
+
 // The edits that keep every node where it is.
 void apply_in_place(onnx::ModelProto& model, const Edit& e, Target& t) {
   auto node = [&]() -> onnx::NodeProto& { return *t.nodes()->Mutable(static_cast<int>(e.node)); };
@@ -341,6 +429,20 @@ void apply_in_place(onnx::ModelProto& model, const Edit& e, Target& t) {
       onnx::OperatorSetIdProto* imp = model.add_opset_import();
       imp->set_domain(e.text);
       imp->set_version(e.number);
+      break;
+    }
+    case Edit::Kind::ClampFloats: {
+      onnx::TensorProto* tensor = nullptr;
+      if (e.index == 1) {
+        for (onnx::AttributeProto& a : *node().mutable_attribute()) {
+          if (a.name() == e.text && a.has_t()) tensor = a.mutable_t();
+        }
+      } else {
+        for (onnx::TensorProto& x : *t.graph->mutable_initializer()) {
+          if (x.name() == e.text) tensor = &x;
+        }
+      }
+      if (tensor != nullptr) clamp_floats(*tensor, e.bound);
       break;
     }
     case Edit::Kind::RemoveNode:

@@ -132,6 +132,22 @@ void FixBuilder::set_value_shape(const Graph& g, std::string name, int32_t elem_
   e.shape = std::move(shape);
 }
 
+void FixBuilder::clamp_initializer(const Graph& g, std::string name, double bound) {
+  if (!fix_) return;
+  Edit& e = add(Edit::Kind::ClampFloats, &g);
+  e.text = std::move(name);
+  e.bound = bound;
+}
+
+void FixBuilder::clamp_attribute(const Node& n, std::string attribute, double bound) {
+  if (!fix_) return;
+  Edit& e = add(Edit::Kind::ClampFloats, n.graph());
+  e.node = n.index();
+  e.index = 1;
+  e.text = std::move(attribute);
+  e.bound = bound;
+}
+
 void FixBuilder::inline_branch(const Node& n, std::string attribute) {
   if (!fix_) return;
   Edit& e = add(Edit::Kind::InlineBranch, n.graph());

@@ -28,6 +28,8 @@ namespace {
 
 // Round-to-nearest-even: every finite value below 65520 in magnitude becomes a finite half.
 constexpr double kHalfOverflow = 65520.0;
+// The largest float16: what the fixes clamp to.
+constexpr double kHalfMax = 65504.0;
 
 bool is_standard(const Node& n) { return n.in_default_domain(); }
 
@@ -160,6 +162,15 @@ class Fp16Overflow final : public RuleBase<Fp16Overflow> {
           "(-65504) instead of -inf or torch.finfo(torch.float32).min, and convert with "
           "onnxconverter-common's float16.convert_float_to_float16 (it clamps constants to "
           "±65504) rather than casting the tensors with numpy";
+      if (t.storage == TensorData::Storage::External) return;
+      FixBuilder fix = ctx.fix(d, FixSafety::Unsafe,
+                               "clamp its ±inf to ±65504, the largest float16 (as "
+                               "onnxconverter-common does)");
+      if (site.node != nullptr) {
+        fix.clamp_attribute(*site.node, std::string(site.attribute), kHalfMax);
+      } else {
+        fix.clamp_initializer(g, std::string(t.name), kHalfMax);
+      }
     });
   }
 
@@ -224,6 +235,30 @@ class Fp16Overflow final : public RuleBase<Fp16Overflow> {
         "torch.finfo(torch.float32).min; when converting with onnxconverter-common's "
         "float16.convert_float_to_float16, let it convert the constant (it clamps to ±65504) "
         "instead of inserting a Cast";
+    // The constant clamped where it is stored: every reader sees the clamped value.
+    const Graph* home = vt.graph_of(origin);
+    if (home == nullptr) return;
+    if (const_node != nullptr) {
+      const Attribute* value = const_node->attribute("value");
+      if (value == nullptr || value->type != Attribute::Type::Tensor) return;
+      ctx.fix(d, FixSafety::Unsafe,
+              fmt::format("clamp {} to ±65504, the float16 range (every reader of it sees the "
+                          "clamped values)",
+                          what))
+          .clamp_attribute(*const_node, "value", kHalfMax);
+    } else {
+      bool stored = false;
+      for (const TensorData& t : home->initializers()) {
+        stored =
+            stored || (t.name == vt.name_of(origin) && t.storage != TensorData::Storage::External);
+      }
+      if (!stored) return;
+      ctx.fix(d, FixSafety::Unsafe,
+              fmt::format("clamp {} to ±65504, the float16 range (every reader of it sees the "
+                          "clamped values)",
+                          what))
+          .clamp_initializer(*home, std::string(vt.name_of(origin)), kHalfMax);
+    }
   }
 
   // Iterative post-order walk (a long chain of Reshapes must not exhaust the stack).

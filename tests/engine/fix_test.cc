@@ -7,6 +7,7 @@
 #include <onnxlint/linter.h>
 #include <onnxlint/registry.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -416,6 +417,64 @@ TEST(Fix, BranchValueNamedLikeAnOuterValueIsNotInlined) {
   ASSERT_EQ(f.report.diagnostics.size(), 1u);
   EXPECT_EQ(f.report.diagnostics[0].fix, FixSafety::None);
   EXPECT_EQ(f.bytes, m.bytes());
+}
+
+// ---- data-fp16-overflow (unsafe) ----
+
+ModelBuilder cast_to_half(float fill) {
+  ModelBuilder m;
+  m.graph().output("y", kFloat16, {2});
+  m.graph().initializer(make_tensor_f32("mask", {2}, {fill, 1.f}));
+  attr_int(m.graph().node("Cast", {"mask"}, {"y"}, "cast"), "to", onnx::TensorProto::FLOAT16);
+  return m;
+}
+
+TEST(Fix, FloatConstantCastToHalfIsClampedWithUnsafeFixes) {
+  FixOptions options;
+  options.unsafe = true;
+  const Fixed f = fix(cast_to_half(-1e9f), {"data-fp16-overflow"}, options);
+  EXPECT_THAT(applied_rules(f.report), ElementsAre("data-fp16-overflow"));
+  ASSERT_EQ(f.model.graph().initializer_size(), 1);
+  const onnx::TensorProto& mask = f.model.graph().initializer(0);
+  std::vector<float> values(mask.float_data().begin(), mask.float_data().end());
+  if (values.empty()) {
+    values.resize(mask.raw_data().size() / 4);
+    std::memcpy(values.data(), mask.raw_data().data(), values.size() * 4);
+  }
+  EXPECT_THAT(values, ElementsAre(-65504.f, 1.f));
+  EXPECT_THAT(f.report.diagnostics, IsEmpty());
+}
+
+TEST(Fix, FloatConstantThatFitsHalfHasNoFinding) {
+  const ModelBuilder m = cast_to_half(-60000.f);
+  FixOptions options;
+  options.unsafe = true;
+  const Fixed f = fix(m, {"data-fp16-overflow"}, options);
+  EXPECT_THAT(f.report.diagnostics, IsEmpty());
+  EXPECT_EQ(f.bytes, m.bytes());
+}
+
+TEST(Fix, HalfInfinityIsClampedToTheLargestHalf) {
+  ModelBuilder m;
+  m.graph().input("x", kFloat16, {2}).output("y", kFloat16, {2});
+  onnx::TensorProto t;
+  t.set_name("bias");
+  t.set_data_type(onnx::TensorProto::FLOAT16);
+  t.add_dims(2);
+  const uint16_t halves[2] = {0xfc00, 0x3c00};  // -inf, 1
+  t.set_raw_data(std::string(reinterpret_cast<const char*>(halves), sizeof halves));
+  m.graph().initializer(t);
+  m.graph().node("Add", {"x", "bias"}, {"y"}, "add");
+  FixOptions options;
+  options.unsafe = true;
+  const Fixed f = fix(m, {"data-fp16-overflow"}, options);
+  EXPECT_THAT(applied_rules(f.report), ElementsAre("data-fp16-overflow"));
+  const std::string& raw = f.model.graph().initializer(0).raw_data();
+  ASSERT_EQ(raw.size(), 4u);
+  uint16_t out[2];
+  std::memcpy(out, raw.data(), 4);
+  EXPECT_EQ(out[0], 0xfbff);  // -65504
+  EXPECT_EQ(out[1], 0x3c00);
 }
 
 // ---- apply_fixes ----
