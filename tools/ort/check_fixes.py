@@ -136,7 +136,7 @@ def same_elements(a, b, close=False):
     return "differ", how
 
 
-def run_fix(tool, model, out_dir, dims=None):
+def run_fix(tool, model, out_dir, dims=None, unsafe=False):
     """onnx-lint --fix on `model`, the fixed model written to out_dir (when anything changed).
     Returns (exit code, the file entry's "fixing" object or None, stderr)."""
     os.makedirs(out_dir, exist_ok=True)
@@ -146,6 +146,8 @@ def run_fix(tool, model, out_dir, dims=None):
            "--format", "json", "--output", report]
     if dims:
         cmd += ["--fix-dims", ",".join(f"{k}={v}" for k, v in sorted(dims.items()))]
+    if unsafe:
+        cmd += ["--unsafe-fixes"]
     r = subprocess.run(cmd + [model], capture_output=True, text=True)
     fixing = None
     try:
@@ -256,6 +258,10 @@ def main():
     ap.add_argument("--generated-models", action="store_true",
                     help="also check small generated models (unsorted nodes, a dead node, "
                          "initializers unused or listed as inputs)")
+    ap.add_argument("--unsafe-pair", action="append", default=[], metavar="FIXED=REFERENCE",
+                    help="fix FIXED with --unsafe-fixes too and compare it with REFERENCE on the "
+                         "same inputs: a training-mode export against the eval-mode export of "
+                         "the same module (repeatable)")
     ap.add_argument("-v", "--verbose", action="store_true", help="list every fixed model")
     ap.add_argument("models", nargs="*")
     args = ap.parse_args()
@@ -275,7 +281,10 @@ def main():
             models += generated_models(os.path.join(work, "generated"))
         if not models:
             ap.error("no models given")
-        return check(args, models, sizes_of, known, failures, work, start)
+        status = check(args, models, sizes_of, known, failures, work, start)
+        if args.unsafe_pair:
+            status = max(status, check_unsafe_pairs(args, sizes_of, work))
+        return status
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -485,6 +494,59 @@ def check(args, models, sizes_of, known, failures, work, start):
     print(f"failures: {len(real)} ({len(failures) - len(real)} known); "
           f"{time.monotonic() - start:.1f} s")
     return 1 if real or stale else 0
+
+
+def check_unsafe_pairs(args, sizes_of, work):
+    """--unsafe-pair FIXED=REFERENCE: `--fix --unsafe-fixes` on FIXED (a training-mode export)
+    must give, without ORT's graph optimizations, the outputs of REFERENCE (the eval-mode
+    export of the same module and weights) on the same inputs, within float rounding (the two
+    exports need not compute in the same order)."""
+    failures, jobs, pairs = [], [], []
+    for n, pair in enumerate(args.unsafe_pair):
+        fixed_path, reference = pair.split("=", 1)
+        rc, fixing, err = run_fix(args.tool, fixed_path, os.path.join(work, "unsafe", str(n)),
+                                  unsafe=True)
+        if not fixing or not fixing.get("written"):
+            failures.append(f"{name_of(fixed_path)}: --unsafe-fixes wrote nothing ({rc}: "
+                            f"{err[-200:] if err else fixing})")
+            continue
+        applied = sorted({a["rule"] for a in fixing["applied"] if a["safety"] == "unsafe"})
+        model = onnx.load(reference, load_external_data=False)
+        inputs, envs = ort_common.size_plan(model, reference, sizes_of)
+        feeds = ort_common.feeds(inputs, envs[0] if envs else {})
+        for tag, path in (("r", reference), ("f", fixing["output"])):
+            jobs.append({"id": f"{tag}{n}", "model": path,
+                         "runs": [{"feeds": feeds, "seed": 1}]})
+        pairs.append((n, fixed_path, reference, fixing["output"], applied))
+    results, dumps = run_batch(args.ort_dir, jobs, os.path.join(work, "pairs"),
+                               {"graphOptimizationLevel": "disabled",
+                                "extra": {"session": {"disable_prepacking": "1"}}})
+    compared = identical = 0
+    for n, fixed_path, reference, out, applied in pairs:
+        a, b = dumps.get((reference, 0)), dumps.get((out, 0))
+        if a is None or b is None:
+            failures.append(f"{name_of(fixed_path)}: not run: "
+                            f"{results.get('r%d' % n)} {results.get('f%d' % n)}")
+            continue
+        outs_b = {o["name"]: o for o in b["outputs"]}
+        verdicts = []
+        for o in a["outputs"]:
+            other = outs_b.get(o["name"]) or (b["outputs"][len(verdicts)]
+                                              if len(verdicts) < len(b["outputs"]) else None)
+            verdict, why = same_elements(o, other, True) if other else ("differ", "missing")
+            verdicts.append(verdict)
+            compared += 1
+            if verdict == "differ":
+                failures.append(f"{name_of(fixed_path)} ({', '.join(applied)}) against "
+                                f"{name_of(reference)}: output '{o['name']}': {why}")
+        identical += all(v == "same" for v in verdicts)
+        print(f"unsafe pair {name_of(fixed_path)} ({', '.join(applied)}) = "
+              f"{name_of(reference)}: {', '.join(verdicts)}")
+    print(f"--unsafe-fixes pairs: {len(pairs)}; outputs compared {compared}; pairs "
+          f"bit-identical {identical}")
+    for f in failures:
+        print(f"  FAILED {f}")
+    return 1 if failures else 0
 
 
 if __name__ == "__main__":
