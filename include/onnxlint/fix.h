@@ -169,8 +169,13 @@ struct FixSummary {
   std::vector<std::string> fixed_dims;
   /// Findings left with an unsafe fix `--unsafe-fixes` would apply.
   uint64_t unsafe_available = 0;
-  /// Why the model was not fixed or written ("" = it was, or there was nothing to fix).
+  /// Why the model was not fixed or written, where the run asked for something it cannot do
+  /// (a `--fix-dims` name no input has, an output that cannot be written): exit code 2. ""
+  /// = it was, or there was nothing to fix.
   std::string error;
+  /// Why the model itself cannot be rewritten (protobuf's parser refuses it, or it is over
+  /// 2 GiB): said in the report, the exit code is the findings'. "" = it can.
+  std::string not_fixable;
   /// External-data files copied beside the output (an output in another folder).
   std::vector<std::string> copied_data;
   /// The target verdicts of the model as given, before any fix (the report has those after):

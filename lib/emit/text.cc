@@ -114,6 +114,8 @@ void fix_lines(const FileReport& f, const Style& st, std::ostream& out) {
         << fmt::format("would fix {} (--diff: nothing written); the findings left would be",
                        plural(n, "finding"))
         << "\n";
+  } else if (!s.not_fixable.empty()) {
+    out << name << ": not fixed: " << visible(s.not_fixable) << "\n";
   } else if (s.error.empty()) {
     out << name << ": nothing to fix, nothing written\n";
   }

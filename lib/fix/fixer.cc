@@ -173,7 +173,10 @@ FileReport fix_loop(const Linter& linter, const std::string& name, std::string& 
   // Parsing first: a model protobuf cannot parse is reported as the linter finds it.
   if (current.size() > size_t{INT32_MAX} ||
       !proto.ParseFromArray(current.data(), static_cast<int>(current.size()))) {
-    summary.error = "protobuf cannot parse the model, so it cannot be rewritten";
+    summary.not_fixable =
+        current.size() > size_t{INT32_MAX}
+            ? "the model is over 2 GiB, which protobuf's parser cannot read back to rewrite"
+            : "protobuf's parser refuses the model, so it cannot be rewritten";
     return linter.for_path(name).lint_bytes(name, current, directory);
   }
   if (!options.dims.empty()) {

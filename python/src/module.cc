@@ -448,8 +448,9 @@ py::tuple PyLinter::fix(const py::object& model, bool unsafe, const py::object& 
     py::gil_scoped_release unlocked;
     report.files.push_back(fix_bytes(*linter_, label, bytes, directory, options, fixed));
   }
-  if (!report.files.back().fixing->error.empty()) {
-    throw py::value_error(report.files.back().fixing->error);
+  if (const FixSummary& s = *report.files.back().fixing;
+      !s.error.empty() || !s.not_fixable.empty()) {
+    throw py::value_error(s.error.empty() ? s.not_fixable : s.error);
   }
   report.run.targets = settings_.lint.targets;
   report.run.tables = table_versions(settings_.lint.targets);

@@ -9,6 +9,7 @@ usage: sanitize_corpus.py ONNX_LINT WORK_DIR FOLDER...
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -123,6 +124,17 @@ def main():
         for model in models_in(folder)[:3]:
             run(common + ["--format", "model-explorer", "-o", os.path.join(work, "me.json"),
                           model], f"model-explorer, {os.path.relpath(model, folder)}")
+    # 3. Fix mode (docs/fixes.md): every model through the whole lint-apply loop, unsafe fixes
+    #    too, written nowhere (--diff); then copies of the sample folders fixed and written.
+    run(common + ["--fix", "--unsafe-fixes", "--diff", "--format", "json", "-o",
+                  os.path.join(work, "fix.json")] + folders,
+        "all models, --fix --unsafe-fixes --diff")
+    copies = os.path.join(work, "fix-copies")
+    shutil.rmtree(copies, ignore_errors=True)
+    for i, folder in enumerate(sample):
+        shutil.copytree(folder, os.path.join(copies, str(i)))
+    run(common + ["--fix", "--unsafe-fixes", "--format", "json", "-o",
+                  os.path.join(work, "fixed.json"), copies], "sample copies, --fix --unsafe-fixes")
     # Per-file configuration discovery as the CLI does it by default (no --no-config).
     run([lint, "--format", "concise", "-j", "2"] + sample, "sample, discovered configs")
 
