@@ -521,6 +521,97 @@ class PathErrors(TempModels):
         self.assertEqual(err, f"onnx-lint: {self.first}: no such file or folder\n")
 
 
+class Fix(TempModels):
+    """--fix and its flags (docs/fixes.md): beside the input, never over it, exit codes."""
+
+    def sha(self, path):
+        with open(path, "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
+
+    def test_writes_beside_the_input_and_leaves_it_as_it_was(self):
+        path = self.write("m.onnx", WARN_AND_INFO)
+        before = self.sha(path)
+        code, out, err = run("--fix", "--no-config", path)
+        self.assertEqual((code, err), (0, ""))
+        fixed = os.path.join(self.dir, "m.fixed.onnx")
+        self.assertEqual(self.sha(path), before)
+        self.assertTrue(os.path.exists(fixed))
+        self.assertIn(f"{path}: fixed 1 finding in 1 pass, wrote {fixed}", out)
+        self.assertIn("fixed: main/dead (Neg): remove the dead node [graph-dead-node]", out)
+        # The report is the written model's: the dead node is gone.
+        self.assertNotIn("[graph-dead-node]\n    help", out)
+        code, out, _ = run("--no-config", "--format", "json", fixed)
+        self.assertEqual([d["rule"] for d in json.loads(out)["files"][0]["diagnostics"]],
+                         ["model-missing-producer"])
+
+    def test_json_says_what_was_fixed(self):
+        path = self.write("m.onnx", WARN_AND_INFO)
+        code, out, _ = run("--fix", "--diff", "--no-config", "--format", "json", path)
+        self.assertEqual(code, 0)
+        doc = json.loads(out)
+        validate(self, doc)
+        fixing = doc["files"][0]["fixing"]
+        self.assertEqual((fixing["written"], fixing["dry_run"], fixing["output"]),
+                         (False, True, None))
+        self.assertEqual([a["rule"] for a in fixing["applied"]], ["graph-dead-node"])
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "m.fixed.onnx")))
+        # Without --fix, the finding says its fix is there.
+        _, out, _ = run("--no-config", "--format", "json", path)
+        (dead,) = [d for d in json.loads(out)["files"][0]["diagnostics"]
+                   if d["rule"] == "graph-dead-node"]
+        self.assertEqual(dead["fix"], {"safety": "safe", "description": "remove the dead node"})
+
+    def test_sarif_results_carry_fixes(self):
+        path = self.write("m.onnx", WARN_AND_INFO)
+        _, out, _ = run("--no-config", "--format", "sarif", path)
+        log = json.loads(out)
+        validate_sarif(self, log)
+        (dead,) = [r for r in log["runs"][0]["results"] if r["ruleId"] == "graph-dead-node"]
+        self.assertEqual(dead["fixes"][0]["description"]["text"],
+                         "remove the dead node (safe: onnx-lint --fix)")
+
+    def test_refuses_the_input_as_output(self):
+        path = self.write("m.onnx", WARN_AND_INFO)
+        before = self.sha(path)
+        code, _, err = run("--fix", "--fix-output", path, path)
+        self.assertEqual(code, 2)
+        self.assertIn("--fix-output", err)
+        self.assertEqual(self.sha(path), before)
+
+    def test_usage_errors(self):
+        path = self.write("m.onnx", WARN_AND_INFO)
+        other = self.write("n.onnx", CLEAN)
+        for args, says in ((("--unsafe-fixes", path), "go with --fix"),
+                           (("--fix", "--fix-output", os.path.join(self.dir, "o.onnx"), path,
+                             other), "one model"),
+                           (("--fix-dims", "batch", path), "NAME=SIZE"),
+                           (("--fix-dims", "batch=0", path), "at least 1")):
+            code, _, err = run(*args)
+            self.assertEqual(code, 2, args)
+            self.assertIn(says, err, args)
+
+    def test_unknown_fix_dim_is_exit_2_and_writes_nothing(self):
+        path = self.write("m.onnx", WARN_AND_INFO)
+        code, out, _ = run("--fix", "--fix-dims", "batch=1", "--no-config", path)
+        self.assertEqual(code, 2)
+        self.assertIn("not fixed: --fix-dims: no graph input has a dim named 'batch'", out)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "m.fixed.onnx")))
+
+    def test_folder_fixes_each_model_beside_itself(self):
+        self.write("a/m.onnx", WARN_AND_INFO)
+        self.write("a/clean.onnx", CLEAN)
+        code, out, _ = run("--fix", "--no-config", os.path.join(self.dir, "a"))
+        self.assertEqual(code, 0)
+        self.assertTrue(os.path.exists(os.path.join(self.dir, "a", "m.fixed.onnx")))
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "a", "clean.fixed.onnx")))
+        self.assertIn("clean.onnx: nothing to fix, nothing written", out)
+
+    def test_explain_shows_the_fix(self):
+        code, out, _ = run("--explain", "graph-dead-node")
+        self.assertEqual(code, 0)
+        self.assertIn("### Fix", out)
+
+
 class WriteErrors(TempModels):
     """A report that did not reach its destination is exit 2 with a message, never 0."""
 
