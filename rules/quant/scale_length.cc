@@ -83,6 +83,7 @@ class ScaleLength final : public RuleBase<ScaleLength> {
                       qdq_label(n), n.inputs()[0], rank, axis_attr, scale[0]));
       d.key = "axis";
       d.help = help();
+      offer_axis(n, ctx, d, *x, scale[0]);
       return;
     }
     const int64_t size = (*x)[static_cast<size_t>(axis)];
@@ -95,6 +96,26 @@ class ScaleLength final : public RuleBase<ScaleLength> {
                     axis_attr));
     d.key = "axis";
     d.help = help();
+    offer_axis(n, ctx, d, *x, scale[0]);
+  }
+
+  // The unsafe fix: `axis` set to the one axis of the quantized tensor whose length is the
+  // number of scales (a weight quantized along its output channels, axis 0, with the default
+  // axis 1). Not offered when no axis, or several, have that length: which one was meant is
+  // then not known.
+  static void offer_axis(const Node& n, RuleContext& ctx, Diagnostic& d,
+                         const std::vector<int64_t>& x, int64_t scales) {
+    int64_t found = -1;
+    for (size_t j = 0; j < x.size(); ++j) {
+      if (x[j] != scales) continue;
+      if (found >= 0) return;
+      found = static_cast<int64_t>(j);
+    }
+    if (found < 0) return;
+    ctx.fix(d, FixSafety::Unsafe,
+            fmt::format("set axis to {}, the only axis of '{}' with {} elements", found,
+                        n.inputs()[0], scales))
+        .set_int_attribute(n, "axis", found);
   }
 
   void mismatch(const Node& n, RuleContext& ctx, const std::vector<int64_t>& scale,

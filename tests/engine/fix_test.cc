@@ -83,6 +83,17 @@ Fixed fix(const ModelBuilder& m, std::vector<std::string> select, FixOptions opt
   return out;
 }
 
+ModelBuilder with_dead_node_for_metadata() {
+  ModelBuilder m;
+  m.metadata("author", "someone");
+  m.proto().set_doc_string("model doc");
+  m.graph().proto().set_doc_string("graph doc");
+  m.graph().input("x").output("y");
+  m.graph().node("Relu", {"x"}, {"y"}, "live").set_doc_string("node doc");
+  m.graph().node("Neg", {"x"}, {"d"}, "dead");
+  return m;
+}
+
 std::vector<std::string> applied_rules(const FileReport& r) {
   std::vector<std::string> out;
   for (const AppliedFix& a : r.fixing->applied) out.push_back(a.rule_id);
@@ -475,6 +486,55 @@ TEST(Fix, HalfInfinityIsClampedToTheLargestHalf) {
   std::memcpy(out, raw.data(), 4);
   EXPECT_EQ(out[0], 0xfbff);  // -65504
   EXPECT_EQ(out[1], 0x3c00);
+}
+
+// ---- quant-scale-length (unsafe) ----
+
+// A weight [4, 3] dequantized per axis with 4 scales but the default axis 1 (3 elements).
+ModelBuilder per_axis_weight(int64_t rows) {
+  ModelBuilder m(13);
+  m.graph().output("w", kFloat, {rows, 3});
+  onnx::TensorProto q;
+  q.set_name("q");
+  q.set_data_type(onnx::TensorProto::INT8);
+  q.add_dims(rows);
+  q.add_dims(3);
+  q.set_raw_data(std::string(static_cast<size_t>(rows * 3), '\0'));
+  m.graph().initializer(q);
+  m.graph().initializer(make_tensor_f32("scale", {4}, {1.f, 1.f, 1.f, 1.f}));
+  m.graph().node("DequantizeLinear", {"q", "scale"}, {"w"}, "dq");
+  return m;
+}
+
+TEST(Fix, PerAxisScalesMoveToTheOnlyAxisOfTheirLength) {
+  FixOptions options;
+  options.unsafe = true;
+  const Fixed f = fix(per_axis_weight(4), {"quant-scale-length"}, options);
+  EXPECT_THAT(applied_rules(f.report), ElementsAre("quant-scale-length"));
+  EXPECT_THAT(describe(f.model), HasSubstr("DequantizeLinear(q,scale)->w axis=0 'dq'"));
+  EXPECT_THAT(f.report.diagnostics, IsEmpty());
+}
+
+TEST(Fix, PerAxisScalesWithoutAnAxisOfTheirLengthHaveNoFix) {
+  FixOptions options;
+  options.unsafe = true;
+  const ModelBuilder m = per_axis_weight(5);  // no axis of 4: which was meant is unknown
+  const Fixed f = fix(m, {"quant-scale-length"}, options);
+  ASSERT_EQ(f.report.diagnostics.size(), 1u);
+  EXPECT_EQ(f.report.diagnostics[0].fix, FixSafety::None);
+  EXPECT_EQ(f.bytes, m.bytes());
+}
+
+TEST(Fix, MetadataDocStringsAndNamesSurvive) {
+  ModelBuilder m = with_dead_node_for_metadata();
+  const Fixed f = fix(m, {"graph-dead-node"});
+  EXPECT_EQ(f.model.producer_name(), m.proto().producer_name());
+  EXPECT_EQ(f.model.doc_string(), "model doc");
+  EXPECT_EQ(f.model.graph().doc_string(), "graph doc");
+  ASSERT_EQ(f.model.metadata_props_size(), 1);
+  EXPECT_EQ(f.model.metadata_props(0).key(), "author");
+  EXPECT_EQ(f.model.graph().node(0).doc_string(), "node doc");
+  EXPECT_EQ(f.model.graph().name(), m.proto().graph().name());
 }
 
 // ---- apply_fixes ----
