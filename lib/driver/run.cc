@@ -131,6 +131,18 @@ RunResult run_lint(const RuleRegistry& registry, const RunRequest& request) {
     // were found on), then reported as the model written.
     for (FileReport& f : report.files) {
       if (f.status != FileReport::Status::Ok) continue;
+      // A model whose lint failed (a rule threw, or its worker crashed or timed out) is not
+      // linted again in this process, where a crash would end the run.
+      const bool failed =
+          std::any_of(f.diagnostics.begin(), f.diagnostics.end(),
+                      [](const Diagnostic& d) { return d.rule_id == kInternalError; });
+      if (failed) {
+        FixSummary& s = f.fixing.emplace();
+        s.input = f.path;
+        s.dry_run = request.fix->dry_run;
+        s.not_fixable = "its lint failed (internal-error), so it is not fixed";
+        continue;
+      }
       f = fix_model(linter, f.path, *request.fix);
     }
   }

@@ -1084,6 +1084,18 @@ class CrashIsolation(TempModels):
                            "onnx-lint crashed with SIGSEGV (segmentation fault) while running "
                            "rule 'graph-dead-node'; nothing else is reported for this file")])
 
+    def test_fix_skips_a_file_whose_lint_crashed_and_fixes_the_others(self):
+        folder = self.folder()
+        code, out, err = self.run_env("graph-dead-node:segv:crash", "--fix", "--format", "json",
+                                      folder)
+        self.assertEqual(code, 2, err)
+        files = json.loads(out)["files"]
+        self.assertEqual(files[1]["fixing"]["not_fixable"],
+                         "its lint failed (internal-error), so it is not fixed")
+        self.assertTrue(files[0]["fixing"]["written"])
+        self.assertTrue(os.path.exists(os.path.join(folder, "a.fixed.onnx")))
+        self.assertFalse(os.path.exists(os.path.join(folder, "b_crash.fixed.onnx")))
+
     def test_every_fatal_signal_and_the_out_of_memory_killer(self):
         folder = self.folder()
         for how, what in (("abort", "crashed with SIGABRT (abort)"),
