@@ -13,9 +13,13 @@
 // (also with a tiny result cap), GitHub, GitLab, JUnit, Markdown (also with a tiny size cap)
 // and Model Explorer (which reads the model again: the input is kept in a memfd for it).
 //
+// Then the input is fixed in memory (fix_bytes, unsafe fixes on every other input) and the
+// fixed model's report goes through every emitter too.
+//
 // Anything but findings (a crash, a sanitizer report, a leak, more than -timeout seconds or
 // -rss_limit_mb) is a bug. The structure-aware mutator is onnx_mutator.cc.
 #include <onnxlint/baseline.h>
+#include <onnxlint/fix.h>
 #include <onnxlint/linter.h>
 #include <onnxlint/registry.h>
 #include <onnxlint/report.h>
@@ -151,6 +155,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   emit_everything(report, linter);
   onnxlint::hide_below(report, onnxlint::Severity::Warning);
   emit_everything(report, linter);
+
+  // Fix mode (docs/fixes.md): the whole lint-apply loop, unsafe fixes on every other input,
+  // and the report of the fixed model through every emitter.
+  onnxlint::FixOptions fix;
+  fix.unsafe = onnxlint::fuzz::input_hash(bytes) % 2 == 1;
+  std::string fixed;
+  onnxlint::Report fixed_report;
+  fixed_report.files.push_back(
+      onnxlint::fix_bytes(linter, fx.model_path, bytes, fx.folder.path().string(), fix, fixed));
+  (void)onnxlint::decide_verdicts(fixed_report, profile.fail_on);
+  emit_everything(fixed_report, linter);
   return 0;
 }
 
