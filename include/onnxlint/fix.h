@@ -167,6 +167,9 @@ struct FixSummary {
   std::vector<AppliedFix> applied;
   /// Dims `--fix-dims` fixed ("batch=1"), sorted by name.
   std::vector<std::string> fixed_dims;
+  /// `--fix-dims`: value_info entries declared with the static shape the fixed dims made them
+  /// (the graph outputs are shape-dynamic-output's fix).
+  uint64_t declared_shapes = 0;
   /// Findings left with an unsafe fix `--unsafe-fixes` would apply.
   uint64_t unsafe_available = 0;
   /// Why the model was not fixed or written, where the run asked for something it cannot do

@@ -18,7 +18,7 @@ namespace {
 #if defined(__x86_64__) && defined(__GLIBCXX__) && !defined(_GLIBCXX_DEBUG)
 // FileReport::fixes and ::fixing are not carried: only a lint in the calling process has them
 // (fix_model() never lints in a worker).
-static_assert(sizeof(FileReport) == 920, "FileReport changed: update report_wire.cc");
+static_assert(sizeof(FileReport) == 928, "FileReport changed: update report_wire.cc");
 static_assert(sizeof(Diagnostic) == 600, "Diagnostic changed: update report_wire.cc");
 static_assert(sizeof(Location) == 248, "Location changed: update report_wire.cc");
 static_assert(sizeof(RelatedLocation) == 280, "RelatedLocation changed: update report_wire.cc");

@@ -90,6 +90,7 @@ nlohmann::json fixing_json(const FixSummary& s) {
           {"unsafe_available", s.unsafe_available},
           {"copied_data", s.copied_data},
           {"verdicts_before", verdicts},
+          {"declared_shapes", s.declared_shapes},
           {"error", s.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.error)},
           {"not_fixable",
            s.not_fixable.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.not_fixable)}};

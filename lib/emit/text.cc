@@ -130,6 +130,12 @@ void fix_lines(const FileReport& f, const Style& st, std::ostream& out) {
         << visible(a.description) << (a.safety == FixSafety::Unsafe ? " (unsafe)" : "") << " "
         << st.wrap("[" + a.rule_id + "]", "2") << "\n";
   }
+  if (s.declared_shapes > 0) {
+    out << "  " << st.wrap(s.written ? "fixed:" : "would fix:", "1;32") << " "
+        << fmt::format("declared the static shape of {} value_info entr{} (--fix-dims)",
+                       s.declared_shapes, s.declared_shapes == 1 ? "y" : "ies")
+        << "\n";
+  }
   for (const FixSummary::VerdictBefore& v : s.verdicts_before) {
     out << "  " << st.wrap("before:", "1") << " " << visible(v.line) << "\n";
   }

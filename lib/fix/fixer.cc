@@ -2,9 +2,12 @@
 // left; then write the model beside the input (never over it) and report what is left.
 #include <fmt/format.h>
 #include <onnx/onnx_pb.h>
+#include <onnxlint/element_types.h>
 #include <onnxlint/escape.h>
 #include <onnxlint/fix.h>
 #include <onnxlint/linter.h>
+#include <onnxlint/loader.h>
+#include <onnxlint/provenance.h>
 #include <onnxlint/verdicts.h>
 #include <unistd.h>
 
@@ -158,6 +161,51 @@ std::string write_atomically(const fs::path& path, const std::string& bytes) {
   return "";
 }
 
+// --fix-dims, after the loop: every value_info entry (outside function bodies) the analysis now
+// proves static in every dim, and that is declared otherwise, is declared with that shape.
+// Returns how many; `current` and `proto` are updated together.
+uint64_t declare_static_value_info(const std::string& name, std::string& current,
+                                   const std::string& directory, onnx::ModelProto& proto) {
+  LoadResult loaded = load_model_from_view(
+      name, std::as_bytes(std::span<const char>(current.data(), current.size())), directory);
+  if (!loaded.model) return 0;
+  const Model& model = *loaded.model;
+  AnalysisCache cache(model);
+  const Provenance& p = cache.get<Provenance>();
+  const ElementTypes& types = cache.get<ElementTypes>();
+  Fix fix;
+  for (const Graph* g : model.all_graphs()) {
+    if (g->kind() == Graph::Kind::Function) continue;
+    std::optional<GraphAddress> address;
+    for (const ValueInfo& vi : g->value_info()) {
+      if (vi.type.kind != TypeInfo::Kind::Tensor || vi.type.is_static_shape()) continue;
+      const ValueId v = p.find(*g, vi.name);
+      const auto dims = v == kNoValue ? std::nullopt : p.dims(v);
+      if (!dims) continue;
+      std::vector<FixDim> shape;
+      for (const DimFact& f : *dims) {
+        if (f.kind != DimFact::Kind::Fixed || f.value < 0) break;
+        shape.push_back(FixDim{f.value, {}});
+      }
+      if (shape.size() != dims->size()) continue;
+      const int32_t elem = vi.type.elem_type != 0 ? vi.type.elem_type : types.elem_type(v);
+      if (elem == 0) continue;
+      if (!address) address = GraphAddress::of(model, *g);
+      if (!address) break;
+      Edit& e = fix.edits.emplace_back();
+      e.kind = Edit::Kind::SetValueShape;
+      e.graph = *address;
+      e.text = std::string(vi.name);
+      e.number = elem;
+      e.shape = std::move(shape);
+    }
+  }
+  if (fix.edits.empty()) return 0;
+  const uint64_t count = fix.edits.size();
+  if (apply_fixes(proto, {&fix}).applied != 1 || !serialize(proto, current)) return 0;
+  return count;
+}
+
 void record_verdicts(const FileReport& report, FixSummary& summary) {
   for (const TargetVerdict& v : target_verdicts(report)) {
     summary.verdicts_before.push_back(
@@ -223,6 +271,10 @@ FileReport fix_loop(const Linter& linter, const std::string& name, std::string& 
       summary.error = "protobuf could not serialize the fixed model";
       break;
     }
+  }
+  if (!options.dims.empty() && summary.error.empty() && report.status == FileReport::Status::Ok) {
+    summary.declared_shapes = declare_static_value_info(name, current, directory, proto);
+    if (summary.declared_shapes > 0) report = fixing.lint_bytes(name, current, directory);
   }
   report.fixes.clear();
   for (const Diagnostic& d : report.diagnostics) {

@@ -295,6 +295,25 @@ TEST(Fix, FixDimsMakeTheChainFoldableAndTheLoopCleansUp) {
   EXPECT_THAT(f.report.diagnostics, IsEmpty());
 }
 
+TEST(Fix, FixDimsDeclareTheValueInfoShapesTheyMakeStatic) {
+  ModelBuilder m;
+  m.graph().input("x", kFloat, {std::string("N"), 3}).output("y", kFloat, {std::string("N"), 3});
+  m.graph().value_info("r", kFloat, {std::string("M"), 3});  // an exporter's own name for N
+  m.graph().node("Relu", {"x"}, {"r"}, "relu1");
+  m.graph().node("Relu", {"r"}, {"y"}, "relu2");
+  FixOptions options;
+  options.dims = {{"N", 2}};
+  const Fixed f = fix(m, {"shape-dynamic-output"}, options);
+  EXPECT_EQ(f.report.fixing->declared_shapes, 1u);
+  ASSERT_EQ(f.model.graph().value_info_size(), 1);
+  const auto& shape = f.model.graph().value_info(0).type().tensor_type().shape();
+  ASSERT_EQ(shape.dim_size(), 2);
+  EXPECT_EQ(shape.dim(0).dim_value(), 2);
+  EXPECT_EQ(shape.dim(1).dim_value(), 3);
+  EXPECT_THAT(describe(f.model), HasSubstr("inputs: x[2,3]"));
+  EXPECT_THAT(describe(f.model), HasSubstr("outputs: y[2,3]"));
+}
+
 TEST(Fix, FixDimsNamingNoInputDimIsAnError) {
   FixOptions options;
   options.dims = {{"batch", 1}};
