@@ -606,6 +606,34 @@ class Fix(TempModels):
         self.assertFalse(os.path.exists(os.path.join(self.dir, "a", "clean.fixed.onnx")))
         self.assertIn("clean.onnx: nothing to fix, nothing written", out)
 
+    def fix_dims_report(self, dims, model):
+        code, out, err = run("--no-config", "--fix", "--diff", "--fix-dims", dims, "--target",
+                             "onnxruntime-nnapi", "--format", "json", model)
+        self.assertIn(code, (0, 1), err)
+        return json.loads(out)["files"][0]
+
+    def test_fix_dims_make_a_dynamic_cnn_static_for_nnapi(self):
+        # torch export with dynamic_axes N, H, W: at fixed sizes nothing dynamic is left.
+        f = self.fix_dims_report("N=1,H=32,W=32",
+                                 os.path.join(CORPUS, "torch_cnn_dynamic_nhw_op13.onnx"))
+        self.assertEqual(f["fixing"]["fixed_dims"], ["H=32", "N=1", "W=32"])
+        self.assertEqual(f["diagnostics"], [])
+        (before,) = f["fixing"]["verdicts_before"]
+        self.assertEqual(before["target"], "onnxruntime-nnapi")
+        self.assertIn("dynamic input shapes", before["line"])
+
+    def test_fix_dims_leave_a_detector_only_its_data_dependent_shapes(self):
+        # torchvision's SSD exported with dynamic height and width: every shape computation is
+        # folded; what NonZero (score threshold, NMS) makes data-dependent stays.
+        f = self.fix_dims_report("height=64,width=64", os.path.join(
+            SRC, "tests", "data", "fixes", "torchvision_ssd_tiny_dynamic_op11.onnx"))
+        rules = [d["rule"] for d in f["diagnostics"]]
+        self.assertNotIn("shape-foldable", rules)
+        self.assertNotIn("shape-dynamic-input", rules)
+        left = [d for d in f["diagnostics"] if d["rule"] == "target-dynamic-shape"]
+        self.assertEqual(len(left), 1)
+        self.assertIn("depend on tensor values", left[0]["message"])
+
     def test_explain_shows_the_fix(self):
         code, out, _ = run("--explain", "graph-dead-node")
         self.assertEqual(code, 0)
