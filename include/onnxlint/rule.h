@@ -63,6 +63,10 @@ struct RuleInfo {
   /// schema, the graph and the data): every target verdict of the file is then "unsupported"
   /// (verdicts.h, apply_load_errors).
   bool rejected_at_load = false;
+  /// The rule states fixes for (some of) its findings (RuleContext::fix, docs/fixes.md):
+  /// --list-rules says so. A rule that states a fix without declaring it is a bug, reported as
+  /// its internal-error finding.
+  bool fixable = false;
 };
 
 /// A report section (report_section.h, which the rules that add sections include).

@@ -97,6 +97,10 @@ Diagnostic& RuleContext::report(Severity severity, Location location, std::strin
 
 FixBuilder RuleContext::fix(Diagnostic& d, FixSafety safety, std::string description) {
   // The finding past the cap is never emitted: neither is its fix.
+  if (!rule_.fixable) {
+    throw std::logic_error(fmt::format(
+        "rule '{}' states a fix but its RuleInfo does not declare `fixable`", rule_.id));
+  }
   if (&d == &overflow_ || safety == FixSafety::None) return FixBuilder(model_, nullptr);
   d.fix = safety;
   d.fix_description = description;

@@ -337,6 +337,7 @@ nlohmann::json rule_info_json(const RuleInfo& info) {
           {"severity", severity_name(info.severity)},
           {"summary", info.summary},
           {"node_ops", info.node_ops},
+          {"fixable", info.fixable},
           {"options", opts},
           {"doc", "docs/rules/" + info.id + ".md"}};
 }
@@ -363,7 +364,8 @@ void emit_rule_list(const RuleRegistry& registry, bool json, std::ostream& out) 
     const RuleInfo& info = *e.info;
     out << info.id << std::string(width + 2 - info.id.size(), ' ')
         << std::string(severity_name(info.severity))
-        << std::string(9 - severity_name(info.severity).size(), ' ') << info.summary << "\n";
+        << std::string(9 - severity_name(info.severity).size(), ' ') << info.summary
+        << (info.fixable ? " (fix: --fix)" : "") << "\n";
   }
 }
 

@@ -97,6 +97,7 @@ json rule_json(const RuleInfo& info, Severity severity) {
   if (!base.empty()) r["helpUri"] = fmt::format("{}{}.md", base, info.id);
   r["defaultConfiguration"] = {{"level", sarif_level(severity)}};
   r["properties"] = {{"category", info.category}, {"tags", {"onnx", info.category}}};
+  if (info.fixable) r["properties"]["fixable"] = true;
   return r;
 }
 

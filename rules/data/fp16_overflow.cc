@@ -123,6 +123,7 @@ class Fp16Overflow final : public RuleBase<Fp16Overflow> {
                      "also flag float16 sum reductions over many elements (a heuristic)"},
                     {"reduction-min-elements", 4096,
                      "with `reductions`: the fewest reduced elements that are flagged"}},
+        .fixable = true,
     };
     return k;
   }

@@ -23,6 +23,7 @@ class TrainingMode final : public RuleBase<TrainingMode> {
         .summary =
             "Model exported in training mode (Dropout, BatchNormalization, training ops "
             "or training_info)",
+        .fixable = true,
     };
     return k;
   }

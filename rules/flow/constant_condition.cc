@@ -69,6 +69,7 @@ class ConstantCondition final : public RuleBase<ConstantCondition> {
         .severity = Severity::Info,
         .summary = "If or Loop whose condition or trip count is constant",
         .node_ops = {"If", "Loop"},
+        .fixable = true,
     };
     return k;
   }

@@ -15,6 +15,7 @@ class DeadNode final : public RuleBase<DeadNode> {
         .category = "graph",
         .severity = Severity::Warning,
         .summary = "Node whose outputs never reach a graph output",
+        .fixable = true,
     };
     return k;
   }

@@ -20,6 +20,7 @@ class DuplicateNodeName final : public RuleBase<DuplicateNodeName> {
         .category = "graph",
         .severity = Severity::Warning,
         .summary = "Two nodes that share a non-empty name",
+        .fixable = true,
     };
     return k;
   }

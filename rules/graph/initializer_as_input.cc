@@ -17,6 +17,7 @@ class InitializerAsInput final : public RuleBase<InitializerAsInput> {
         .summary =
             "Initializers also listed as graph inputs (overridable, which blocks "
             "constant folding)",
+        .fixable = true,
     };
     return k;
   }

@@ -15,6 +15,7 @@ class UnsortedNodes final : public RuleBase<UnsortedNodes> {
         .category = "graph",
         .severity = Severity::Error,
         .summary = "Nodes that are not in topological order, or that form a cycle",
+        .fixable = true,
     };
     return k;
   }

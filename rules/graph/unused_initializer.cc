@@ -21,6 +21,7 @@ class UnusedInitializer final : public RuleBase<UnusedInitializer> {
         .category = "graph",
         .severity = Severity::Warning,
         .summary = "Initializer that no node, subgraph or graph output consumes",
+        .fixable = true,
     };
     return k;
   }

@@ -19,6 +19,7 @@ class MissingImport final : public RuleBase<MissingImport> {
         .severity = Severity::Error,
         .summary = "Node whose domain has no opset_import",
         .rejected_at_load = true,
+        .fixable = true,
     };
     return k;
   }

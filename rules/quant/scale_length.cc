@@ -27,6 +27,7 @@ class ScaleLength final : public RuleBase<ScaleLength> {
             "Per-axis quantization scale or zero point whose length does not match the "
             "quantized axis",
         .node_ops = {"DequantizeLinear", "QuantizeLinear"},
+        .fixable = true,
     };
     return k;
   }

@@ -30,6 +30,7 @@ class DynamicOutput final : public RuleBase<DynamicOutput> {
                      "names (globs) of dynamic input dims that are intended, e.g. [\"batch\"]: "
                      "outputs whose shape depends on no other dim are not reported (defaults to "
                      "shape-dynamic-input's allow-dims)"}},
+        .fixable = true,
     };
     return k;
   }

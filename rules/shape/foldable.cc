@@ -23,6 +23,7 @@ class Foldable final : public RuleBase<Foldable> {
         .category = "shape",
         .severity = Severity::Info,
         .summary = "Shape computation on fully static shapes that a simplifier could fold",
+        .fixable = true,
     };
     return k;
   }

@@ -708,6 +708,13 @@ class ListAndExplain(unittest.TestCase):
             self.assertTrue(r["id"].startswith(r["category"] + "-"), r["id"])
             self.assertTrue(r["summary"] and not r["summary"].endswith("."), r["id"])
             self.assertEqual(r["doc"], f"docs/rules/{r['id']}.md")
+        fixable = {r["id"] for r in listing["rules"] if r["fixable"]}
+        self.assertIn("graph-dead-node", fixable)
+        self.assertNotIn("shape-dynamic-input", fixable)
+        # A rule that declares fixes documents them (docs/fixes.md, its page's "### Fix").
+        for rule in fixable:
+            with open(os.path.join(SRC, "docs", "rules", rule + ".md")) as page:
+                self.assertIn("### Fix", page.read(), rule)
 
     def test_list_rules_text_matches_json(self):
         _, text, _ = run("--list-rules")

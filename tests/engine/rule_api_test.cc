@@ -98,6 +98,24 @@ class Mistyped final : public RuleBase<Mistyped> {
   explicit Mistyped(const RuleOptionsView& o) { (void)o.get<bool>("limit"); }
 };
 
+// States a fix without declaring `fixable`: a bug in the rule, its internal-error finding.
+class UndeclaredFix final : public RuleBase<UndeclaredFix> {
+ public:
+  static const RuleInfo& static_info() {
+    static const RuleInfo k{
+        .id = "house-undeclared-fix",
+        .category = "house",
+        .severity = Severity::Warning,
+        .summary = "States a fix it does not declare",
+    };
+    return k;
+  }
+  void on_model(const Model&, RuleContext& ctx) override {
+    Diagnostic& d = ctx.report(ctx.at_model(), "finding");
+    ctx.fix(d, FixSafety::Safe, "a fix");
+  }
+};
+
 RuleRegistry house_registry() {
   RuleRegistry r;
   register_engine_rules(r);
@@ -105,6 +123,7 @@ RuleRegistry house_registry() {
   r.add<Plain>();
   r.add<Undeclared>();
   r.add<Mistyped>();
+  r.add<UndeclaredFix>();
   return r;
 }
 
@@ -129,6 +148,14 @@ LintOptions only(const std::string& id) {
   LintOptions o;
   o.select = {id};
   return o;
+}
+
+TEST(RuleFixes, AFixTheRuleDoesNotDeclareIsItsInternalError) {
+  EXPECT_THAT(lint(house_registry(), only("house-undeclared-fix")),
+              ElementsAre("house-undeclared-fix: finding",
+                          "internal-error: rule 'house-undeclared-fix' failed: rule "
+                          "'house-undeclared-fix' states a fix but its RuleInfo does not declare "
+                          "`fixable`"));
 }
 
 TEST(RuleBase, SuppliesInfoFromStaticInfo) {
