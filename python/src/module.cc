@@ -782,6 +782,8 @@ PYBIND11_MODULE(_onnxlint, m) {
           "Default severity.")
       .def_readonly("summary", &RuleInfo::summary, "One sentence.")
       .def_readonly("options", &RuleInfo::options, "Options the rule reads.")
+      .def_readonly("fixable", &RuleInfo::fixable,
+                    "True when the rule states fixes for its findings (onnxlint.fix).")
       .def("__repr__", [](const RuleInfo& r) { return "<Rule " + r.id + ">"; });
 
   py::class_<TargetInfo>(m, "Target", "A deployment target runtime (as --list-targets shows).")

@@ -37,6 +37,12 @@ def test_findings_say_whether_they_have_a_fix():
     assert dynamic.fix is None and dynamic.fix_description is None
 
 
+def test_rules_say_whether_they_fix():
+    fixable = {r.id for r in onnxlint.rules() if r.fixable}
+    assert {"graph-dead-node", "shape-foldable", "export-training-mode"} <= fixable
+    assert "shape-dynamic-input" not in fixable
+
+
 def test_fix_dims_make_the_input_static():
     result = onnxlint.fix(dynamic_model(), dims={"batch": 3}, config=False)
     dims = [d.dim_value for d in result.model.graph.input[0].type.tensor_type.shape.dim]
