@@ -207,6 +207,9 @@ class Provenance {
   /// declared rank agrees). A declaration never overrides a proven dim, so the answer does not
   /// change when `infer_shapes` adds value_info. nullopt when neither knows the rank.
   std::optional<std::vector<int64_t>> static_dims(ValueId v) const;
+  /// The size of every dim when the analysis proves each one (Fixed, no declaration taken), as
+  /// a fix writes it; nullopt when any dim, or the rank, is not proven.
+  std::optional<std::vector<int64_t>> proven_dims(ValueId v) const;
   /// The elements of a small integer value known statically (initializer, Constant, or shape
   /// arithmetic on static dims), or nullopt.
   std::optional<std::vector<int64_t>> known_ints(ValueId v) const;

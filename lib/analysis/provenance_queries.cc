@@ -168,6 +168,18 @@ std::optional<std::vector<int64_t>> Provenance::static_dims(ValueId v) const {
   return out;
 }
 
+std::optional<std::vector<int64_t>> Provenance::proven_dims(ValueId v) const {
+  if (v == kNoValue || v >= impl_->dims.size()) return std::nullopt;
+  const ArenaRef r = impl_->dims[v];
+  if (impl_->n_of(r) < 0) return std::nullopt;
+  std::vector<int64_t> out;
+  for (const Sym& s : impl_->view(r)) {
+    if (!s.is_fixed() || s.v < 0) return std::nullopt;
+    out.push_back(s.v);
+  }
+  return out;
+}
+
 std::optional<std::vector<int64_t>> Provenance::argument_ints(const Node& n, size_t k,
                                                               std::string_view attr,
                                                               int64_t since) const {

@@ -27,6 +27,34 @@ struct Target {
   NodeList* nodes() { return graph ? graph->mutable_node() : function->mutable_node(); }
 };
 
+// The first attribute of `n` named `name`, or nullptr.
+onnx::AttributeProto* attribute_of(onnx::NodeProto& n, std::string_view name) {
+  for (onnx::AttributeProto& a : *n.mutable_attribute()) {
+    if (a.name() == name) return &a;
+  }
+  return nullptr;
+}
+
+// The graph of GRAPH attribute `name` of `n` (an If's branch), or nullptr.
+onnx::GraphProto* branch_of(onnx::NodeProto& n, std::string_view name) {
+  onnx::AttributeProto* a = attribute_of(n, name);
+  return a != nullptr && a->has_g() ? a->mutable_g() : nullptr;
+}
+
+// The tensor a ClampFloats edit names in `t`: the node's tensor attribute (`index` 1) or the
+// graph's initializer; nullptr when there is none.
+onnx::TensorProto* clamp_target(Target& t, const Edit& e) {
+  if (e.index == 1) {
+    onnx::AttributeProto* a = attribute_of(*t.nodes()->Mutable(static_cast<int>(e.node)), e.text);
+    return a != nullptr && a->has_t() ? a->mutable_t() : nullptr;
+  }
+  if (t.graph == nullptr) return nullptr;
+  for (onnx::TensorProto& x : *t.graph->mutable_initializer()) {
+    if (x.name() == e.text) return &x;
+  }
+  return nullptr;
+}
+
 std::optional<Target> resolve(onnx::ModelProto& model, const GraphAddress& a) {
   Target t;
   if (a.function == -1) {
@@ -39,16 +67,13 @@ std::optional<Target> resolve(onnx::ModelProto& model, const GraphAddress& a) {
   for (const GraphAddress::Step& s : a.steps) {
     NodeList* nodes = t.nodes();
     if (s.node >= static_cast<uint32_t>(nodes->size())) return std::nullopt;
-    onnx::NodeProto* n = nodes->Mutable(static_cast<int>(s.node));
+    onnx::AttributeProto* attr =
+        attribute_of(*nodes->Mutable(static_cast<int>(s.node)), s.attribute);
     onnx::GraphProto* next = nullptr;
-    for (onnx::AttributeProto& attr : *n->mutable_attribute()) {
-      if (attr.name() != s.attribute) continue;
-      if (attr.has_g() && s.graph_index == 0) {
-        next = attr.mutable_g();
-      } else if (s.graph_index < static_cast<uint32_t>(attr.graphs_size())) {
-        next = attr.mutable_graphs(static_cast<int>(s.graph_index));
-      }
-      break;
+    if (attr != nullptr && attr->has_g() && s.graph_index == 0) {
+      next = attr->mutable_g();
+    } else if (attr != nullptr && s.graph_index < static_cast<uint32_t>(attr->graphs_size())) {
+      next = attr->mutable_graphs(static_cast<int>(s.graph_index));
     }
     if (next == nullptr) return std::nullopt;
     t = Target{next, nullptr};
@@ -134,18 +159,9 @@ std::string check(onnx::ModelProto& model, const Edit& e, size_t fix,
       if (plan.order) return "another fix orders the graph";
       return "";
     case Edit::Kind::ClampFloats: {
-      const onnx::TensorProto* t = nullptr;
-      if (e.index == 1) {
-        if (e.node >= node_count) return "no such node";
-        if (plan.removed.count(e.node)) return "another fix removes the node";
-        for (const auto& a : plan.target.nodes()->Get(static_cast<int>(e.node)).attribute()) {
-          if (a.name() == e.text && a.has_t()) t = &a.t();
-        }
-      } else if (on_graph) {
-        for (const auto& x : plan.target.graph->initializer()) {
-          if (x.name() == e.text) t = &x;
-        }
-      }
+      if (e.index == 1 && e.node >= node_count) return "no such node";
+      if (e.index == 1 && plan.removed.count(e.node)) return "another fix removes the node";
+      const onnx::TensorProto* t = clamp_target(plan.target, e);
       if (t == nullptr) return "no such tensor";
       if (t->data_location() == onnx::TensorProto::EXTERNAL) {
         return "the tensor is in external data, which fixes do not rewrite";
@@ -161,12 +177,9 @@ std::string check(onnx::ModelProto& model, const Edit& e, size_t fix,
       if (e.node >= node_count) return "no such node";
       if (plan.removed.count(e.node)) return "another fix removes the node";
       if (plan.edited.count(e.node)) return "another fix edits the node";
-      const onnx::NodeProto& n = plan.target.nodes()->Get(static_cast<int>(e.node));
+      onnx::NodeProto& n = *plan.target.nodes()->Mutable(static_cast<int>(e.node));
       if (n.op_type() != "If") return "not an If";
-      const onnx::GraphProto* branch = nullptr;
-      for (const auto& a : n.attribute()) {
-        if (a.name() == e.text && a.has_g()) branch = &a.g();
-      }
+      const onnx::GraphProto* branch = branch_of(n, e.text);
       if (branch == nullptr) return "no such branch";
       if (branch->output_size() != n.output_size()) return "the branch's outputs do not match";
       if (!on_graph && (branch->initializer_size() > 0 || branch->sparse_initializer_size() > 0)) {
@@ -431,20 +444,9 @@ void apply_in_place(onnx::ModelProto& model, const Edit& e, Target& t) {
       imp->set_version(e.number);
       break;
     }
-    case Edit::Kind::ClampFloats: {
-      onnx::TensorProto* tensor = nullptr;
-      if (e.index == 1) {
-        for (onnx::AttributeProto& a : *node().mutable_attribute()) {
-          if (a.name() == e.text && a.has_t()) tensor = a.mutable_t();
-        }
-      } else {
-        for (onnx::TensorProto& x : *t.graph->mutable_initializer()) {
-          if (x.name() == e.text) tensor = &x;
-        }
-      }
-      if (tensor != nullptr) clamp_floats(*tensor, e.bound);
+    case Edit::Kind::ClampFloats:
+      if (onnx::TensorProto* tensor = clamp_target(t, e)) clamp_floats(*tensor, e.bound);
       break;
-    }
     case Edit::Kind::RemoveNode:
     case Edit::Kind::SortNodes:
     case Edit::Kind::InlineBranch:
@@ -458,10 +460,7 @@ void apply_in_place(onnx::ModelProto& model, const Edit& e, Target& t) {
 // value_info move to `t`'s graph.
 std::vector<onnx::NodeProto*> inline_branch(onnx::NodeProto& n, const std::string& attribute,
                                             Target& t) {
-  onnx::GraphProto* branch = nullptr;
-  for (onnx::AttributeProto& a : *n.mutable_attribute()) {
-    if (a.name() == attribute && a.has_g()) branch = a.mutable_g();
-  }
+  onnx::GraphProto* branch = branch_of(n, attribute);
   std::map<std::string, std::string> renamed;
   std::set<std::string> produced;
   for (const auto& node : branch->node()) {

@@ -4,6 +4,7 @@
 #include <onnx/onnx_pb.h>
 #include <onnxlint/element_types.h>
 #include <onnxlint/escape.h>
+#include <onnxlint/external_data.h>
 #include <onnxlint/fix.h>
 #include <onnxlint/linter.h>
 #include <onnxlint/loader.h>
@@ -71,67 +72,37 @@ bool serialize(const onnx::ModelProto& model, std::string& out) {
   return model.SerializeToString(&out);
 }
 
-// Every external-data location the model names (initializers, Constant and other tensor
-// attributes, at any depth).
-void external_locations(const onnx::GraphProto& g, std::set<std::string>& out);
-void external_locations(const onnx::TensorProto& t, std::set<std::string>& out) {
-  if (t.data_location() != onnx::TensorProto::EXTERNAL) return;
-  for (const auto& kv : t.external_data()) {
-    if (kv.key() == "location") out.insert(kv.value());
-  }
-}
-void external_locations(const onnx::NodeProto& n, std::set<std::string>& out) {
-  for (const auto& a : n.attribute()) {
-    if (a.has_t()) external_locations(a.t(), out);
-    for (const auto& t : a.tensors()) external_locations(t, out);
-    if (a.has_g()) external_locations(a.g(), out);
-    for (const auto& g : a.graphs()) external_locations(g, out);
-  }
-}
-void external_locations(const onnx::GraphProto& g, std::set<std::string>& out) {
-  for (const auto& t : g.initializer()) external_locations(t, out);
-  for (const auto& s : g.sparse_initializer()) {
-    external_locations(s.values(), out);
-    external_locations(s.indices(), out);
-  }
-  for (const auto& n : g.node()) external_locations(n, out);
-}
-
-// Places the model's external-data files beside `output` when it is written to another folder:
-// each is copied (streamed by the file system, never read into memory) unless the same file is
-// already there. Returns "" or why it cannot be done.
-std::string place_external_data(const onnx::ModelProto& model, const fs::path& from_dir,
+// Places the written model's external-data files (`files`: its report's summary, each location
+// once) beside `output` when it goes to another folder: each is copied (streamed by the file
+// system, never read into memory) unless the same file is already there. A location must
+// resolve inside the model's folder, as data-external-path-escape demands of any model.
+// Returns "" or why it cannot be done.
+std::string place_external_data(const std::vector<ExternalFile>& files, const fs::path& from_dir,
                                 const fs::path& output, std::vector<std::string>& copied) {
-  std::set<std::string> locations;
-  external_locations(model.graph(), locations);
-  for (const auto& f : model.functions()) {
-    for (const auto& n : f.node()) external_locations(n, locations);
-  }
-  if (locations.empty()) return "";
+  if (files.empty()) return "";
   const fs::path to_dir = output.parent_path().empty() ? fs::path(".") : output.parent_path();
   std::error_code ec;
   if (fs::equivalent(from_dir, to_dir, ec)) return "";
-  for (const std::string& location : locations) {
-    const fs::path rel(location);
-    bool escapes = rel.is_absolute();
-    for (const fs::path& part : rel) escapes = escapes || part == "..";
-    if (escapes) {
+  const fs::path real_dir = fs::canonical(from_dir, ec);
+  for (const ExternalFile& file : files) {
+    const ExternalLocation where =
+        resolve_external_location(from_dir, ec ? fs::path() : real_dir, file.location);
+    if (where.problem != ExternalLocation::Problem::None) {
       return fmt::format(
           "its external data '{}' is not inside the model's folder, so it cannot be placed beside "
           "a model written to another folder; write the fixed model in the model's folder",
-          visible(location));
+          visible(file.location));
     }
-    const fs::path src = from_dir / rel;
-    const fs::path dst = to_dir / rel;
+    const fs::path dst = to_dir / fs::path(file.location);
     if (fs::exists(dst, ec)) {
-      if (fs::equivalent(src, dst, ec)) continue;
+      if (fs::equivalent(where.path, dst, ec)) continue;
       return fmt::format("'{}' exists beside the output and is not the model's external data",
                          visible(dst.string()));
     }
     fs::create_directories(dst.parent_path(), ec);
-    if (!fs::copy_file(src, dst, ec) || ec) {
-      return fmt::format("could not copy its external data '{}' to '{}': {}", visible(src.string()),
-                         visible(dst.string()), ec.message());
+    if (!fs::copy_file(where.path, dst, ec) || ec) {
+      return fmt::format("could not copy its external data '{}' to '{}': {}",
+                         visible(where.path.string()), visible(dst.string()), ec.message());
     }
     copied.push_back(dst.string());
   }
@@ -180,14 +151,10 @@ uint64_t declare_static_value_info(const std::string& name, std::string& current
     for (const ValueInfo& vi : g->value_info()) {
       if (vi.type.kind != TypeInfo::Kind::Tensor || vi.type.is_static_shape()) continue;
       const ValueId v = p.find(*g, vi.name);
-      const auto dims = v == kNoValue ? std::nullopt : p.dims(v);
+      const auto dims = p.proven_dims(v);
       if (!dims) continue;
       std::vector<FixDim> shape;
-      for (const DimFact& f : *dims) {
-        if (f.kind != DimFact::Kind::Fixed || f.value < 0) break;
-        shape.push_back(FixDim{f.value, {}});
-      }
-      if (shape.size() != dims->size()) continue;
+      for (int64_t size : *dims) shape.push_back(FixDim{size, {}});
       const int32_t elem = vi.type.elem_type != 0 ? vi.type.elem_type : types.elem_type(v);
       if (elem == 0) continue;
       if (!address) address = GraphAddress::of(model, *g);
@@ -344,13 +311,11 @@ FileReport fix_model(const Linter& linter, const std::string& path, const FixOpt
   const bool changed =
       summary.error.empty() && (!summary.applied.empty() || !summary.fixed_dims.empty());
   if (changed && !options.dry_run) {
-    onnx::ModelProto proto;
-    std::string why;
-    if (!proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
-      why = "the fixed model does not parse";
-    } else {
-      why = place_external_data(proto, directory, output, summary.copied_data);
-    }
+    // The report is the written bytes' (the loop's last lint): its summary lists the external
+    // data they name.
+    std::string why = report.model ? place_external_data(report.model->external_data, directory,
+                                                         output, summary.copied_data)
+                                   : std::string("the fixed model could not be read back");
     if (why.empty()) why = write_atomically(output, bytes);
     if (why.empty()) {
       summary.output = output.string();

@@ -171,14 +171,11 @@ class DynamicOutput final : public RuleBase<DynamicOutput> {
   // element type it declares or the analysis infers.
   static void declare_proven_shape(const Graph& g, const ValueInfo& out, ValueId v,
                                    const Provenance& p, RuleContext& ctx, Diagnostic& d) {
-    const auto dims = p.dims(v);
+    const auto dims = p.proven_dims(v);
     if (!dims || g.kind() == Graph::Kind::Function) return;
     if (out.type.kind != TypeInfo::Kind::Tensor && out.type.kind != TypeInfo::Kind::None) return;
     std::vector<FixDim> shape;
-    for (const DimFact& f : *dims) {
-      if (f.kind != DimFact::Kind::Fixed || f.value < 0) return;
-      shape.push_back(FixDim{f.value, {}});
-    }
+    for (int64_t size : *dims) shape.push_back(FixDim{size, {}});
     int32_t elem = out.type.elem_type;
     if (elem == 0) elem = ctx.get<ElementTypes>().elem_type(v);
     if (elem == 0) return;

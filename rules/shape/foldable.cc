@@ -71,18 +71,15 @@ class Foldable final : public RuleBase<Foldable> {
     // Inferred, not only declared: the fix writes proven facts only.
     if ((elem != 7 && elem != 6) || !types.inferred(v)) return std::nullopt;  // INT64, INT32
     auto values = p.known_ints(v);
-    auto dims = p.dims(v);
+    auto dims = p.proven_dims(v);
     if (!values || !dims) return std::nullopt;
+    uint64_t count = 1;
+    for (int64_t d : *dims) count *= static_cast<uint64_t>(d);
+    if (count != values->size()) return std::nullopt;
     FixTensor t;
     t.name = std::string(p.name_of(v));
     t.elem_type = elem;
-    uint64_t count = 1;
-    for (const DimFact& d : *dims) {
-      if (d.kind != DimFact::Kind::Fixed || d.value < 0) return std::nullopt;
-      t.dims.push_back(d.value);
-      count *= static_cast<uint64_t>(d.value);
-    }
-    if (count != values->size()) return std::nullopt;
+    t.dims = std::move(*dims);
     t.values = std::move(*values);
     return t;
   }
