@@ -139,6 +139,31 @@ TEST(Fix, DeadNodeAndWhatOnlyFeedsItAreRemoved) {
             "Relu(x)->y 'live'\ninputs: x[1]\ninitializers:\noutputs: y[1]\nopsets: ai.onnx=17");
 }
 
+TEST(Fix, DeadNodeInsideASubgraphIsRemovedThere) {
+  // If on a graph input (not constant): each branch keeps its live node, the dead one goes.
+  ModelBuilder m;
+  m.graph().input("c", kBool).input("x").output("y");
+  onnx::GraphProto then_branch, else_branch;
+  GraphBuilder t(&then_branch), e(&else_branch);
+  t.output("t");
+  t.node("Abs", {"x"}, {"t"}, "abs");
+  t.node("Neg", {"x"}, {"unused"}, "dead_in_then");
+  e.output("u");
+  e.node("Neg", {"x"}, {"u"}, "neg");
+  auto& node = m.graph().node("If", {"c"}, {"y"}, "if");
+  attr_graph(node, "then_branch", then_branch);
+  attr_graph(node, "else_branch", else_branch);
+  const Fixed f = fix(m, {"graph-dead-node"});
+  EXPECT_THAT(applied_rules(f.report), ElementsAre("graph-dead-node"));
+  ASSERT_EQ(f.report.fixing->applied[0].location.graph_path, "main/if:then_branch");
+  const onnx::NodeProto& fixed_if = f.model.graph().node(0);
+  ASSERT_EQ(fixed_if.attribute_size(), 2);
+  EXPECT_EQ(fixed_if.attribute(0).g().node_size(), 1);
+  EXPECT_EQ(fixed_if.attribute(0).g().node(0).name(), "abs");
+  EXPECT_EQ(fixed_if.attribute(1).g().node_size(), 1);
+  EXPECT_THAT(f.report.diagnostics, IsEmpty());
+}
+
 TEST(Fix, NodeFeedingAnOutputIsNotDead) {
   ModelBuilder m;
   m.graph().input("x").output("y");
