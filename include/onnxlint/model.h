@@ -37,6 +37,12 @@ struct ByteSpan {
   uint64_t size = 0;
 };
 
+/// An operator as nodes name it: Model::op_kinds() lists each one the model uses.
+struct OpKind {
+  std::string_view domain;  ///< canonical: "" for the default ONNX domain
+  std::string_view op_type;
+};
+
 struct StringPair {
   std::string_view key;
   std::string_view value;
@@ -297,6 +303,10 @@ class Node {
   uint32_t index() const { return index_; }
   /// Byte offset of the NodeProto in the file.
   uint64_t offset() const { return offset_; }
+  /// The node's (domain, op_type) as a dense id, equal for every node of the model that names
+  /// the same pair: an index into Model::op_kinds(). Analyses keep per-op facts in a vector
+  /// indexed by it, so that an op is resolved once per model rather than hashed per node.
+  uint32_t op_id() const { return op_id_; }
   /// IR >= 10: the function overload this node calls, and its metadata_props.
   std::string_view overload() const { return extras_ ? extras_->overload : std::string_view(); }
   std::span<const StringPair> metadata_props() const {
@@ -318,6 +328,7 @@ class Node {
   uint32_t index_ = 0;
   uint32_t input_count_ = 0;
   uint32_t output_count_ = 0;
+  uint32_t op_id_ = 0;  // fills the padding after output_count_: Node stays 112 bytes
 };
 
 /// A node as messages name it: "Reshape 'Reshape_12'" for a named node, "Reshape#12" (its
@@ -482,6 +493,9 @@ class Model {
   /// Every graph of the model in walk order: main graph and its subgraphs (pre-order), then
   /// each function body and its subgraphs.
   const std::vector<const Graph*>& all_graphs() const { return all_graphs_; }
+  /// Each distinct (domain, op_type) its nodes name, in order of first appearance; Node::op_id()
+  /// indexes it. Domains are canonical as Node::domain() gives them.
+  std::span<const OpKind> op_kinds() const { return op_kinds_; }
 
   /// Decodes a tensor's payload as integers (int8..int64, uint*, bool). Refuses (nullopt)
   /// external data, non-integer types, and tensors with more than `max_elements` elements, so
@@ -519,6 +533,7 @@ class Model {
   std::unique_ptr<Arena> arena_;
   std::vector<std::unique_ptr<Graph>> owned_graphs_;
   std::vector<const Graph*> all_graphs_;
+  std::vector<OpKind> op_kinds_;
   std::vector<const Function*> functions_in_order_;
   std::vector<const Function*> functions_by_key_;  // sorted by (domain, name), then file order
 };

@@ -7,13 +7,13 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <tuple>
 #include <unordered_map>
 #include <utility>
 
 #include "analysis/ops/registry.h"
 #include "analysis/ops/type_context.h"
-#include "util/name_map.h"
 
 namespace onnxlint {
 
@@ -231,13 +231,15 @@ struct ElementTypes::Pass final : ops::TypeContext {
     bool same_as_input = false;
   };
 
-  Pass(const Model& m, ElementTypes& e) : model(m), vt(e.values_), out(e) {}
+  Pass(const Model& m, ElementTypes& e)
+      : model(m), vt(e.values_), out(e), default_ops(m.op_kinds().size()) {}
 
   const Model& model;
   const ValueTable& vt;
   ElementTypes& out;
   std::unordered_map<const OpSchema*, SchemaPlan> plans;
-  NameMap<OpInfo> default_ops;     // default-domain ops outside functions: one lookup per op
+  // Default-domain ops outside functions, by Node::op_id: resolved once per op.
+  std::vector<std::optional<OpInfo>> default_ops;
   std::vector<const Node*> calls;  // the calls whose bodies are being inferred, innermost last
   size_t call_budget = 0;          // body nodes still allowed for call inference
   // Call results memoized for functions without attributes: (function, input types).
@@ -253,8 +255,8 @@ struct ElementTypes::Pass final : ops::TypeContext {
   const OpSchema* schema() const override { return cur_info->schema; }
   int64_t opset() const override { return cur_info->opset; }
   ValueType input(size_t k) const override {
-    if (k >= cur->input_count() || cur->input(k).empty()) return {};
-    return out.type(vt.input(*cur, k));
+    if (k >= cur->input_count() || cur->input_ids()[k] == kNoNameId) return {};
+    return out.type(vt.input(*cur_slot, *cur, k));  // cur_slot: cur's graph
   }
   const Attribute* attribute(std::string_view name) const override {
     const Attribute* a = cur->attribute(name);
@@ -408,12 +410,9 @@ struct ElementTypes::Pass final : ops::TypeContext {
         model.functions().empty() ? nullptr : model.find_function(n.domain(), n.op_type());
     if (fn == nullptr) {
       if (s.function == nullptr && n.in_default_domain()) {
-        if (const OpInfo* known = default_ops.find(n.op_type())) {
-          local = *known;
-        } else {
-          local = resolve(n, s);
-          default_ops.try_emplace(n.op_type(), local);
-        }
+        std::optional<OpInfo>& known = default_ops[n.op_id()];
+        if (!known) known = resolve(n, s);
+        local = *known;
       } else {
         local = resolve(n, s);
       }

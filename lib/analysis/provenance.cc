@@ -135,6 +135,12 @@ Provenance::Impl::Impl(const Model& m, AnalysisCache& cache)
   const uint32_t next_node = table.node_count();
   node_total = next_node;
   sem_of_node.assign(node_total, nullptr);
+  default_domain_sem.assign(m.op_kinds().size(), nullptr);
+  model_opset_of_op.reserve(m.op_kinds().size());
+  for (const OpKind& op : m.op_kinds()) {
+    // A missing import is reported by opset rules; assume a current opset meanwhile.
+    model_opset_of_op.push_back(m.opset_for(op.domain).value_or(1000));
+  }
   shape.assign(next, Fact{});
   value.assign(next, Fact{});
   dims.assign(next, ArenaRef{});
@@ -189,8 +195,7 @@ int64_t Provenance::Impl::opset_of(const Node& n) const {
       if (normalize_domain(imp.domain) == d) return imp.version;
     }
   }
-  // A missing import is reported by opset rules; assume a current opset meanwhile.
-  return model.opset_for(d).value_or(1000);
+  return model_opset_of_op[n.op_id()];
 }
 
 // Nodes of the default domain outside functions all see the model's opset: their semantics
@@ -206,10 +211,9 @@ const OpSemantics& Provenance::Impl::lookup_semantics(const Node& n) const {
 
 const OpSemantics& Provenance::Impl::node_semantics(const Node& n, const GraphSlot& s) {
   if (!by_op_alone(n, s)) return lookup_semantics(n);
-  if (const OpSemantics* const* known = default_domain_sem.find(n.op_type())) return **known;
-  const OpSemantics& sem = lookup_semantics(n);
-  default_domain_sem.try_emplace(n.op_type(), &sem);
-  return sem;
+  const OpSemantics*& known = default_domain_sem[n.op_id()];
+  if (known == nullptr) known = &lookup_semantics(n);
+  return *known;
 }
 
 const OpSemantics& Provenance::Impl::semantics_of(const Node& n) const {
@@ -219,7 +223,7 @@ const OpSemantics& Provenance::Impl::semantics_of(const Node& n) const {
     if (id < sem_of_node.size() && sem_of_node[id] != nullptr) return *sem_of_node[id];
   }
   if (gs != nullptr && by_op_alone(n, *gs)) {
-    if (const OpSemantics* const* known = default_domain_sem.find(n.op_type())) return **known;
+    if (const OpSemantics* known = default_domain_sem[n.op_id()]) return *known;
   }
   return lookup_semantics(n);
 }
@@ -436,7 +440,8 @@ void Provenance::Impl::transfer(const Node& n, const GraphSlot& s) {
 
 void Provenance::Impl::generic(const Node& n, const GraphSlot& s, const OpSemantics& sem,
                                std::span<const uint32_t> ins) {
-  infer(n, s, sem, ins, opset_of(n));
+  // The model's import unless the node is in a function body (opset_of looks the slot up).
+  infer(n, s, sem, ins, s.function == nullptr ? model_opset_of_op[n.op_id()] : opset_of(n));
   const uint32_t here = s.node_base + n.index();
   for (size_t k = 0; k < n.outputs().size(); ++k) {
     uint32_t id = out_id(s, n, k);
@@ -455,7 +460,7 @@ void Provenance::Impl::generic(const Node& n, const GraphSlot& s, const OpSemant
     }
     // A name defined nowhere (reported by graph-undefined-value): nothing is known about it.
     for (size_t i = 0; i < ins.size(); ++i) {
-      if (ins[i] == kNoValue && !n.inputs()[i].empty()) sh.raise(kUnknownLevel, here);
+      if (ins[i] == kNoValue && n.input_ids()[i] != kNoNameId) sh.raise(kUnknownLevel, here);
     }
     if (sem.shape == ShapeBehavior::Unknown) sh.raise(kUnknownLevel, here);
     Fact sf = sh.done();
@@ -483,7 +488,7 @@ void Provenance::Impl::generic(const Node& n, const GraphSlot& s, const OpSemant
         break;
     }
     for (size_t i = 0; i < ins.size(); ++i) {
-      if (ins[i] == kNoValue && !n.inputs()[i].empty()) va.raise(kUnknownLevel, here);
+      if (ins[i] == kNoValue && n.input_ids()[i] != kNoNameId) va.raise(kUnknownLevel, here);
     }
     Fact vf = va.done();
     refine(*this, vf, svec[id]);

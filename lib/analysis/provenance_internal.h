@@ -236,7 +236,13 @@ struct Provenance::Impl {
   const OpSemantics& node_semantics(const Node& n, const GraphSlot& s);
   static bool by_op_alone(const Node& n, const GraphSlot& s);
   const OpSemantics& lookup_semantics(const Node& n) const;
-  NameMap<const OpSemantics*> default_domain_sem;
+  std::vector<const OpSemantics*> default_domain_sem;  // by Node::op_id; nullptr: not yet
+  std::vector<int64_t> model_opset_of_op;  // by Node::op_id: the model's import of its domain
+  /// data_dependent_nodes() and data_dependent_origins(), computed on the first question.
+  void summarize_data() const;
+  mutable bool data_summarized = false;
+  mutable size_t data_nodes = 0;
+  mutable std::vector<const Node*> data_origins;
   /// The semantics each node was analysed with, by global node id (nullptr: not reached), so
   /// that Provenance::semantics answers rules without looking the op up again.
   std::vector<const OpSemantics*> sem_of_node;

@@ -264,28 +264,13 @@ ModelSummary summarize(const Model& model, AnalysisCache& cache, bool hash, File
   s.functions = model.functions().size();
   s.file_bytes = model.file_size();
 
-  // Counted by op type (one NameMap lookup per node), each with its few domains, before the
-  // strings are copied into the sorted map.
-  NameMap<uint32_t> op_index;
-  std::vector<std::vector<std::pair<std::string_view, uint64_t>>> op_domains;
-  auto count_op = [&](const Node& n) {
-    auto [index, added] =
-        op_index.try_emplace(n.op_type(), static_cast<uint32_t>(op_domains.size()));
-    if (added) op_domains.emplace_back();
-    auto& domains = op_domains[*index];
-    const std::string_view domain = n.domain();
-    for (auto& [d, count] : domains) {
-      if (d == domain) {
-        ++count;
-        return;
-      }
-    }
-    domains.emplace_back(domain, 1);
-  };
+  // Counted by Node::op_id (an array index per node); the strings are copied into the sorted
+  // map once per op.
+  std::vector<uint64_t> op_counts(model.op_kinds().size());
   for (const Graph* g : model.all_graphs()) {
     s.nodes += g->nodes().size();
     s.initializers += g->initializers().size() + g->sparse_initializers().size();
-    for (const Node& n : g->nodes()) count_op(n);
+    for (const Node& n : g->nodes()) ++op_counts[n.op_id()];
     for (const TensorData& t : g->initializers()) {
       if (t.storage == TensorData::Storage::External) {
         // Lengths are the file's numbers: the sum saturates rather than wrap.
@@ -300,10 +285,10 @@ ModelSummary summarize(const Model& model, AnalysisCache& cache, bool hash, File
       }
     }
   }
-  for (const auto& [op, index] : op_index) {
-    for (const auto& [domain, n] : op_domains[index]) {
-      s.ops[std::string(domain_display_name(domain))][std::string(op)] = n;
-    }
+  for (size_t k = 0; k < op_counts.size(); ++k) {
+    if (op_counts[k] == 0) continue;
+    const OpKind& op = model.op_kinds()[k];
+    s.ops[std::string(domain_display_name(op.domain))][std::string(op.op_type)] = op_counts[k];
   }
 
   const Graph& main = model.graph();

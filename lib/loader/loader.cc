@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -189,6 +190,7 @@ class ModelBuilder {
         max_path_bytes_(
             std::min<uint64_t>(limits.max_graph_path_bytes, (16u << 20) + 64 * bytes_.size())) {
     model_.max_call_depth_ = limits.max_call_depth;
+    recent_ops_.fill(kNoOp);
   }
 
   // Once the walk is done: the model's indexes of functions and graphs.
@@ -651,6 +653,38 @@ class ModelBuilder {
     pending_names_.clear();
   }
 
+  // Node::op_id: one hash per node here, so that analyses index per-op facts by it. Domains
+  // sharing an op type name (rare) chain through next_same_type_.
+  uint32_t op_id(std::string_view domain, std::string_view op_type) {
+    // A direct-mapped cache in front of the table, keyed by three bytes and the lengths: a
+    // model uses a few dozen ops, so nearly every node hits it (a miss only costs the lookup).
+    const size_t n = op_type.size();
+    const auto* p = reinterpret_cast<const unsigned char*>(op_type.data());
+    size_t mix = n * 131 + domain.size() * 31;
+    if (n > 0) mix += p[0] * 7u + p[n - 1] * 13u + p[n / 2];
+    const size_t slot = mix % recent_ops_.size();
+    if (const uint32_t id = recent_ops_[slot]; id != kNoOp) {
+      const OpKind& k = model_.op_kinds_[id];
+      if (same_name(k.op_type, op_type) && k.domain == domain) return id;
+    }
+    const uint32_t id = op_id_slow(domain, op_type);
+    recent_ops_[slot] = id;
+    return id;
+  }
+
+  uint32_t op_id_slow(std::string_view domain, std::string_view op_type) {
+    uint32_t* link = op_by_type_.try_emplace(op_type, kNoOp).first;
+    while (*link != kNoOp) {
+      if (model_.op_kinds_[*link].domain == domain) return *link;
+      link = &next_same_type_[*link];
+    }
+    const auto id = static_cast<uint32_t>(model_.op_kinds_.size());
+    *link = id;  // before the push_back below: `link` may point into next_same_type_
+    model_.op_kinds_.push_back(OpKind{domain, op_type});
+    next_same_type_.push_back(kNoOp);
+    return id;
+  }
+
   void walk_node(const Field& f, Node& node, Graph& graph, uint32_t index, int depth) {
     expect(f, wire::kLen, "NodeProto");
     if (++node_count_ > limits_.max_nodes) {
@@ -704,6 +738,7 @@ class ModelBuilder {
           break;
       }
     }
+    node.op_id_ = op_id(node.domain_, node.op_type_);
     // The names themselves stay in the graph's name table: the node keeps their ids only.
     const size_t n_in = scratch_inputs_.size(), n_out = scratch_outputs_.size();
     if (n_in + n_out > UINT32_MAX) Reader::fail("NodeProto: too many inputs/outputs", f.tag_offset);
@@ -938,6 +973,11 @@ class ModelBuilder {
   static constexpr size_t kNameBatch = 1024;
   std::vector<PendingName> pending_names_;
   Graph* pending_graph_ = nullptr;
+  // Node::op_id (see op_id()).
+  static constexpr uint32_t kNoOp = UINT32_MAX;
+  NameMap<uint32_t> op_by_type_;
+  std::array<uint32_t, 64> recent_ops_;  // filled with kNoOp by the constructor
+  std::vector<uint32_t> next_same_type_;
 };
 
 }  // namespace detail

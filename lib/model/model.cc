@@ -207,7 +207,10 @@ void Model::finalize() {
       all_graphs_.push_back(g);
       std::vector<const Graph*> children;
       for (const Node& n : g->nodes()) {
-        for (const Graph* s : n.subgraphs()) children.push_back(s);
+        for (const Attribute& a : n.attributes()) {  // as subgraphs(), without a vector per node
+          if (a.g != nullptr) children.push_back(a.g);
+          for (const Graph* s : a.graphs) children.push_back(s);
+        }
       }
       for (auto it = children.rbegin(); it != children.rend(); ++it) stack.push_back(*it);
     }

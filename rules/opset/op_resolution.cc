@@ -6,8 +6,6 @@
 #include <optional>
 #include <utility>
 
-#include "util/name_map.h"
-
 namespace onnxlint::rules {
 namespace {
 
@@ -36,7 +34,8 @@ const Function* enclosing_function(const Graph* g) {
 
 class Resolver {
  public:
-  Resolver(const Model& model, std::vector<AttrIssue>& issues) : model_(model), issues_(issues) {
+  Resolver(const Model& model, std::vector<AttrIssue>& issues)
+      : model_(model), issues_(issues), op_has_values_(model.op_kinds().size(), -1) {
     model_imports_ = normalized(model.opset_imports());
     // IR 1 and 2 had no opset_import: the default domain was implicitly at opset 1.
     if (model.opset_imports().empty() && model.has_ir_version() && model.ir_version() > 0 &&
@@ -50,6 +49,16 @@ class Resolver {
   }
 
   OpResolution resolve(const Node& n, const Function* scope) {
+    std::span<const OpSchema> versions;
+    OpResolution r = resolve_op(n, scope, versions);
+    check_attributes(n, r, versions);
+    return r;
+  }
+
+  // What a node with this op resolves to before its attributes are looked at: the same for
+  // every node of the op in one scope. `versions`: the op's schemas, for check_attributes.
+  OpResolution resolve_op(const Node& n, const Function* scope,
+                          std::span<const OpSchema>& versions) {
     OpResolution r;
     r.domain = normalize_domain(n.domain());
     r.scope_function = scope;
@@ -80,7 +89,7 @@ class Resolver {
       r.status = OpStatus::BeyondTable;
       return r;
     }
-    std::span<const OpSchema> versions = op_versions(r.domain, n.op_type());
+    versions = op_versions(r.domain, n.op_type());
     if (versions.empty()) {
       r.status = OpStatus::Unknown;
       return r;
@@ -110,14 +119,20 @@ class Resolver {
       r.status = OpStatus::Standard;
       r.schema = in_force;
     }
-    r.issues_begin = static_cast<uint32_t>(issues_.size());
-    check_attributes(n, r, versions);
-    r.issues_end = static_cast<uint32_t>(issues_.size());
     return r;
   }
 
- private:
+  // The node's attribute issues (Standard and TooLow resolutions only), appended to the
+  // issues and ranged in `r`.
   void check_attributes(const Node& n, OpResolution& r, std::span<const OpSchema> versions) {
+    if (r.status != OpStatus::Standard && r.status != OpStatus::TooLow) return;
+    r.issues_begin = static_cast<uint32_t>(issues_.size());
+    check_each_attribute(n, r, versions);
+    r.issues_end = static_cast<uint32_t>(issues_.size());
+  }
+
+ private:
+  void check_each_attribute(const Node& n, OpResolution& r, std::span<const OpSchema> versions) {
     const OpSchema& base = *r.schema;
     const bool standard = r.status == OpStatus::Standard;
     for (const Attribute& a : n.attributes()) {
@@ -167,7 +182,7 @@ class Resolver {
       }
       // Values that arrived later than the attribute (Pad mode 'wrap', ...). A reference to a
       // function attribute has no value here: it is checked where the function is called.
-      if (!ref) {
+      if (!ref && has_value_rows(n, r.domain)) {
         std::string text = attribute_value_text(a);
         if (!text.empty()) {
           const ValueAvailability* e = find_value_availability(r.domain, n.op_type(), a.name, text);
@@ -201,6 +216,19 @@ class Resolver {
     }
   }
 
+  // Whether the value-availability table has rows for the node's op: asked once per op
+  // (Node::op_id), so that nodes of other ops skip the attribute's text and the table scan.
+  bool has_value_rows(const Node& n, std::string_view domain) {
+    int8_t& known = op_has_values_[n.op_id()];
+    if (known < 0) {
+      known = 0;
+      for (const ValueAvailability& e : value_availability_table()) {
+        if (e.domain == domain && e.op == n.op_type()) known = 1;
+      }
+    }
+    return known == 1;
+  }
+
   struct PairHash {
     size_t operator()(const std::pair<std::string_view, std::string_view>& p) const {
       return std::hash<std::string_view>()(p.first) * 31 + std::hash<std::string_view>()(p.second);
@@ -213,6 +241,7 @@ class Resolver {
   std::unordered_map<std::pair<std::string_view, std::string_view>, const Function*, PairHash>
       functions_;
   std::unordered_map<const Function*, Imports> function_imports_;
+  std::vector<int8_t> op_has_values_;  // by Node::op_id: -1 not yet asked, 0 no rows, 1 rows
 };
 
 }  // namespace
@@ -249,26 +278,53 @@ struct HashResolution {
 OpResolutionIndex::OpResolutionIndex(const Model& model, AnalysisCache&) {
   Resolver resolver(model, issues_);
   std::unordered_map<OpResolution, uint32_t, HashResolution, SameResolution> index_of;
-  // A node of the default domain outside functions without attributes resolves by its op
-  // alone (a missing required attribute is the same issue for each): resolved once per op.
-  NameMap<uint32_t> plain_nodes;
+  auto index = [&](const OpResolution& r) {
+    auto [it, added] = index_of.try_emplace(r, static_cast<uint32_t>(distinct_.size()));
+    if (added) distinct_.push_back(r);
+    return it->second;
+  };
+  // Outside functions a node's op alone decides its resolution up to its attributes: resolved
+  // once per op (Node::op_id); its nodes without attributes share one entry, and so do those
+  // whose attributes raise nothing. Only attributes are checked per node.
+  struct PerOp {
+    bool resolved = false;
+    OpResolution base;
+    std::span<const OpSchema> versions;
+    uint32_t plain = UINT32_MAX;  // the entry of its nodes without attributes
+    uint32_t clean = UINT32_MAX;  // the entry of its nodes whose attributes raise nothing
+  };
+  std::vector<PerOp> per_op(model.op_kinds().size());
   for (const Graph* g : model.all_graphs()) {
     const Function* scope = enclosing_function(g);
     std::vector<uint32_t>& ids = by_graph_[g];
     ids.reserve(g->nodes().size());
     for (const Node& n : g->nodes()) {
-      const bool plain = scope == nullptr && n.domain().empty() && n.attributes().empty();
-      if (plain) {
-        if (const uint32_t* known = plain_nodes.find(n.op_type())) {
-          ids.push_back(*known);
-          continue;
-        }
+      if (scope != nullptr) {
+        ids.push_back(index(resolver.resolve(n, scope)));
+        continue;
       }
-      OpResolution r = resolver.resolve(n, scope);
-      auto [it, added] = index_of.try_emplace(r, static_cast<uint32_t>(distinct_.size()));
-      if (added) distinct_.push_back(r);
-      ids.push_back(it->second);
-      if (plain) plain_nodes.try_emplace(n.op_type(), it->second);
+      PerOp& op = per_op[n.op_id()];
+      if (!op.resolved) {
+        op.base = resolver.resolve_op(n, nullptr, op.versions);
+        op.resolved = true;
+      }
+      OpResolution r = op.base;
+      if (n.attributes().empty()) {  // a missing required attribute is the same for each
+        if (op.plain == UINT32_MAX) {
+          resolver.check_attributes(n, r, op.versions);
+          op.plain = index(r);
+        }
+        ids.push_back(op.plain);
+        continue;
+      }
+      resolver.check_attributes(n, r, op.versions);
+      const bool clean = r.issues_begin == r.issues_end && r.needed_opset == op.base.needed_opset;
+      if (!clean) {
+        ids.push_back(index(r));
+        continue;
+      }
+      if (op.clean == UINT32_MAX) op.clean = index(r);
+      ids.push_back(op.clean);
     }
   }
   main_graph_ = &model.graph();

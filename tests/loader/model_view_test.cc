@@ -1,5 +1,6 @@
 // The model view's accessors (model.h, graph_index.h): what a library user reads, independent of
 // how the loader lays the view out.
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <onnxlint/analysis.h>
@@ -160,6 +161,78 @@ TEST(ModelView, FunctionsInFileOrderAndByKey) {
   EXPECT_EQ(f->body().nodes().size(), 1u);
   EXPECT_EQ(f->body().inputs()[0].name, "a");
   EXPECT_EQ(f->opset_imports().size(), 1u);
+}
+
+// Node::op_id names (domain, op_type) across the whole model: the same pair in the main graph,
+// a subgraph and a function body shares one id; the same type in another domain does not.
+TEST(ModelView, OpIdsNameEachDomainAndOpTypeOnceAcrossTheModel) {
+  testing::ModelBuilder m;
+  m.opset("com.microsoft", 1).opset("local", 1);
+  m.graph().input("x").input("c", testing::kBool).output("z");
+  m.graph().node("Relu", {"x"}, {"a"});
+  m.graph().node("Relu", {"a"}, {"b"}, "written_ai_onnx", "ai.onnx");  // canonical: ""
+  m.graph().node("Relu", {"b"}, {"r"}, "vendor", "com.microsoft");
+  onnx::GraphProto branch;
+  testing::GraphBuilder(&branch).output("t");
+  testing::GraphBuilder(&branch).node("Relu", {"r"}, {"t"});
+  onnx::NodeProto& cond = m.graph().node("If", {"c"}, {"i"});
+  testing::attr_graph(cond, "then_branch", branch);
+  testing::attr_graph(cond, "else_branch", branch);
+  m.graph().node("F", {"i"}, {"z"}, "call", "local");
+  onnx::FunctionProto* f = m.proto().add_functions();
+  f->set_name("F");
+  f->set_domain("local");
+  f->add_input("p");
+  f->add_output("q");
+  onnx::NodeProto* body = f->add_node();
+  body->set_op_type("Relu");
+  body->add_input("p");
+  body->add_output("q");
+  f->add_opset_import()->set_version(17);
+  auto model = load(m.bytes());
+  ASSERT_TRUE(model);
+
+  std::vector<std::string> kinds;
+  for (const OpKind& k : model->op_kinds())
+    kinds.push_back(fmt::format("{}:{}", k.domain, k.op_type));
+  EXPECT_THAT(kinds, ElementsAre(":Relu", "com.microsoft:Relu", ":If", "local:F"));
+  const auto& main = model->graph().nodes();
+  EXPECT_EQ(main[0].op_id(), 0u);
+  EXPECT_EQ(main[1].op_id(), 0u);
+  EXPECT_EQ(main[2].op_id(), 1u);
+  EXPECT_EQ(main[3].op_id(), 2u);
+  EXPECT_EQ(main[4].op_id(), 3u);
+  for (const Graph* g : model->all_graphs()) {
+    for (const Node& n : g->nodes()) {
+      const OpKind& k = model->op_kinds()[n.op_id()];
+      EXPECT_EQ(k.domain, n.domain());
+      EXPECT_EQ(k.op_type, n.op_type());
+    }
+  }
+  EXPECT_EQ(model->functions()[0]->body().nodes()[0].op_id(), 0u);
+  EXPECT_EQ(main[3].subgraphs()[0]->nodes()[0].op_id(), 0u);
+}
+
+// Many op types (past the loader's direct-mapped cache, with colliding slots) keep distinct ids.
+TEST(ModelView, OpIdsStayDistinctPastTheLoadersCache) {
+  testing::ModelBuilder m;
+  m.graph().input("x").output("v199");
+  std::string prev = "x";
+  for (int i = 0; i < 200; ++i) {
+    const std::string out = "v" + std::to_string(i);
+    // Same first and last byte and length class: the cheap cache key collides often.
+    m.graph().node(fmt::format("Op{:03}x", i % 100), {prev}, {out}, "", i < 100 ? "" : "d");
+    prev = out;
+  }
+  m.opset("d", 1);
+  auto model = load(m.bytes());
+  ASSERT_TRUE(model);
+  ASSERT_EQ(model->op_kinds().size(), 200u);
+  for (const Node& n : model->graph().nodes()) {
+    const OpKind& k = model->op_kinds()[n.op_id()];
+    EXPECT_EQ(k.op_type, n.op_type());
+    EXPECT_EQ(k.domain, n.domain());
+  }
 }
 
 }  // namespace
