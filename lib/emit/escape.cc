@@ -42,11 +42,16 @@ size_t decode(std::string_view s, size_t i, uint32_t& cp) {
 template <class Sink>
 void walk(std::string_view s, EscapeMode mode, Sink&& sink) {
   const bool keep_line_breaks = mode == EscapeMode::KeepLineBreaks;
+  auto plain = [keep_line_breaks](unsigned char c) {
+    return (c >= 0x20 && c < 0x7F) || (keep_line_breaks && (c == '\n' || c == '\r'));
+  };
   for (size_t i = 0; i < s.size();) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
-    if ((c >= 0x20 && c < 0x7F) || (keep_line_breaks && (c == '\n' || c == '\r'))) {
-      sink.keep(i, 1);
-      ++i;
+    if (plain(c)) {  // a run of plain ASCII kept in one piece (most text is nothing else)
+      size_t end = i + 1;
+      while (end < s.size() && plain(static_cast<unsigned char>(s[end]))) ++end;
+      sink.keep(i, end - i);
+      i = end;
       continue;
     }
     if (c < 0x80) {  // C0 control or DEL

@@ -44,15 +44,77 @@ class Reader {
   bool done() const { return pos_ >= end_; }
   uint64_t position() const { return pos_; }
 
-  /// Reads the next field. Throws Failure on malformed input.
-  Field next() {
+  /// Reads the next field. Throws Failure on malformed input. Inlined: the loader reads a
+  /// handful of fields per node, and the common case (one-byte tag and length) is a few
+  /// instructions; every failure path is out of line.
+  [[gnu::always_inline]] Field next() {
     Field f;
     f.tag_offset = pos_;
-    uint64_t tag = varint();
-    if (tag > UINT32_MAX) fail("field tag out of range", f.tag_offset);
+    const uint64_t tag = varint();
     f.number = static_cast<uint32_t>(tag >> 3);
     f.type = static_cast<WireType>(tag & 7);
-    if (f.number == 0) fail("field number 0 (not a protobuf message)", f.tag_offset);
+    if (tag > UINT32_MAX || f.number == 0) [[unlikely]] {
+      bad_tag(tag, f.tag_offset);
+    }
+    if (f.type == kLen) [[likely]] {
+      const uint64_t len_at = pos_;
+      const uint64_t len = varint();
+      if (len > end_ - pos_) [[unlikely]] {
+        past_end(len, f.number, len_at, end_ - pos_);
+      }
+      f.data = pos_;
+      f.size = len;
+      pos_ += len;
+      return f;
+    }
+    scalar(f);
+    return f;
+  }
+
+  [[gnu::always_inline]] uint64_t varint() {
+    // Fast path: tags and short lengths are almost always a single byte.
+    if (pos_ < end_ && base_[pos_] < 0x80) [[likely]] {
+      return base_[pos_++];
+    }
+    return varint_slow();
+  }
+
+  [[noreturn]] static void fail(std::string message, uint64_t offset) {
+    throw Failure{std::move(message), offset};
+  }
+
+ private:
+  void need(uint64_t n) {
+    if (n > end_ - pos_) fail("truncated fixed-width field", pos_);
+  }
+
+  [[gnu::noinline]] uint64_t varint_slow() {
+    uint64_t result = 0;
+    const uint64_t start = pos_;
+    for (int shift = 0; shift < 70; shift += 7) {
+      if (pos_ >= end_) fail("truncated varint", start);
+      const uint8_t b = base_[pos_++];
+      if (shift == 63 && b > 1) fail("varint overflows 64 bits", start);
+      result |= static_cast<uint64_t>(b & 0x7f) << shift;
+      if (!(b & 0x80)) return result;
+    }
+    fail("varint longer than 10 bytes", start);
+  }
+
+  [[noreturn, gnu::cold, gnu::noinline]] static void bad_tag(uint64_t tag, uint64_t at) {
+    if (tag > UINT32_MAX) fail("field tag out of range", at);
+    fail("field number 0 (not a protobuf message)", at);
+  }
+
+  [[noreturn, gnu::cold, gnu::noinline]] static void past_end(uint64_t len, uint32_t number,
+                                                              uint64_t len_at, uint64_t left) {
+    fail("length " + std::to_string(len) + " of field " + std::to_string(number) +
+             " runs past the end of its message (" + std::to_string(left) + " bytes left)",
+         len_at);
+  }
+
+  // The other wire types (out of line: rarer than length-delimited fields in a model).
+  [[gnu::noinline]] void scalar(Field& f) {
     switch (f.type) {
       case kVarint:
         f.varint = varint();
@@ -70,50 +132,11 @@ class Reader {
         pos_ += 4;
         break;
       }
-      case kLen: {
-        uint64_t len_at = pos_;
-        uint64_t len = varint();
-        if (len > end_ - pos_) {
-          fail("length " + std::to_string(len) + " of field " + std::to_string(f.number) +
-                   " runs past the end of its message (" + std::to_string(end_ - pos_) +
-                   " bytes left)",
-               len_at);
-        }
-        f.data = pos_;
-        f.size = len;
-        pos_ += len;
-        break;
-      }
       default:
         fail("unsupported wire type " + std::to_string(static_cast<int>(f.type)) + " for field " +
                  std::to_string(f.number),
              f.tag_offset);
     }
-    return f;
-  }
-
-  uint64_t varint() {
-    // Fast path: tags and short lengths are almost always a single byte.
-    if (pos_ < end_ && base_[pos_] < 0x80) return base_[pos_++];
-    uint64_t result = 0;
-    uint64_t start = pos_;
-    for (int shift = 0; shift < 70; shift += 7) {
-      if (pos_ >= end_) fail("truncated varint", start);
-      uint8_t b = base_[pos_++];
-      if (shift == 63 && b > 1) fail("varint overflows 64 bits", start);
-      result |= static_cast<uint64_t>(b & 0x7f) << shift;
-      if (!(b & 0x80)) return result;
-    }
-    fail("varint longer than 10 bytes", start);
-  }
-
-  [[noreturn]] static void fail(std::string message, uint64_t offset) {
-    throw Failure{std::move(message), offset};
-  }
-
- private:
-  void need(uint64_t n) {
-    if (n > end_ - pos_) fail("truncated fixed-width field", pos_);
   }
 
   const uint8_t* base_;

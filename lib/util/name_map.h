@@ -29,11 +29,13 @@ inline uint64_t hash_seed() {
 }
 
 /// Hash for short strings: 8 bytes per step, multiply-xorshift mixing, seeded per process.
+/// Tails are read with fixed-size (overlapping) loads: a variable-length memcpy is a call.
 inline uint64_t hash_name(std::string_view s) {
   constexpr uint64_t kMul = 0x9E3779B97F4A7C15ull;
   uint64_t h = (s.size() ^ hash_seed()) * kMul;
   const char* p = s.data();
-  size_t n = s.size();
+  const size_t size = s.size();
+  size_t n = size;
   while (n >= 8) {
     uint64_t w;
     std::memcpy(&w, p, 8);
@@ -43,14 +45,55 @@ inline uint64_t hash_name(std::string_view s) {
     n -= 8;
   }
   if (n > 0) {
-    uint64_t w = 0;
-    std::memcpy(&w, p, n);
+    uint64_t w;
+    if (size >= 8) {
+      std::memcpy(&w, s.data() + size - 8, 8);  // the last 8 bytes, overlapping the loop's
+    } else if (n >= 4) {
+      uint32_t a, b;
+      std::memcpy(&a, p, 4);
+      std::memcpy(&b, p + n - 4, 4);
+      w = (uint64_t{a} << 32) | b;
+    } else {
+      const auto* u = reinterpret_cast<const unsigned char*>(p);
+      w = (uint64_t{u[0]} << 16) | (uint64_t{u[n / 2]} << 8) | u[n - 1];
+    }
     h = (h ^ w) * kMul;
   }
   h ^= h >> 32;
   h *= 0xD6E8FEB86659FD93ull;
   h ^= h >> 32;
   return h;
+}
+
+/// `a == b` for names: short ones compared with fixed-size (overlapping) loads, no call.
+inline bool same_name(std::string_view a, std::string_view b) {
+  const size_t n = a.size();
+  if (n != b.size()) return false;
+  const char* x = a.data();
+  const char* y = b.data();
+  if (n >= 8 && n <= 16) {
+    uint64_t x0, x1, y0, y1;
+    std::memcpy(&x0, x, 8);
+    std::memcpy(&y0, y, 8);
+    std::memcpy(&x1, x + n - 8, 8);
+    std::memcpy(&y1, y + n - 8, 8);
+    return ((x0 ^ y0) | (x1 ^ y1)) == 0;
+  }
+  if (n >= 4 && n < 8) {
+    uint32_t x0, x1, y0, y1;
+    std::memcpy(&x0, x, 4);
+    std::memcpy(&y0, y, 4);
+    std::memcpy(&x1, x + n - 4, 4);
+    std::memcpy(&y1, y + n - 4, 4);
+    return ((x0 ^ y0) | (x1 ^ y1)) == 0;
+  }
+  if (n < 4) {
+    for (size_t i = 0; i < n; ++i) {
+      if (x[i] != y[i]) return false;
+    }
+    return true;
+  }
+  return std::memcmp(x, y, n) == 0;
 }
 
 /// Calls `visit(i, hash_name(key_at(i)))` for i = 0 .. n-1 in order, hashing 16 keys ahead
@@ -107,7 +150,7 @@ class NameTable {
     for (size_t i = h & mask;; i = (i + 1) & mask) {
       const Slot& s = slots_[i];
       if (s.index == 0) return kAbsent;
-      if (s.tag == tag && key_of(entries_[s.index - 1]) == key) return s.index - 1;
+      if (s.tag == tag && same_name(key_of(entries_[s.index - 1]), key)) return s.index - 1;
     }
   }
   /// The position of `key`, appending `make()` as its entry if absent; and whether it was.
@@ -124,7 +167,9 @@ class NameTable {
         s.index = static_cast<uint32_t>(entries_.size());
         return {s.index - 1, true};
       }
-      if (s.tag == tag && key_of(entries_[s.index - 1]) == key) return {s.index - 1, false};
+      if (s.tag == tag && same_name(key_of(entries_[s.index - 1]), key)) {
+        return {s.index - 1, false};
+      }
     }
   }
   /// Starts loading the slot where a probe for hash `h` begins.

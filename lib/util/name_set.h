@@ -61,7 +61,7 @@ class NameSet {
         ++used_;
         return std::nullopt;
       }
-      if ((s & tag_mask_) == tag && name_of(id_of(s)) == name) return id_of(s);
+      if ((s & tag_mask_) == tag && same_name(name_of(id_of(s)), name)) return id_of(s);
     }
   }
 
@@ -74,7 +74,7 @@ class NameSet {
     for (size_t i = hash & mask;; i = (i + 1) & mask) {
       const uint32_t s = slots_[i];
       if (s == 0) return std::nullopt;
-      if ((s & tag_mask_) == tag && name_of(id_of(s)) == name) return id_of(s);
+      if ((s & tag_mask_) == tag && same_name(name_of(id_of(s)), name)) return id_of(s);
     }
   }
 

@@ -96,6 +96,28 @@ TEST(NameMap, HashDependsOnEveryByte) {
   EXPECT_NE(hash_name("abcdefgh"), hash_name("abcdefg"));
   EXPECT_NE(hash_name(std::string_view("a\0", 2)), hash_name("a"));
   EXPECT_EQ(hash_name("same"), hash_name(std::string("same")));
+  // Every length the tail loads treat differently, a change at every position.
+  for (size_t n = 1; n <= 40; ++n) {
+    const std::string base(n, 'a');
+    for (size_t i = 0; i < n; ++i) {
+      std::string other = base;
+      other[i] = 'b';
+      EXPECT_NE(hash_name(base), hash_name(other)) << n << " " << i;
+    }
+  }
+}
+
+TEST(NameMap, SameNameComparesEveryByteOfEveryLength) {
+  for (size_t n = 0; n <= 40; ++n) {
+    const std::string base(n, 'a');
+    EXPECT_TRUE(same_name(base, std::string(n, 'a'))) << n;
+    EXPECT_FALSE(same_name(base, std::string(n + 1, 'a'))) << n;
+    for (size_t i = 0; i < n; ++i) {
+      std::string other = base;
+      other[i] = 'b';
+      EXPECT_FALSE(same_name(base, other)) << n << " " << i;
+    }
+  }
 }
 
 }  // namespace
