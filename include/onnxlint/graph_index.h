@@ -107,7 +107,13 @@ class GraphInfo {
   }
   /// The definition that input `k` of node `n` (a node of this graph) reads, in lexical
   /// scope; nullptr for an omitted input or an undefined name.
-  const ValueDef* input_def(const Node& n, size_t k) const;
+  const ValueDef* input_def(const Node& n, size_t k) const {
+    if (k >= n.input_count()) return nullptr;
+    const NameId id = n.input_ids()[k];  // kNoNameId for an omitted input
+    if (id == kNoNameId) return nullptr;
+    if (const ValueDef* d = local(id)) return d;
+    return parent != nullptr ? parent->resolve(n.inputs()[k]) : nullptr;
+  }
   /// Uses of a locally visible name inside this graph, in graph order.
   std::span<const ValueUse> uses_of(std::string_view name) const;
   std::span<const ValueUse> uses_of(NameId id) const;

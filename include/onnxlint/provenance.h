@@ -251,7 +251,7 @@ class Provenance {
   /// Nodes (all graphs) with a data-dependent output shape.
   size_t data_dependent_nodes() const;
   /// Nodes where a data-dependent shape arises (shape origins), in walk order.
-  std::vector<const Node*> data_dependent_origins() const;
+  const std::vector<const Node*>& data_dependent_origins() const;
   /// Total nodes analysed (all graphs).
   size_t node_count() const;
 

@@ -173,6 +173,10 @@ class Rule {
   virtual void on_graph(const Graph&, RuleContext&) {}
   /// For nodes whose op_type is in info().node_ops (or every node with "*").
   virtual void on_node(const Node&, RuleContext&) {}
+  /// With node_ops {"*"}: whether on_node wants the nodes of this op. Asked once per op the
+  /// model uses (Model::op_kinds()), after on_model, so that a rule interested in a few ops,
+  /// or in none for this model (a target rule without targets), costs nothing per node.
+  virtual bool wants_op(const OpKind&) const { return true; }
   /// For every model-local function, before its body graph is walked.
   virtual void on_function(const Function&, RuleContext&) {}
   /// Once per model, after the whole walk.
@@ -229,6 +233,13 @@ class RuleContext {
   /// Findings a rule may report per model; later ones are counted, not kept (a hostile file
   /// must not turn into gigabytes of findings). The driver adds one "N more" finding.
   static constexpr uint64_t kMaxFindingsPerModel = 1000;
+  /// Whether the rule has reached the cap: a finding reported now is only counted. A rule whose
+  /// findings are costly to word (explanations walked through the graph) may then call
+  /// count_past_cap() instead of report() and skip the wording.
+  bool at_cap() const { return kept_ >= kMaxFindingsPerModel; }
+  /// Counts one finding at the rule's severity past the cap, as report() would (only when
+  /// at_cap(); before it, a std::logic_error: the finding would have been kept).
+  void count_past_cap();
   /// Findings reported beyond the cap.
   uint64_t dropped() const { return dropped_; }
   /// The highest severity among them (so that the cap never changes the exit code).

@@ -85,12 +85,20 @@ class ValueTable {
   /// undefined. Same as find(*n.graph, n.inputs[k]), without hashing the name.
   ValueId input(const Node& n, size_t k) const;
   /// The same, with the slot of n's graph already known (no lookup).
-  ValueId input(const GraphSlot& s, const Node& n, size_t k) const;
+  ValueId input(const GraphSlot& s, const Node& n, size_t k) const {
+    const ValueDef* d = s.info->input_def(n, k);
+    if (d == nullptr) return kNoValue;
+    // Inline for the common case, a value a node of the same graph makes.
+    if (d->kind() == ValueDef::Kind::Node && d->graph() == s.graph) {
+      return s.outs_base + s.out_off[d->node()->index()] + d->output_index();
+    }
+    return id_in(&s, *d);
+  }
   /// Output `k` of a node, or kNoValue if absent/empty.
   ValueId output(const Node& n, size_t k) const;
   /// The same, with the slot of n's graph already known (no lookup).
   ValueId output(const GraphSlot& s, const Node& n, size_t k) const {
-    if (k >= n.outputs().size() || n.outputs()[k].empty()) return kNoValue;
+    if (k >= n.output_count() || n.output_ids()[k] == kNoNameId) return kNoValue;
     return s.outs_base + s.out_off[n.index()] + static_cast<uint32_t>(k);
   }
   /// The global id of a node (0..node_count()), and the node of a global id (nullptr if none).

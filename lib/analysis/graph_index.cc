@@ -24,12 +24,6 @@ const ValueDef* GraphInfo::resolve(std::string_view name) const {
   return nullptr;
 }
 
-const ValueDef* GraphInfo::input_def(const Node& n, size_t k) const {
-  if (k >= n.inputs().size() || n.inputs()[k].empty()) return nullptr;
-  if (const ValueDef* d = local(n.input_ids()[k])) return d;
-  return parent != nullptr ? parent->resolve(n.inputs()[k]) : nullptr;
-}
-
 std::span<const ValueUse> GraphInfo::uses_of(NameId id) const {
   if (id == kNoNameId || size_t{id} + 1 >= use_begin_.size()) return {};
   return std::span<const ValueUse>(use_list_.data() + use_begin_[id],
@@ -84,8 +78,15 @@ void GraphIndex::build_defs(GraphInfo& info) {
     add(id, s.values.name, ValueDef::of_tensor(ValueDef::Kind::SparseInitializer, g, s.values));
   }
   for (const Node& n : g.nodes()) {
-    for (uint32_t i = 0; i < n.outputs().size(); ++i) {
-      add(n.output_ids()[i], n.outputs()[i], ValueDef::of_node(g, n, i));
+    const std::span<const NameId> ids = n.output_ids();
+    for (uint32_t i = 0; i < ids.size(); ++i) {
+      const NameId id = ids[i];
+      if (id == kNoNameId) continue;
+      if (info.defs_[id].graph() == nullptr) {  // add() without the name a duplicate needs
+        info.defs_[id] = ValueDef::of_node(g, n, i);
+      } else {
+        info.duplicate_defs.emplace_back(n.outputs()[i], ValueDef::of_node(g, n, i));
+      }
     }
   }
 }

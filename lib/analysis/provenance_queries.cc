@@ -253,6 +253,7 @@ bool Provenance::is_shape_origin(const Node& n, ShapeClass c) const {
 
 std::vector<Provenance::DimUsage> Provenance::dim_usage() const {
   const Impl& a = *impl_;
+  if (a.names.empty()) return {};  // no symbolic dim anywhere: nothing to count
   std::vector<size_t> counts(a.names.size(), 0);
   std::vector<uint32_t> seen;
   for (const GraphSlot& s : a.slots) {
@@ -277,31 +278,34 @@ std::vector<Provenance::DimUsage> Provenance::dim_usage() const {
   return out;
 }
 
-size_t Provenance::data_dependent_nodes() const {
-  const Impl& a = *impl_;
-  size_t count = 0;
-  for (const GraphSlot& s : a.slots) {
+// Both counted in one walk, on the first question (a few rules ask, each once).
+void Provenance::Impl::summarize_data() const {
+  if (data_summarized) return;
+  data_summarized = true;
+  for (const GraphSlot& s : slots) {
     for (const Node& n : s.graph->nodes()) {
-      for (size_t k = 0; k < n.outputs().size(); ++k) {
-        uint32_t id = a.out_id(s, n, k);
-        if (id != kNoValue && a.shape[id].level == kData) {
-          ++count;
-          break;
-        }
+      const uint32_t here = s.node_base + n.index();
+      bool data = false, origin = false;
+      for (size_t k = 0; k < n.output_count(); ++k) {
+        const uint32_t id = out_id(s, n, k);
+        if (id == kNoValue || shape[id].level != kData) continue;
+        data = true;
+        origin = origin || shape[id].origin == here;
       }
+      data_nodes += data ? 1 : 0;
+      if (origin) data_origins.push_back(&n);
     }
   }
-  return count;
 }
 
-std::vector<const Node*> Provenance::data_dependent_origins() const {
-  std::vector<const Node*> out;
-  for (const GraphSlot& s : impl_->slots) {
-    for (const Node& n : s.graph->nodes()) {
-      if (is_shape_origin(n, ShapeClass::DataDependent)) out.push_back(&n);
-    }
-  }
-  return out;
+size_t Provenance::data_dependent_nodes() const {
+  impl_->summarize_data();
+  return impl_->data_nodes;
+}
+
+const std::vector<const Node*>& Provenance::data_dependent_origins() const {
+  impl_->summarize_data();
+  return impl_->data_origins;
 }
 
 size_t Provenance::node_count() const { return impl_->node_total; }

@@ -219,11 +219,6 @@ ValueId ValueTable::input(const Node& n, size_t k) const {
   return d == nullptr ? kNoValue : id_in(s, *d);
 }
 
-ValueId ValueTable::input(const GraphSlot& s, const Node& n, size_t k) const {
-  const ValueDef* d = s.info->input_def(n, k);
-  return d == nullptr ? kNoValue : id_in(&s, *d);
-}
-
 ValueId ValueTable::output(const Node& n, size_t k) const {
   const GraphSlot* s = slot(*n.graph());
   return s != nullptr ? output(*s, n, k) : kNoValue;

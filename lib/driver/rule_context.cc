@@ -95,6 +95,11 @@ Diagnostic& RuleContext::report(Severity severity, Location location, std::strin
   return d;
 }
 
+void RuleContext::count_past_cap() {
+  if (!at_cap()) throw std::logic_error("count_past_cap() before the rule reached its cap");
+  if (dropped_++ == 0 || severity_ > dropped_severity_) dropped_severity_ = severity_;
+}
+
 FixBuilder RuleContext::fix(Diagnostic& d, FixSafety safety, std::string description) {
   // The finding past the cap is never emitted: neither is its fix.
   if (!rule_.fixable) {

@@ -37,8 +37,11 @@ class AtenOp final : public RuleBase<AtenOp> {
     return k;
   }
 
+  bool wants_op(const OpKind& op) const override {
+    return op.op_type == "ATen" || op.domain == kAtenDomain;
+  }
+
   void on_node(const Node& n, RuleContext& ctx) override {
-    if (n.op_type() != "ATen" && n.domain() != kAtenDomain) return;
     std::string aten(n.attr_string("operator").value_or(""));
     if (aten.empty() && n.op_type() != "ATen") aten = std::string(n.op_type());
     std::string label =

@@ -33,6 +33,11 @@ class InvalidArity final : public RuleBase<InvalidArity> {
       const OpResolution& r = ops.of(n);
       if (r.status != OpStatus::Standard) continue;
       const OpSchema& s = *r.schema;
+      // Nearly every node: counts in range and no argument left empty.
+      if (plainly_fine(n.input_ids(), s.min_input, s.max_input) &&
+          plainly_fine(n.output_ids(), s.min_output, s.max_output)) {
+        continue;
+      }
       std::vector<std::string> problems;
       check(n.inputs(), s.inputs, s.min_input, s.max_input, "input", s, n, problems);
       check(n.outputs(), s.outputs, s.min_output, s.max_output, "output", s, n, problems);
@@ -48,6 +53,15 @@ class InvalidArity final : public RuleBase<InvalidArity> {
   }
 
  private:
+  static bool plainly_fine(std::span<const NameId> ids, int lo, int hi) {
+    const auto count = static_cast<int64_t>(ids.size());
+    if (count < lo || count > hi) return false;
+    for (NameId id : ids) {
+      if (id == kNoNameId) return false;
+    }
+    return true;
+  }
+
   static void check(const ValueNames& actual, std::span<const ParamSchema> params, int lo, int hi,
                     const char* what, const OpSchema& s, const Node& n,
                     std::vector<std::string>& problems) {
@@ -58,9 +72,11 @@ class InvalidArity final : public RuleBase<InvalidArity> {
                                      range_text(lo, hi)));
       return;
     }
-    for (size_t i = 0; i < actual.size(); ++i) {
+    const std::span<const NameId> ids = actual.ids();  // "" is kNoNameId: no name lookups
+    for (size_t i = 0; i < ids.size(); ++i) {
+      if (ids[i] != kNoNameId) continue;
       const ParamSchema* p = param_for(params, i);
-      if (p == nullptr || !actual[i].empty()) continue;
+      if (p == nullptr) continue;
       if (p->option == ParamOption::Single) {
         problems.push_back(fmt::format("leaves required {} '{}' (#{}) of {}-{} empty", what,
                                        p->name, i, n.op_type(), s.since_version));

@@ -7,7 +7,9 @@
 #include <onnxlint/element_types.h>
 
 #include <array>
+#include <cstdint>
 #include <deque>
+#include <optional>
 #include <span>
 #include <utility>
 #include <vector>
@@ -121,9 +123,47 @@ class InvalidType final : public RuleBase<InvalidType> {
   std::vector<int32_t> slot_of_;  // per schema of all_schemas(): index into schema_facts_
   std::deque<SchemaFacts> schema_facts_;
 
+  // Whether the node's argument types have already passed this schema's check: the verdict
+  // depends only on the schema and the element type at each argument position (a name appears
+  // in messages only), so a model's nodes of one op and types are checked once. A
+  // direct-mapped cache of verdicts that found nothing (a collision only costs a recheck).
+  struct CleanKey {
+    const OpSchema* schema = nullptr;
+    uint64_t types = 0;
+  };
+  static constexpr size_t kMaxKeyedArgs = 8;  // 6 bits per argument, 8 for the two counts
+  std::array<CleanKey, 256> clean_{};
+
+  // The cache key of a node: its argument count and types; nullopt when it has too many.
+  static std::optional<uint64_t> type_key(const Node& n, const ElementTypes& types,
+                                          const ValueTable& values, const GraphSlot& slot) {
+    const size_t in = n.input_count(), out = n.output_count();
+    if (in + out > kMaxKeyedArgs) return std::nullopt;
+    uint64_t key = (in << 4) | out;
+    auto add = [&key](int32_t e) {
+      if (e < 0 || e >= 64) e = 0;  // not a checked type: skipped like an unknown one
+      key = (key << 6) | static_cast<uint64_t>(e);
+    };
+    for (size_t i = 0; i < in; ++i) {
+      add(n.input_ids()[i] == kNoNameId ? 0 : types.elem_type(values.input(slot, n, i)));
+    }
+    for (size_t i = 0; i < out; ++i) {
+      add(n.output_ids()[i] == kNoNameId ? 0 : types.elem_type(values.output(slot, n, i)));
+    }
+    return key;
+  }
+
+  CleanKey* clean_slot(const OpSchema& s, uint64_t key) {
+    uint64_t h = (key ^ reinterpret_cast<uintptr_t>(&s)) * 0x9E3779B97F4A7C15ull;
+    return &clean_[(h >> 56) % clean_.size()];
+  }
+
   void check(const Node& n, const OpSchema& s, const ElementTypes& types, const GraphSlot& slot,
              RuleContext& ctx) {
     const ValueTable& values = types.values();
+    const std::optional<uint64_t> key = type_key(n, types, values, slot);
+    CleanKey* cached = key ? clean_slot(s, *key) : nullptr;
+    if (cached != nullptr && cached->schema == &s && cached->types == *key) return;
     const SchemaFacts& sf = facts(s);
     std::vector<std::string> problems;
     // Type parameter -> the first argument bound to it. A schema has a handful of parameters:
@@ -194,7 +234,10 @@ class InvalidType final : public RuleBase<InvalidType> {
     };
     visit(n.inputs(), true, s.inputs, "input");
     visit(n.outputs(), false, s.outputs, "output");
-    if (problems.empty()) return;
+    if (problems.empty()) {
+      if (cached != nullptr) *cached = CleanKey{&s, *key};
+      return;
+    }
     Diagnostic& d = ctx.report(ctx.at_node(n), node_label(n) + ": " + problems.front());
     for (size_t k = 1; k < problems.size(); ++k) d.notes.push_back(problems[k]);
     d.help = fmt::format(

@@ -7,6 +7,7 @@
 #include <onnxlint/provenance.h>
 
 #include <unordered_map>
+#include <vector>
 
 #include "rules/categories.h"
 #include "rules/shape/detection.h"
@@ -31,6 +32,8 @@ class DataDependent final : public RuleBase<DataDependent> {
 
   void on_model(const Model& model, RuleContext& ctx) override {
     const Provenance& p = ctx.get<Provenance>();
+    // The origins in graph order, by graph: on_graph reports its own.
+    for (const Node* n : p.data_dependent_origins()) origins_[n->graph()].push_back(n);
     const Graph& g = model.graph();
     for (const ValueInfo& out : g.outputs()) {
       const ValueId v = p.find(g, out.name);
@@ -42,14 +45,14 @@ class DataDependent final : public RuleBase<DataDependent> {
   }
 
   void on_graph(const Graph& g, RuleContext& ctx) override {
+    auto it = origins_.find(&g);
+    if (it == origins_.end()) return;
     const Provenance& p = ctx.get<Provenance>();
-    for (const Node& n : g.nodes()) {
-      if (!p.is_shape_origin(n, ShapeClass::DataDependent)) continue;
-      report(n, p, ctx);
-    }
+    for (const Node* n : it->second) report(*n, p, ctx);
   }
 
  private:
+  std::unordered_map<const Graph*, std::vector<const Node*>> origins_;
   // Graph outputs whose data-dependent shape arises at a node, by node.
   std::unordered_map<const Node*, std::vector<RelatedLocation>> reaches_;
 

@@ -39,20 +39,26 @@ class InputDependent final : public RuleBase<InputDependent> {
         }
       }
       if (data) continue;
-      const int64_t opset = p.opset(n);
       std::vector<size_t> args;
-      std::vector<std::string_view> dims;
       for (size_t i = 0; i < n.inputs().size(); ++i) {
         if (!sem.reads_value(i)) continue;
         ValueId v = p.input(n, i);
         if (v == kNoValue || p.value_class(v) != ValueClass::ShapeDerived) continue;
         args.push_back(i);
-        for (std::string_view d : p.value_dims(v)) {
+      }
+      if (args.empty()) continue;
+      if (ctx.at_cap()) {  // counted only: no wording (explain_value walks the graph)
+        ctx.count_past_cap();
+        continue;
+      }
+      std::vector<std::string_view> dims;
+      for (size_t i : args) {
+        for (std::string_view d : p.value_dims(p.input(n, i))) {
           if (std::find(dims.begin(), dims.end(), d) == dims.end()) dims.push_back(d);
         }
       }
-      if (args.empty()) continue;
       std::sort(dims.begin(), dims.end());
+      const int64_t opset = p.opset(n);
       std::string names;
       for (size_t i : args) {
         names += names.empty() ? "" : ", ";

@@ -42,6 +42,8 @@ class UnsupportedType final : public RuleBase<UnsupportedType> {
     targets_ = target::selected_targets(ctx);
   }
 
+  bool wants_op(const OpKind&) const override { return !targets_.empty(); }
+
   void on_node(const Node& n, RuleContext& ctx) override {
     if (targets_.empty()) return;
     const Model& model = ctx.model();

@@ -21,6 +21,7 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::EndsWith;
+using ::testing::UnorderedElementsAre;
 
 // One option of every type; the constructor reads them all and on_model reports what it got.
 class Typed final : public RuleBase<Typed> {
@@ -116,6 +117,52 @@ class UndeclaredFix final : public RuleBase<UndeclaredFix> {
   }
 };
 
+// Every node ("*"), but wants only the ops whose type starts with "Re" (Rule::wants_op),
+// and counts how often it was asked.
+class WantsSome final : public RuleBase<WantsSome> {
+ public:
+  static const RuleInfo& static_info() {
+    static const RuleInfo k{
+        .id = "house-wants-some",
+        .category = "house",
+        .severity = Severity::Info,
+        .summary = "Reports the nodes of the ops it wants",
+        .node_ops = {"*"},
+    };
+    return k;
+  }
+  bool wants_op(const OpKind& op) const override {
+    ++asked_;
+    return op.op_type.starts_with("Re");
+  }
+  void on_node(const Node& n, RuleContext& ctx) override {
+    ctx.report(ctx.at_node(n), std::string(n.op_type()));
+  }
+  void on_model_end(const Model&, RuleContext& ctx) override {
+    ctx.report(ctx.at_model(), fmt::format("asked {}", asked_));
+  }
+
+ private:
+  mutable int asked_ = 0;
+};
+
+// Throws from wants_op: the rule's internal-error, and it sits out the model.
+class WantsThrows final : public RuleBase<WantsThrows> {
+ public:
+  static const RuleInfo& static_info() {
+    static const RuleInfo k{
+        .id = "house-wants-throws",
+        .category = "house",
+        .severity = Severity::Info,
+        .summary = "Throws when asked which ops it wants",
+        .node_ops = {"*"},
+    };
+    return k;
+  }
+  bool wants_op(const OpKind&) const override { throw std::runtime_error("no idea"); }
+  void on_node(const Node& n, RuleContext& ctx) override { ctx.report(ctx.at_node(n), "node"); }
+};
+
 RuleRegistry house_registry() {
   RuleRegistry r;
   register_engine_rules(r);
@@ -124,6 +171,8 @@ RuleRegistry house_registry() {
   r.add<Undeclared>();
   r.add<Mistyped>();
   r.add<UndeclaredFix>();
+  r.add<WantsSome>();
+  r.add<WantsThrows>();
   return r;
 }
 
@@ -131,6 +180,18 @@ std::string model_bytes() {
   ModelBuilder m;
   m.graph().input("x").output("y");
   m.graph().node("Relu", {"x"}, {"y"});
+  return m.bytes();
+}
+
+// Five nodes of three ops.
+std::string three_ops_bytes() {
+  ModelBuilder m;
+  m.graph().input("x").output("e");
+  m.graph().node("Relu", {"x"}, {"a"});
+  m.graph().node("Neg", {"a"}, {"b"});
+  m.graph().node("Relu", {"b"}, {"c"});
+  m.graph().node("Reciprocal", {"c"}, {"d"});
+  m.graph().node("Neg", {"d"}, {"e"});
   return m.bytes();
 }
 
@@ -148,6 +209,27 @@ LintOptions only(const std::string& id) {
   LintOptions o;
   o.select = {id};
   return o;
+}
+
+TEST(RuleWantsOp, AskedOncePerOpAndOnlyTheWantedNodesArrive) {
+  const RuleRegistry registry = house_registry();  // the Linter keeps a reference to it
+  Linter linter(registry, only("house-wants-some"));
+  std::vector<std::string> out;
+  for (const Diagnostic& d : linter.lint_bytes("m.onnx", three_ops_bytes()).diagnostics) {
+    const auto& at = d.location.node_index;
+    out.push_back(fmt::format("{}@{}", d.message, at ? std::to_string(*at) : "model"));
+  }
+  EXPECT_THAT(out, UnorderedElementsAre("Relu@0", "Relu@2", "Reciprocal@3", "asked 3@model"));
+}
+
+TEST(RuleWantsOp, AThrowIsTheRulesInternalErrorAndItSitsOut) {
+  const RuleRegistry registry = house_registry();
+  Linter linter(registry, only("house-wants-throws"));
+  std::vector<std::string> out;
+  for (const Diagnostic& d : linter.lint_bytes("m.onnx", three_ops_bytes()).diagnostics) {
+    out.push_back(d.rule_id + ": " + d.message);
+  }
+  EXPECT_THAT(out, ElementsAre("internal-error: rule 'house-wants-throws' failed: no idea"));
 }
 
 TEST(RuleFixes, AFixTheRuleDoesNotDeclareIsItsInternalError) {

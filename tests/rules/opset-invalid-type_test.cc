@@ -10,6 +10,7 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
+using ::testing::UnorderedElementsAre;
 
 constexpr const char* kRule = "opset-invalid-type";
 
@@ -28,6 +29,27 @@ TEST(OpsetInvalidType, GraphInputTypeNotAllowed) {
   EXPECT_THAT(d[0].message, HasSubstr("Relu 'relu': input 'x' is int64, which Relu-13 does not "
                                       "allow for T (allowed: float16, float, double, bfloat16)"));
   EXPECT_THAT(d[0].help, HasSubstr("Cast"));
+}
+
+// The rule remembers the argument types a node of an op passed with; a later node of the same
+// op is checked again when any of its types differs (also in a subgraph and after many clean
+// nodes of other ops), and a node with the same types as a bad one is reported too.
+TEST(OpsetInvalidType, AVerdictIsReusedOnlyForTheSameOpAndTypes) {
+  ModelBuilder m(13, 8);
+  m.graph().input("f", kFloat, {3}).input("i", kInt64, {3}).output("o", kFloat, {3});
+  m.graph().node("Relu", {"f"}, {"a"}, "relu_float");
+  m.graph().node("Relu", {"i"}, {"b"}, "relu_int");
+  for (int k = 0; k < 300; ++k) {  // past the verdict cache's 256 slots
+    m.graph().node("Neg", {k == 0 ? "f" : "n" + std::to_string(k - 1)}, {"n" + std::to_string(k)});
+  }
+  m.graph().node("Relu", {"f"}, {"c"}, "relu_float_again");
+  m.graph().node("Relu", {"i"}, {"d"}, "relu_int_again");
+  m.graph().node("Add", {"a", "c"}, {"o"}, "add");
+  m.graph().node("Add", {"a", "i"}, {"mixed"}, "add_mixed");
+  EXPECT_THAT(
+      findings(kRule, m.bytes()),
+      UnorderedElementsAre("opset-invalid-type main/add_mixed", "opset-invalid-type main/relu_int",
+                           "opset-invalid-type main/relu_int_again"));
 }
 
 TEST(OpsetInvalidType, NearMissTypeAllowedAtTheImportedOpset) {
