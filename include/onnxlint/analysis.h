@@ -23,6 +23,7 @@ class AnalysisScope {
 
  private:
   uint32_t previous_phase_;
+  bool timed_ = false;  // measured as an analysis (LintOptions::timings)
   char previous_[64];
 };
 

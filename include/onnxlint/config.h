@@ -90,7 +90,8 @@ struct CommandLine {
   /// `--require-target`: non-empty replaces the config's `require-target`.
   std::vector<TargetRequirement> require_targets;
   int jobs = 1;
-  bool hash = false;  // LintOptions::hash (`--hash`)
+  bool hash = false;     // LintOptions::hash (`--hash`)
+  bool timings = false;  // LintOptions::timings (`--timings`)
 };
 
 struct PerFileConfigs;

@@ -78,6 +78,9 @@ struct LintOptions {
   std::chrono::milliseconds file_time_limit = kDefaultFileTimeLimit;
   /// Per-file options (see FileOptionsResolver); null = these options for every file.
   std::shared_ptr<const FileOptionsResolver> per_file;
+  /// Measure where each file's lint spends its time (FileReport::timings; `--timings`). Off by
+  /// default: each rule callback then reads the clock twice.
+  bool timings = false;
   /// Keep the edits of the fixes rules propose (FileReport::fixes). Findings say whether they
   /// have a fix either way; fix_model() turns this on for its lints.
   bool collect_fixes = false;
@@ -145,6 +148,20 @@ struct ModelSummary {
   std::vector<ExternalFile> external_data;
 };
 
+/// Where one file's lint spent its time (LintOptions::timings). Times are self times: the
+/// analysis a rule asks for first is counted to the analysis, not to the rule.
+struct TimingEntry {
+  enum class Kind : uint8_t {
+    Phase,     ///< "load" (reading and indexing the file), "summary", "findings", "free"
+    Analysis,  ///< an analysis of the AnalysisCache ("Provenance", "ElementTypes", ...)
+    Rule,      ///< a rule's callbacks, by rule id
+  };
+  Kind kind = Kind::Phase;
+  std::string name;
+  uint64_t nanoseconds = 0;
+  uint64_t calls = 0;  ///< phases and analyses: 1 per file; rules: callbacks run
+};
+
 /// Longest doc_string a ModelSummary keeps (a report is no place for a model card).
 inline constexpr size_t kSummaryDocStringBytes = 4096;
 
@@ -176,6 +193,8 @@ struct FileReport {
   std::vector<PlannedFix> fixes;
   /// Set by fix_model(): what fixing this model did (the report is then the fixed model's).
   std::optional<FixSummary> fixing;
+  /// With LintOptions::timings: phases, analyses and rules in the order they first ran.
+  std::vector<TimingEntry> timings;
 };
 
 /// What a run was asked to do, for report headers. The library's emitters print it as given;

@@ -54,6 +54,11 @@ inline constexpr size_t kSarifMaxRelatedLocations = 1000;
 void emit_text(const Report& report, const Linter& linter, const TextOptions& opts,
                std::ostream& out);
 void emit_json(const Report& report, const Linter& linter, std::ostream& out);
+/// The table `--timings` prints: each phase, analysis and rule of FileReport::timings summed
+/// over the files, slowest first, with its share of the total; `extra` adds phases measured
+/// outside the lint (the CLI's "report" writing). Nothing when no file has timings.
+void emit_timings(const Report& report, std::ostream& out,
+                  const std::vector<TimingEntry>& extra = {});
 /// SARIF 2.1.0; a run keeps at most `max_results` results, the most severe (see
 /// kSarifMaxResults).
 void emit_sarif(const Report& report, const Linter& linter, std::ostream& out,

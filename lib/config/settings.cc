@@ -268,6 +268,7 @@ std::shared_ptr<Layers> make_layers(const RuleRegistry& registry, const Config& 
   layers->common.jobs = std::max(1, command_line.jobs);
   layers->common.in_model_suppressions = config.in_model_suppressions.value_or(true);
   layers->common.hash = command_line.hash;
+  layers->common.timings = command_line.timings;
   return layers;
 }
 

@@ -39,6 +39,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "driver/timings.h"
+
 namespace onnxlint {
 
 namespace isolation {
@@ -770,6 +772,7 @@ class CrashingRule final : public Rule {
   }
   void on_graph(const Graph& g, RuleContext& c) override { inner_->on_graph(g, c); }
   void on_node(const Node& n, RuleContext& c) override { inner_->on_node(n, c); }
+  bool wants_op(const OpKind& op) const override { return inner_->wants_op(op); }
   void on_function(const Function& f, RuleContext& c) override { inner_->on_function(f, c); }
   void on_model_end(const Model& m, RuleContext& c) override { inner_->on_model_end(m, c); }
 
@@ -837,9 +840,16 @@ AnalysisScope::AnalysisScope(const char* type_name) {
   std::memcpy(previous_, r.analysis, sizeof previous_);
   isolation::copy_cut(r.analysis, sizeof r.analysis, isolation::class_name(type_name));
   isolation::set_phase(r, isolation::Phase::Analysis);
+  if (timing::Collector* timer = timing::current()) {
+    timer->push(timer->entry(TimingEntry::Kind::Analysis, isolation::class_name(type_name)));
+    timed_ = true;
+  }
 }
 
 AnalysisScope::~AnalysisScope() {
+  if (timed_) {
+    if (timing::Collector* timer = timing::current()) timer->pop();
+  }
   isolation::CrashRecord& r = isolation::current_record();
   std::memcpy(r.analysis, previous_, sizeof previous_);
   r.phase.store(previous_phase_, std::memory_order_relaxed);

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <thread>
 #include <type_traits>
@@ -21,6 +22,7 @@
 #include "driver/lint_run.h"
 #include "driver/model_summary.h"
 #include "driver/suppression.h"
+#include "driver/timings.h"
 #include "driver/unreadable.h"
 #include "emit/echo_cap.h"
 
@@ -178,9 +180,19 @@ Severity Linter::severity_of(const RuleInfo& info) const {
 FileReport Linter::lint_file(const std::string& path) const {
   if (const Linter& own = for_path(path); &own != this) return own.lint_file(path);
   isolation::begin_file(path);
-  LoadResult loaded = load_model(path);
-  if (!loaded.model) return unreadable_report(path, *loaded.error);
-  return lint_model(*loaded.model);
+  timing::Session timed(options_.timings);
+  LoadResult loaded;
+  {
+    timing::Scope load(TimingEntry::Kind::Phase, "load");
+    loaded = load_model(path);
+  }
+  if (!loaded.model) return timed.finish(unreadable_report(path, *loaded.error));
+  FileReport report = lint_model(*loaded.model);
+  {
+    timing::Scope free(TimingEntry::Kind::Phase, "free");
+    loaded.model.reset();
+  }
+  return timed.finish(std::move(report));
 }
 
 FileReport Linter::lint_bytes(const std::string& name, std::string_view bytes,
@@ -193,11 +205,16 @@ FileReport Linter::lint_bytes(const std::string& name, std::string_view bytes,
     directory = parent.empty() ? std::string(".") : parent.string();
   }
   isolation::begin_file(name);
-  // The model lives only for this call, so it can borrow the caller's bytes.
-  LoadResult loaded = load_model_from_view(
-      name, std::as_bytes(std::span<const char>(bytes.data(), bytes.size())), *directory);
-  if (!loaded.model) return unreadable_report(name, *loaded.error, bytes);
-  return lint_model(*loaded.model);
+  timing::Session timed(options_.timings);
+  LoadResult loaded;
+  {
+    timing::Scope load(TimingEntry::Kind::Phase, "load");
+    // The model lives only for this call, so it can borrow the caller's bytes.
+    loaded = load_model_from_view(
+        name, std::as_bytes(std::span<const char>(bytes.data(), bytes.size())), *directory);
+  }
+  if (!loaded.model) return timed.finish(unreadable_report(name, *loaded.error, bytes));
+  return timed.finish(lint_model(*loaded.model));
 }
 
 namespace {
@@ -240,12 +257,15 @@ struct ActiveRule {
   std::unique_ptr<Rule> rule;
   std::unique_ptr<RuleContext> ctx;
   bool failed = false;
+  uint32_t timing = 0;  // its entry in the timing collector, when there is one
 };
 
 }  // namespace
 
 FileReport Linter::lint_model(const Model& model) const {
   if (const Linter& own = for_path(model.path()); &own != this) return own.lint_model(model);
+  timing::Session timed(options_.timings);
+  timing::Collector* const timer = timing::current();
   FileReport report;
   report.path = model.path();
 
@@ -273,6 +293,7 @@ FileReport Linter::lint_model(const Model& model) const {
     a.rule = isolation::wrap_for_test_crash(std::move(a.rule));
     a.ctx = std::make_unique<RuleContext>(RuleContext::DriverKey{}, lint_run, *e->info,
                                           severity_of(*e->info));
+    if (timer != nullptr) a.timing = timer->entry(TimingEntry::Kind::Rule, e->info->id);
     size_t idx = active.size();
     for (const std::string& op : e->info->node_ops) {
       if (op == "*") {
@@ -299,6 +320,7 @@ FileReport Linter::lint_model(const Model& model) const {
     if (a.failed) return;
     isolation::set_rule(crash, a.info);
     try {
+      timing::Scope timed_call(timer, a.timing);
       call(*a.rule, *a.ctx);
       if (capped_upto != sink.size()) cap_new_findings();
     } catch (const std::exception& ex) {
@@ -326,6 +348,23 @@ FileReport Linter::lint_model(const Model& model) const {
   for (size_t i = 0; i < active.size(); ++i) {
     run(i, model_loc, [&](Rule& r, RuleContext& c) { r.on_model(model, c); });
   }
+
+  // The rules that see each op the model uses, by Node::op_id, decided once per op: the "*"
+  // rules that want it (Rule::wants_op), then the rules naming it. No hashing per node.
+  std::vector<std::vector<size_t>> rules_of_op(model.op_kinds().size());
+  bool any_node_rule = false;
+  for (size_t k = 0; k < rules_of_op.size(); ++k) {
+    const OpKind& op = model.op_kinds()[k];
+    for (size_t i : every_node) {
+      bool wanted = false;
+      run(i, model_loc, [&](Rule& r, RuleContext&) { wanted = r.wants_op(op); });
+      if (wanted) rules_of_op[k].push_back(i);
+    }
+    if (auto it = by_op.find(op.op_type); it != by_op.end()) {
+      rules_of_op[k].insert(rules_of_op[k].end(), it->second.begin(), it->second.end());
+    }
+    any_node_rule = any_node_rule || !rules_of_op[k].empty();
+  }
   for (const Graph* g : model.all_graphs()) {
     Location graph_loc = model_loc;
     graph_loc.graph_path = g->path();
@@ -337,10 +376,10 @@ FileReport Linter::lint_model(const Model& model) const {
     for (size_t i = 0; i < active.size(); ++i) {
       run(i, graph_loc, [&](Rule& r, RuleContext& c) { r.on_graph(*g, c); });
     }
-    if (by_op.empty() && every_node.empty()) continue;
+    if (!any_node_rule) continue;
     for (const Node& n : g->nodes()) {
-      auto it = by_op.find(n.op_type());
-      if (it == by_op.end() && every_node.empty()) continue;
+      const std::vector<size_t>& for_op = rules_of_op[n.op_id()];
+      if (for_op.empty()) continue;
       auto node_loc = [&] {
         Location l = graph_loc;
         l.node_index = n.index();
@@ -348,13 +387,8 @@ FileReport Linter::lint_model(const Model& model) const {
         l.op_type = std::string(n.op_type());
         return l;
       };
-      for (size_t i : every_node) {
+      for (size_t i : for_op) {
         run(i, node_loc, [&](Rule& r, RuleContext& c) { r.on_node(n, c); });
-      }
-      if (it != by_op.end()) {
-        for (size_t i : it->second) {
-          run(i, node_loc, [&](Rule& r, RuleContext& c) { r.on_node(n, c); });
-        }
       }
     }
   }
@@ -363,8 +397,13 @@ FileReport Linter::lint_model(const Model& model) const {
   }
 
   isolation::enter_phase(crash, isolation::Phase::Summary);
-  report.model = summarize(model, cache, options_.hash, hash_cache_.get());
+  {
+    timing::Scope summary(TimingEntry::Kind::Phase, "summary");
+    report.model = summarize(model, cache, options_.hash, hash_cache_.get());
+  }
   isolation::enter_phase(crash, isolation::Phase::Findings);
+  std::optional<timing::Scope> findings;
+  findings.emplace(TimingEntry::Kind::Phase, "findings");
   // Again over all: a rule may add notes to a finding after the callback that reported it.
   for (Diagnostic& d : sink) cap_echoes(d);
   for (ReportSection& section : sections) cap_echoes(section);
@@ -476,7 +515,8 @@ FileReport Linter::lint_model(const Model& model) const {
   // A model the runtimes refuse to load runs on none of them, whatever its nodes.
   apply_load_errors(report, registry_);
   isolation::enter_phase(crash, isolation::Phase::Idle);
-  return report;
+  findings.reset();
+  return timed.finish(std::move(report));
 }
 
 namespace {

@@ -18,7 +18,7 @@ namespace {
 #if defined(__x86_64__) && defined(__GLIBCXX__) && !defined(_GLIBCXX_DEBUG)
 // FileReport::fixes and ::fixing are not carried: only a lint in the calling process has them
 // (fix_model() never lints in a worker).
-static_assert(sizeof(FileReport) == 928, "FileReport changed: update report_wire.cc");
+static_assert(sizeof(FileReport) == 952, "FileReport changed: update report_wire.cc");
 static_assert(sizeof(Diagnostic) == 600, "Diagnostic changed: update report_wire.cc");
 static_assert(sizeof(Location) == 248, "Location changed: update report_wire.cc");
 static_assert(sizeof(RelatedLocation) == 280, "RelatedLocation changed: update report_wire.cc");
@@ -371,6 +371,13 @@ std::string encode_file_report(const FileReport& report) {
   }
   w.flag(report.failed);
   w.str(report.config_file);
+  w.u64(report.timings.size());
+  for (const TimingEntry& t : report.timings) {
+    w.u8(static_cast<uint8_t>(t.kind));
+    w.str(t.name);
+    w.u64(t.nanoseconds);
+    w.u64(t.calls);
+  }
   return w.take();
 }
 
@@ -401,6 +408,15 @@ std::optional<FileReport> decode_file_report(std::string_view bytes) {
     }
     f.failed = r.flag();
     f.config_file = r.str();
+    for (uint64_t n = r.count(8); n > 0; --n) {
+      TimingEntry& t = f.timings.emplace_back();
+      const uint8_t kind = r.u8();
+      if (kind > uint8_t(TimingEntry::Kind::Rule)) return std::nullopt;
+      t.kind = static_cast<TimingEntry::Kind>(kind);
+      t.name = r.str();
+      t.nanoseconds = r.u64();
+      t.calls = r.u64();
+    }
     if (!r.done()) return std::nullopt;
     return f;
   } catch (const std::exception&) {  // Malformed, or CBOR that nlohmann refuses

@@ -309,6 +309,44 @@ class Formats(TempModels):
         self.assertEqual(first, second)
 
 
+class Timings(TempModels):
+    ROW = re.compile(r"^(phase|analysis|rule) (\S+) +(\d+\.\d{3}) +(\d+\.\d)% +(\d+)$")
+
+    def rows(self, err):
+        return {(m.group(1), m.group(2)): (float(m.group(3)), int(m.group(5)))
+                for m in map(self.ROW.match, err.splitlines()) if m}
+
+    def test_the_table_goes_to_stderr_and_the_report_is_unchanged(self):
+        path = self.write("m.onnx", WARN_AND_INFO)
+        code, plain, _ = run("--format", "json", path)
+        code_t, out, err = run("--format", "json", "--timings", path)
+        self.assertEqual((code, code_t), (0, 0))
+        self.assertEqual(json.loads(out), json.loads(plain))  # stdout: the report only
+        self.assertRegex(err, r"^onnx-lint timings: 1 file, \d+\.\d ms measured \(self times\)\n")
+        rows = self.rows(err)
+        for phase in ("load", "summary", "findings", "free", "report"):
+            self.assertIn(("phase", phase), rows)
+            self.assertEqual(rows[("phase", phase)][1], 1)
+        self.assertIn(("analysis", "GraphIndex"), rows)
+        self.assertIn(("rule", "graph-dead-node"), rows)
+        # Slowest first.
+        times = [t for t, _ in rows.values()]
+        self.assertEqual(times, sorted(times, reverse=True))
+
+    def test_files_linted_in_workers_are_summed(self):
+        a = self.write("d/a.onnx", WARN_AND_INFO)
+        self.write("d/b.onnx", CLEAN)
+        code, _, err = run("--timings", "--jobs", "2", os.path.dirname(a))
+        self.assertEqual(code, 0)
+        self.assertIn("onnx-lint timings: 2 files,", err)
+        self.assertEqual(self.rows(err)[("phase", "load")][1], 2)
+
+    def test_nothing_without_the_flag(self):
+        path = self.write("m.onnx", CLEAN)
+        _, _, err = run(path)
+        self.assertNotIn("timings", err)
+
+
 class RequireTarget(TempModels):
     """--require-target and the config's require-target: verdicts that gate the run."""
 

@@ -170,6 +170,9 @@ FileReport every_field() {
   f.capped = {{"graph-dead-node", 12}};
   f.failed = true;
   f.config_file = "onnx-lint.toml";
+  f.timings = {{TimingEntry::Kind::Phase, "load", 1234, 1},
+               {TimingEntry::Kind::Analysis, "Provenance", 56, 1},
+               {TimingEntry::Kind::Rule, "graph-dead-node", 7, 3}};
   return f;
 }
 

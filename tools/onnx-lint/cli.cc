@@ -160,7 +160,7 @@ int run_command(int argc, char** argv) {
   std::string config_file, baseline_file, write_baseline_file, stdin_filename;
   bool list_rules = false, list_targets_flag = false, statistics = false, quiet = false;
   bool show_config = false, no_config = false, no_baseline = false, show_infos = false;
-  bool hash = false, list_external = false, isolate = false, no_isolate = false;
+  bool hash = false, timings = false, list_external = false, isolate = false, no_isolate = false;
   int jobs = 1;
   double file_timeout = static_cast<double>(kDefaultFileTimeLimit.count());
 
@@ -212,6 +212,9 @@ int run_command(int argc, char** argv) {
   app.add_flag("--hash", hash,
                "Put the SHA-256 of each model and of its external-data files in the JSON report "
                "(reads all the weights)");
+  app.add_flag("--timings", timings,
+               "Print the time each phase, analysis and rule took, summed over the files, to "
+               "standard error");
   app.add_option("-j,--jobs", jobs, "Lint N files in parallel (output stays in input order)")
       ->check(CLI::Range(1, 256));
   auto* isolate_opt = app.add_flag(
@@ -350,6 +353,7 @@ int run_command(int argc, char** argv) {
     cli.no_baseline = no_baseline;
     cli.jobs = jobs;
     cli.hash = hash;
+    cli.timings = timings;
 
     RunRequest request;
     request.paths = paths;
@@ -467,6 +471,7 @@ int run_command(int argc, char** argv) {
       }
     }
     std::ostream& out = output.empty() ? std::cout : file;
+    const auto report_start = std::chrono::steady_clock::now();
     errno = 0;
     if (format == "json") {
       emit_json(report, linter, out);
@@ -496,6 +501,19 @@ int run_command(int argc, char** argv) {
                                          : TextStyle::Full;
       errno = 0;  // isatty() sets it
       emit_text(report, linter, text, out);
+    }
+    if (timings) {
+      const int saved = errno;  // the report's write errors are checked below
+      out.flush();
+      TimingEntry writing;
+      writing.name = "report";
+      writing.calls = 1;
+      writing.nanoseconds =
+          static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                    std::chrono::steady_clock::now() - report_start)
+                                    .count());
+      emit_timings(report, std::cerr, {writing});
+      errno = saved;
     }
     // Each path that gave no model, on stderr too (the report has it in its place).
     for (const FileReport& f : report.files) {
