@@ -278,22 +278,24 @@ std::vector<Provenance::DimUsage> Provenance::dim_usage() const {
   return out;
 }
 
-// Both counted in one walk, on the first question (a few rules ask, each once).
+// Both counted in one walk over the node-output values, on the first question (a few rules
+// ask, each once): outputs are numbered in node order, so the origins come out in walk order,
+// and only the rare data-dependent values cost more than a byte compare.
 void Provenance::Impl::summarize_data() const {
   if (data_summarized) return;
   data_summarized = true;
   for (const GraphSlot& s : slots) {
-    for (const Node& n : s.graph->nodes()) {
-      const uint32_t here = s.node_base + n.index();
-      bool data = false, origin = false;
-      for (size_t k = 0; k < n.output_count(); ++k) {
-        const uint32_t id = out_id(s, n, k);
-        if (id == kNoValue || shape[id].level != kData) continue;
-        data = true;
-        origin = origin || shape[id].origin == here;
+    const Node* last = nullptr;
+    for (uint32_t v = s.outs_base; v < s.end; ++v) {
+      if (shape[v].level != kData) continue;
+      const Node* n = table.producer(v);
+      if (n == nullptr) continue;
+      if (n != last) {
+        ++data_nodes;
+        last = n;
       }
-      data_nodes += data ? 1 : 0;
-      if (origin) data_origins.push_back(&n);
+      const bool origin = shape[v].origin == s.node_base + n->index();
+      if (origin && (data_origins.empty() || data_origins.back() != n)) data_origins.push_back(n);
     }
   }
 }

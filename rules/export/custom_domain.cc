@@ -27,6 +27,8 @@ class CustomDomain final : public RuleBase<CustomDomain> {
   // One finding per (domain, op) and graph, at its first node.
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const auto& ops = ctx.get<OpResolutionIndex>();
+    // Nodes of non-standard domains resolve as Custom, MissingImport or LocalFunction.
+    if (!ops.any(OpStatus::Custom) && !ops.any(OpStatus::MissingImport)) return;
     std::map<std::pair<std::string_view, std::string_view>, std::pair<const Node*, size_t>> seen;
     for (const Node& n : g.nodes()) {
       if (n.op_type() == "PythonOp" || n.op_type() == "ATen" || n.domain() == "org.pytorch.aten") {

@@ -6,6 +6,8 @@
 #include <onnxlint/opset_table.h>
 #include <onnxlint/value_table.h>
 
+#include <optional>
+
 #include "rules/advice.h"
 #include "rules/categories.h"
 #include "rules/opset/op_resolution.h"
@@ -42,6 +44,7 @@ class TrainingMode final : public RuleBase<TrainingMode> {
   }
 
   void on_graph(const Graph& g, RuleContext& ctx) override {
+    if (!has_training_ops(ctx.model())) return;
     const auto* ops = &ctx.get<OpResolutionIndex>();
     for (const Node& n : g.nodes()) {
       const OpResolution& r = ops->of(n);
@@ -62,6 +65,21 @@ class TrainingMode final : public RuleBase<TrainingMode> {
   }
 
  private:
+  // Whether the model uses an op this rule looks at: asked once per model, over its ops.
+  bool has_training_ops(const Model& m) {
+    if (!has_training_ops_) {
+      has_training_ops_ = false;
+      for (const OpKind& k : m.op_kinds()) {
+        if (normalize_domain(k.domain) == "ai.onnx.preview.training" ||
+            (k.domain.empty() && (k.op_type == "Dropout" || k.op_type == "BatchNormalization"))) {
+          has_training_ops_ = true;
+        }
+      }
+    }
+    return *has_training_ops_;
+  }
+  std::optional<bool> has_training_ops_;
+
   static void dropout(const Node& n, RuleContext& ctx) {
     // Dropout-12 on: input 2 is training_mode (false when omitted).
     if (n.inputs().size() < 3 || n.inputs()[2].empty()) return;

@@ -34,6 +34,10 @@ class DuplicateNodeName final : public RuleBase<DuplicateNodeName> {
     auto name_of = [&](uint32_t id) { return nodes.node_at(id)->name(); };
     // Sized once for the first (largest, usually) graph of a namespace; later graphs grow it.
     if (seen.empty()) seen.reserve(g.nodes().size(), nodes.node_count(), name_of);
+    const GraphSlot* slot = nodes.slot(g);  // node_id(n) without a slot lookup per node
+    auto id_of = [&](const Node& n) {
+      return slot ? slot->node_base + n.index() : nodes.node_id(n);
+    };
     // Hashed ahead with their slots prefetched: overlapping the cache misses is most of the cost.
     for_each_hashed_ahead(
         g.nodes().size(), [&](size_t i) { return g.nodes()[i].name(); },
@@ -41,7 +45,7 @@ class DuplicateNodeName final : public RuleBase<DuplicateNodeName> {
         [&](size_t i, uint64_t h) {
           const Node& n = g.nodes()[i];
           if (n.name().empty()) return;
-          const std::optional<uint32_t> taken = seen.insert(nodes.node_id(n), n.name(), h, name_of);
+          const std::optional<uint32_t> taken = seen.insert(id_of(n), n.name(), h, name_of);
           if (!taken) return;
           const Node* first = nodes.node_at(*taken);
           Diagnostic& d = ctx.report(
@@ -50,7 +54,7 @@ class DuplicateNodeName final : public RuleBase<DuplicateNodeName> {
           d.help = "give nodes unique names; runtimes and profilers identify layers by node name";
           // The node's model-wide id makes the new name unique among the renamed; a name the
           // model already had is found by the next lint of the fix loop and renamed again.
-          std::string renamed = fmt::format("{}__{}", n.name(), nodes.node_id(n));
+          std::string renamed = fmt::format("{}__{}", n.name(), id_of(n));
           const std::string description =
               fmt::format("rename the node '{}' to '{}'", n.name(), renamed);
           ctx.fix(d, FixSafety::Safe, description).rename_node(n, std::move(renamed));

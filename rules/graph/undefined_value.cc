@@ -23,9 +23,10 @@ class UndefinedValue final : public RuleBase<UndefinedValue> {
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const GraphInfo& info = ctx.get<GraphIndex>().info(g);
     for (const Node& n : g.nodes()) {
-      for (uint32_t i = 0; i < n.inputs().size(); ++i) {
+      for (uint32_t i = 0; i < n.input_count(); ++i) {
+        // An omitted input is kNoNameId: no name is looked up until one is reported.
+        if (n.input_ids()[i] == kNoNameId || info.input_def(n, i) != nullptr) continue;
         std::string_view name = n.inputs()[i];
-        if (name.empty() || info.input_def(n, i) != nullptr) continue;
         Location loc = ctx.at_node_value(n, name);
         Diagnostic& d = ctx.report(
             loc, fmt::format("input {} '{}' of {} is not a graph input, initializer or output "

@@ -86,6 +86,7 @@ class IrVersion final : public RuleBase<IrVersion> {
             [&] { return fmt::format("sparse initializer '{}'", s.values.name); });
       }
       for (const Node& n : g->nodes()) {
+        if (n.attributes().empty()) continue;
         const bool standard = normalize_domain(n.domain()).empty();
         for (const Attribute& a : n.attributes()) {
           auto what = [&] { return fmt::format("{} attribute '{}'", n.display_name(), a.name); };

@@ -47,6 +47,7 @@ class InvalidAttribute final : public RuleBase<InvalidAttribute> {
 
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const auto& ops = ctx.get<OpResolutionIndex>();
+    if (!ops.any_attribute_issue()) return;  // no node of that kind: no walk
     for (const Node& n : g.nodes()) {
       const OpResolution& r = ops.of(n);
       if (r.status != OpStatus::Standard) continue;

@@ -28,6 +28,7 @@ class MissingImport final : public RuleBase<MissingImport> {
   // import would otherwise get one finding per node.
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const auto& ops = ctx.get<OpResolutionIndex>();
+    if (!ops.any(OpStatus::MissingImport)) return;  // no node of that kind: no walk
     std::map<std::string_view, std::pair<const Node*, size_t>> missing;
     for (const Node& n : g.nodes()) {
       const OpResolution& r = ops.of(n);

@@ -74,6 +74,12 @@ class OpResolutionIndex {
         n.graph() == main_graph_ ? *main_ids_ : by_graph_.at(n.graph());
     return distinct_[ids.at(n.index())];
   }
+  /// Whether any node of the model resolves with status `s`: a rule about one status skips
+  /// its walk over the nodes when none does.
+  bool any(OpStatus s) const { return (statuses_ >> static_cast<unsigned>(s)) & 1u; }
+  /// Whether any node has an attribute issue, or needs a newer opset than its import.
+  bool any_attribute_issue() const { return !issues_.empty(); }
+  bool any_needed_opset() const { return any_needed_opset_; }
   std::span<const AttrIssue> issues(const OpResolution& r) const {
     return std::span<const AttrIssue>(issues_).subspan(r.issues_begin,
                                                        r.issues_end - r.issues_begin);
@@ -88,6 +94,8 @@ class OpResolutionIndex {
   const Graph* main_graph_ = nullptr;  // where nearly every lookup goes: no hashing for it
   const std::vector<uint32_t>* main_ids_ = nullptr;
   std::vector<AttrIssue> issues_;
+  uint32_t statuses_ = 0;  // bit s: some node resolves with OpStatus s
+  bool any_needed_opset_ = false;
 };
 
 /// Messages shared by the opset rules.

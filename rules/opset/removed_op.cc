@@ -50,6 +50,7 @@ class RemovedOp final : public RuleBase<RemovedOp> {
 
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const auto& ops = ctx.get<OpResolutionIndex>();
+    if (!ops.any(OpStatus::Removed)) return;  // no node of that kind: no walk
     for (const Node& n : g.nodes()) {
       const OpResolution& r = ops.of(n);
       if (r.status != OpStatus::Removed) continue;

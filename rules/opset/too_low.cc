@@ -23,6 +23,7 @@ class TooLow final : public RuleBase<TooLow> {
 
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const auto& ops = ctx.get<OpResolutionIndex>();
+    if (!ops.any_needed_opset()) return;  // no node of that kind: no walk
     for (const Node& n : g.nodes()) {
       const OpResolution& r = ops.of(n);
       if (r.needed_opset == 0) continue;

@@ -24,6 +24,7 @@ class UnknownOp final : public RuleBase<UnknownOp> {
 
   void on_graph(const Graph& g, RuleContext& ctx) override {
     const auto& ops = ctx.get<OpResolutionIndex>();
+    if (!ops.any(OpStatus::Unknown)) return;  // no node of that kind: no walk
     for (const Node& n : g.nodes()) {
       const OpResolution& r = ops.of(n);
       if (r.status != OpStatus::Unknown) continue;

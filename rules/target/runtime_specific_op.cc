@@ -32,8 +32,12 @@ class RuntimeSpecificOp final : public RuleBase<RuntimeSpecificOp> {
     return k;
   }
 
-  void on_model(const Model&, RuleContext& ctx) override {
+  void on_model(const Model& m, RuleContext& ctx) override {
     active_ = target::selected_targets(ctx).empty();
+    // Only a model using an op of an ONNX Runtime domain has anything to report.
+    bool any = false;
+    for (const OpKind& k : m.op_kinds()) any = any || target::is_onnxruntime_domain(k.domain);
+    active_ = active_ && any;
   }
 
   // One finding per (domain, op) and graph, at its first node.
