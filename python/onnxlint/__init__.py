@@ -33,6 +33,7 @@ from ._onnxlint import (
     Rule,
     RuleOption,
     Target,
+    TimingEntry,
     __version__,
     explain,
     rules,
@@ -56,6 +57,7 @@ __all__ = [
     "Rule",
     "RuleOption",
     "Target",
+    "TimingEntry",
     "__version__",
     "explain",
     "lint",
@@ -94,6 +96,7 @@ def lint(
     isolate: Optional[bool] = None,
     file_timeout: Optional[float] = None,
     require_targets: Names = (),
+    timings: bool = False,
 ) -> Report:
     """Lint one model and return its ``Report``.
 
@@ -124,13 +127,17 @@ def lint(
     require_targets: verdicts every model must reach on the targets, as ``--require-target``:
         ``"full"`` (every node runs on the target) or ``"partial"`` for every target, or
         ``"TARGET=LEVEL"``; a model below them makes ``Report.ok`` false (``exit_code`` 1).
+    timings: measure where each model's lint spends its time, as ``--timings``: each
+        ``FileReport.timings`` lists a ``TimingEntry`` (``kind``, ``name``, ``seconds``,
+        ``calls``) per phase, analysis and rule, in self times.
 
     An unknown rule, target or bad setting raises ``ValueError`` naming it; a missing path
     raises ``FileNotFoundError``; a file that is not a readable model gives a report with a
     ``model-unreadable`` finding.
     """
     linter = Linter(targets=targets, select=select, ignore=ignore, config=config, fail_on=fail_on,
-                    file_timeout=file_timeout, require_targets=require_targets)
+                    file_timeout=file_timeout, require_targets=require_targets,
+                    timings=timings)
     return linter.lint(model, base_dir=base_dir, name=name, isolate=isolate)
 
 

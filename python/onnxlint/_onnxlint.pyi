@@ -126,6 +126,19 @@ class FileReport:
     def baselined(self) -> int: ...
     @property
     def capped(self) -> Dict[str, int]: ...
+    @property
+    def timings(self) -> List[TimingEntry]: ...
+
+class TimingEntry:
+    """Self time of one phase, analysis or rule of a lint (--timings)."""
+    @property
+    def kind(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def calls(self) -> int: ...
 
 class Report:
     """What one lint call found, with the onnx-lint exit code and output formats."""
@@ -178,6 +191,7 @@ class Linter:
         jobs: int = 1,
         file_timeout: Optional[float] = None,
         require_targets: _Names = (),
+        timings: bool = False,
     ) -> None: ...
     def lint(
         self,

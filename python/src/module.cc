@@ -143,7 +143,7 @@ class PyLinter {
   PyLinter(const py::object& targets, const py::object& select, const py::object& extend_select,
            const py::object& ignore, const py::object& config, const py::object& fail_on,
            const py::object& baseline, int jobs, const py::object& file_timeout,
-           const py::object& require_targets) {
+           const py::object& require_targets, bool timings) {
     const RuleRegistry& registry = builtin_registry();
     try {
       Config cfg;
@@ -178,6 +178,7 @@ class PyLinter {
       if (!baseline.is_none()) cli.baseline = fspath(baseline);
       if (jobs < 1) throw py::value_error("jobs: must be at least 1");
       cli.jobs = jobs;
+      cli.timings = timings;
       command_line_ = cli;
       settings_ = resolve_settings(registry, cfg, cli);
       if (!file_timeout.is_none()) settings_.lint.file_time_limit = time_limit(file_timeout);
@@ -638,6 +639,32 @@ PYBIND11_MODULE(_onnxlint, m) {
       .def_readonly("external_bytes", &ModelSummary::external_bytes,
                     "Bytes declared in external data.");
 
+  py::class_<TimingEntry>(m, "TimingEntry",
+                          "Self time of one phase, analysis or rule of a lint (--timings).")
+      .def_property_readonly(
+          "kind",
+          [](const TimingEntry& t) {
+            return t.kind == TimingEntry::Kind::Phase      ? "phase"
+                   : t.kind == TimingEntry::Kind::Analysis ? "analysis"
+                                                           : "rule";
+          },
+          "\"phase\" (load, summary, findings, free), \"analysis\" or \"rule\".")
+      .def_readonly("name", &TimingEntry::name, "The phase, the analysis's class or the rule id.")
+      .def_property_readonly(
+          "seconds", [](const TimingEntry& t) { return static_cast<double>(t.nanoseconds) / 1e9; },
+          "Self time: an analysis a rule asks for first is counted to the analysis.")
+      .def_readonly("calls", &TimingEntry::calls,
+                    "Runs: 1 for phases and analyses, callbacks for rules.")
+      .def("__repr__", [](const TimingEntry& t) {
+        char seconds[32];
+        std::snprintf(seconds, sizeof seconds, "%.6f", static_cast<double>(t.nanoseconds) / 1e9);
+        const char* kind = t.kind == TimingEntry::Kind::Phase      ? "phase"
+                           : t.kind == TimingEntry::Kind::Analysis ? "analysis"
+                                                                   : "rule";
+        return std::string("TimingEntry(") + kind + " " + t.name + ": " + seconds + " s, " +
+               std::to_string(t.calls) + " calls)";
+      });
+
   py::class_<FileReport>(m, "FileReport", "The findings for one model.")
       .def_readonly("path", &FileReport::path, "The model path as given (\"-\" for a buffer).")
       .def_property_readonly(
@@ -660,7 +687,10 @@ PYBIND11_MODULE(_onnxlint, m) {
                     "Findings hidden by in-model suppressions.")
       .def_readonly("baselined", &FileReport::baselined, "Findings accepted by the baseline.")
       .def_readonly("capped", &FileReport::capped,
-                    "Rules over the per-model finding cap: rule id -> findings not kept.");
+                    "Rules over the per-model finding cap: rule id -> findings not kept.")
+      .def_readonly("timings", &FileReport::timings,
+                    "With Linter(timings=True): where this model's lint spent its time, one "
+                    "TimingEntry per phase, analysis and rule, in the order they first ran.");
 
   py::class_<PyReport>(m, "Report",
                        "What one lint call found, with the exit code the onnx-lint command "
@@ -725,19 +755,21 @@ PYBIND11_MODULE(_onnxlint, m) {
                        "is released while linting).")
       .def(py::init<const py::object&, const py::object&, const py::object&, const py::object&,
                     const py::object&, const py::object&, const py::object&, int, const py::object&,
-                    const py::object&>(),
+                    const py::object&, bool>(),
            py::kw_only(), py::arg("targets") = py::tuple(), py::arg("select") = py::tuple(),
            py::arg("extend_select") = py::tuple(), py::arg("ignore") = py::tuple(),
            py::arg("config") = py::none(), py::arg("fail_on") = py::none(),
            py::arg("baseline") = py::none(), py::arg("jobs") = 1,
            py::arg("file_timeout") = py::none(), py::arg("require_targets") = py::tuple(),
+           py::arg("timings") = false,
            "Settings as on the onnx-lint command line, layered over the configuration file "
            "(config=None searches onnx-lint.toml / pyproject.toml from the working folder up; "
            "False uses none). file_timeout: seconds an isolated lint of one model may take "
            "before its worker is killed and the model reported as an internal error (None: "
            "300; 0: no limit), as --file-timeout. require_targets: verdicts every model must reach "
            "(\"full\", \"partial\" or \"TARGET=LEVEL\"), as --require-target: a report below "
-           "them has exit_code 1. Raises ValueError naming an unknown rule, "
+           "them has exit_code 1. timings: measure each model's phases, analyses and rules "
+           "(FileReport.timings), as --timings. Raises ValueError naming an unknown rule, "
            "target or bad setting.")
       .def("lint", &PyLinter::lint, py::arg("model"), py::kw_only(),
            py::arg("base_dir") = py::none(), py::arg("name") = py::none(),

@@ -398,3 +398,24 @@ def test_diagnostic_also_holds_the_findings_folded_into_it():
     doc = json.loads(report.to_json())
     [entry] = [d for d in doc["files"][0]["diagnostics"] if d["rule"] == "target-dynamic-shape"]
     assert entry["also"][0]["message"] == found[0].also[0].message
+
+
+# --- timings ---------------------------------------------------------------------------------
+
+def test_timings_list_phases_analyses_and_rules_only_when_asked(model_files):
+    plain = onnxlint.lint(model_files["error"])
+    assert plain.files[0].timings == []
+    timed = onnxlint.lint(model_files["error"], timings=True)
+    assert timed.to_json() == plain.to_json()  # the report itself is unchanged
+    entries = timed.files[0].timings
+    kinds = {(t.kind, t.name) for t in entries}
+    assert {("phase", "load"), ("phase", "summary"), ("phase", "findings")} <= kinds
+    assert ("rule", "graph-undefined-value") in kinds
+    assert any(kind == "analysis" for kind, _ in kinds)
+    assert all(t.seconds >= 0 and t.calls >= 1 for t in entries)
+    assert "TimingEntry(phase load: " in repr(next(t for t in entries if t.name == "load"))
+    # An in-memory model and a folder (linted in worker processes) have them too.
+    data = pathlib.Path(model_files["error"]).read_bytes()
+    assert onnxlint.Linter(timings=True).lint(data).files[0].timings
+    folder = onnxlint.lint(pathlib.Path(model_files["error"]).parent, timings=True)
+    assert all(f.timings for f in folder.files)
