@@ -161,6 +161,8 @@ struct TimingEntry {
   uint64_t nanoseconds = 0;
   uint64_t calls = 0;  ///< phases and analyses: 1 per file; rules: callbacks run
 };
+/// "phase", "analysis" or "rule", as the --timings table and the Python module name the kinds.
+std::string_view timing_kind_name(TimingEntry::Kind kind);
 
 /// Longest doc_string a ModelSummary keeps (a report is no place for a model card).
 inline constexpr size_t kSummaryDocStringBytes = 4096;

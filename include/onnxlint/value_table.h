@@ -90,7 +90,7 @@ class ValueTable {
     if (d == nullptr) return kNoValue;
     // Inline for the common case, a value a node of the same graph makes.
     if (d->kind() == ValueDef::Kind::Node && d->graph() == s.graph) {
-      return s.outs_base + s.out_off[d->node()->index()] + d->output_index();
+      return node_output_id(s, *d->node(), d->output_index());
     }
     return id_in(&s, *d);
   }
@@ -99,7 +99,7 @@ class ValueTable {
   /// The same, with the slot of n's graph already known (no lookup).
   ValueId output(const GraphSlot& s, const Node& n, size_t k) const {
     if (k >= n.output_count() || n.output_ids()[k] == kNoNameId) return kNoValue;
-    return s.outs_base + s.out_off[n.index()] + static_cast<uint32_t>(k);
+    return node_output_id(s, n, k);
   }
   /// The global id of a node (0..node_count()), and the node of a global id (nullptr if none).
   uint32_t node_id(const Node& n) const;
@@ -147,6 +147,10 @@ class ValueTable {
   const GraphSlot* slot_of_value(ValueId v) const;
 
  private:
+  // The id of output k of node n of slot s's graph (outputs are numbered node by node).
+  static ValueId node_output_id(const GraphSlot& s, const Node& n, size_t k) {
+    return s.outs_base + s.out_off[n.index()] + static_cast<uint32_t>(k);
+  }
   ValueId id_in(const GraphSlot* hint, const ValueDef& d) const;  // hint: d.graph's slot, maybe
   // `n`: the producer when the caller knows it (output `output_index`), else nullptr.
   StatedType stated_in(ValueId v, const GraphSlot* s, const Node* n, uint32_t output_index) const;

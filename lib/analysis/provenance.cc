@@ -188,15 +188,14 @@ Provenance::Impl::Impl(const Model& m, AnalysisCache& cache)
 // ---------------------------------------------------------------------------------------------
 // The pass
 
-int64_t Provenance::Impl::opset_of(const Node& n) const {
-  std::string_view d = n.domain();
-  if (const Function* fn = slot(*n.graph()).function) {
-    for (const OpsetImport& imp : fn->opset_imports()) {
-      if (normalize_domain(imp.domain) == d) return imp.version;
-    }
+int64_t Provenance::Impl::function_opset_of(const Node& n, const GraphSlot& s) const {
+  for (const OpsetImport& imp : s.function->opset_imports()) {
+    if (normalize_domain(imp.domain) == n.domain()) return imp.version;
   }
   return model_opset_of_op[n.op_id()];
 }
+
+int64_t Provenance::Impl::opset_of(const Node& n) const { return opset_of(n, slot(*n.graph())); }
 
 // Nodes of the default domain outside functions all see the model's opset: their semantics
 // depend on the op alone, so the pass looks each op up once (default_domain_sem).
@@ -440,8 +439,7 @@ void Provenance::Impl::transfer(const Node& n, const GraphSlot& s) {
 
 void Provenance::Impl::generic(const Node& n, const GraphSlot& s, const OpSemantics& sem,
                                std::span<const uint32_t> ins) {
-  // The model's import unless the node is in a function body (opset_of looks the slot up).
-  infer(n, s, sem, ins, s.function == nullptr ? model_opset_of_op[n.op_id()] : opset_of(n));
+  infer(n, s, sem, ins, opset_of(n, s));
   const uint32_t here = s.node_base + n.index();
   for (size_t k = 0; k < n.outputs().size(); ++k) {
     uint32_t id = out_id(s, n, k);
@@ -737,7 +735,7 @@ void Provenance::Impl::do_loop(const Node& n, const GraphSlot& s, std::span<cons
 void Provenance::Impl::do_scan(const Node& n, const GraphSlot& s, std::span<const uint32_t> ins) {
   const Graph& body = *graph_attr(n, "body");
   const GraphSlot& bs = slot(body);
-  const int64_t opset = opset_of(n);
+  const int64_t opset = opset_of(n, s);
   const size_t off = opset < 9 ? 1 : 0;  // Scan-8 starts with sequence_lens
   const size_t total = ins.size() > off ? ins.size() - off : 0;
   const size_t num_scan = std::min(

@@ -312,6 +312,11 @@ struct Provenance::Impl {
   /// that is not run (again) leaves behind.
   void forget_subtree(const Graph& g);
   int call_depth = 0;  // function calls being analysed (bounded by Model::max_call_depth)
+  /// The opset of the node's domain: its function's import, else the model's (by op id).
+  int64_t opset_of(const Node& n, const GraphSlot& s) const {  // s: the slot of n's graph
+    return s.function == nullptr ? model_opset_of_op[n.op_id()] : function_opset_of(n, s);
+  }
+  int64_t function_opset_of(const Node& n, const GraphSlot& s) const;
   int64_t opset_of(const Node& n) const;
   const OpSemantics& semantics_of(const Node& n) const;
   const Function* function_for(const Node& n) const;

@@ -199,7 +199,7 @@ ValueId ValueTable::id_in(const GraphSlot* s, const ValueDef& d) const {
       }
       return kNoValue;
     case ValueDef::Kind::Node:
-      return s->outs_base + s->out_off[d.node()->index()] + d.output_index();
+      return node_output_id(*s, *d.node(), d.output_index());
   }
   return kNoValue;
 }

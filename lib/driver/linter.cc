@@ -177,22 +177,36 @@ Severity Linter::severity_of(const RuleInfo& info) const {
   return s;
 }
 
-FileReport Linter::lint_file(const std::string& path) const {
-  if (const Linter& own = for_path(path); &own != this) return own.lint_file(path);
-  isolation::begin_file(path);
-  timing::Session timed(options_.timings);
+namespace {
+
+// Loads a model with `load` and lints it, the loading and the freeing measured as the phases
+// "load" and "free" when the linter measures (lint_model adds the rest); `unreadable` makes the
+// report of a model that does not load.
+template <class Load, class Unreadable>
+FileReport load_and_lint(const Linter& linter, Load&& load, Unreadable&& unreadable) {
+  timing::Session timed(linter.options().timings);
   LoadResult loaded;
   {
-    timing::Scope load(TimingEntry::Kind::Phase, "load");
-    loaded = load_model(path);
+    timing::Scope phase(TimingEntry::Kind::Phase, "load");
+    loaded = load();
   }
-  if (!loaded.model) return timed.finish(unreadable_report(path, *loaded.error));
-  FileReport report = lint_model(*loaded.model);
+  if (!loaded.model) return timed.finish(unreadable(*loaded.error));
+  FileReport report = linter.lint_model(*loaded.model);
   {
-    timing::Scope free(TimingEntry::Kind::Phase, "free");
+    timing::Scope phase(TimingEntry::Kind::Phase, "free");
     loaded.model.reset();
   }
   return timed.finish(std::move(report));
+}
+
+}  // namespace
+
+FileReport Linter::lint_file(const std::string& path) const {
+  if (const Linter& own = for_path(path); &own != this) return own.lint_file(path);
+  isolation::begin_file(path);
+  return load_and_lint(
+      *this, [&] { return load_model(path); },
+      [&](const LoadError& error) { return unreadable_report(path, error); });
 }
 
 FileReport Linter::lint_bytes(const std::string& name, std::string_view bytes,
@@ -205,16 +219,14 @@ FileReport Linter::lint_bytes(const std::string& name, std::string_view bytes,
     directory = parent.empty() ? std::string(".") : parent.string();
   }
   isolation::begin_file(name);
-  timing::Session timed(options_.timings);
-  LoadResult loaded;
-  {
-    timing::Scope load(TimingEntry::Kind::Phase, "load");
-    // The model lives only for this call, so it can borrow the caller's bytes.
-    loaded = load_model_from_view(
-        name, std::as_bytes(std::span<const char>(bytes.data(), bytes.size())), *directory);
-  }
-  if (!loaded.model) return timed.finish(unreadable_report(name, *loaded.error, bytes));
-  return timed.finish(lint_model(*loaded.model));
+  return load_and_lint(
+      *this,
+      [&] {
+        // The model lives only for this call, so it can borrow the caller's bytes.
+        return load_model_from_view(
+            name, std::as_bytes(std::span<const char>(bytes.data(), bytes.size())), *directory);
+      },
+      [&](const LoadError& error) { return unreadable_report(name, error, bytes); });
 }
 
 namespace {

@@ -1,4 +1,4 @@
-// The `--timings` table (report.h, emit_timings).
+// The `--timings` table (report.h, emit_timings) and the kinds' names (linter.h).
 #include <fmt/format.h>
 #include <onnxlint/report.h>
 
@@ -6,12 +6,12 @@
 #include <map>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace onnxlint {
-namespace {
 
-std::string_view kind_label(TimingEntry::Kind kind) {
+std::string_view timing_kind_name(TimingEntry::Kind kind) {
   switch (kind) {
     case TimingEntry::Kind::Phase:
       return "phase";
@@ -22,8 +22,6 @@ std::string_view kind_label(TimingEntry::Kind kind) {
   }
   return "?";
 }
-
-}  // namespace
 
 void emit_timings(const Report& report, std::ostream& out, const std::vector<TimingEntry>& extra) {
   std::map<std::pair<TimingEntry::Kind, std::string>, TimingEntry> sums;
@@ -56,13 +54,13 @@ void emit_timings(const Report& report, std::ostream& out, const std::vector<Tim
   });
   size_t width = 4;
   for (const TimingEntry& t : rows)
-    width = std::max(width, kind_label(t.kind).size() + 1 + t.name.size());
+    width = std::max(width, timing_kind_name(t.kind).size() + 1 + t.name.size());
   out << fmt::format("onnx-lint timings: {} file{}, {:.1f} ms measured (self times)\n", files,
                      files == 1 ? "" : "s", static_cast<double>(total) / 1e6);
   out << fmt::format("{:<{}}  {:>10}  {:>6}  {:>9}\n", "what", width, "time (ms)", "share",
                      "calls");
   for (const TimingEntry& t : rows) {
-    const std::string what = fmt::format("{} {}", kind_label(t.kind), t.name);
+    const std::string what = fmt::format("{} {}", timing_kind_name(t.kind), t.name);
     const double share =
         total == 0 ? 0.0 : 100.0 * static_cast<double>(t.nanoseconds) / static_cast<double>(total);
     out << fmt::format("{:<{}}  {:>10.3f}  {:>5.1f}%  {:>9}\n", what, width,

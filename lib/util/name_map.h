@@ -65,28 +65,30 @@ inline uint64_t hash_name(std::string_view s) {
   return h;
 }
 
+namespace detail {
+
+/// Whether `n` bytes at x and y (sizeof(Word) <= n <= 2 * sizeof(Word)) are equal: the first
+/// and the last Word of each, overlapping in the middle.
+template <class Word>
+bool same_ends(const char* x, const char* y, size_t n) {
+  Word x0, x1, y0, y1;
+  std::memcpy(&x0, x, sizeof(Word));
+  std::memcpy(&y0, y, sizeof(Word));
+  std::memcpy(&x1, x + n - sizeof(Word), sizeof(Word));
+  std::memcpy(&y1, y + n - sizeof(Word), sizeof(Word));
+  return ((x0 ^ y0) | (x1 ^ y1)) == 0;
+}
+
+}  // namespace detail
+
 /// `a == b` for names: short ones compared with fixed-size (overlapping) loads, no call.
 inline bool same_name(std::string_view a, std::string_view b) {
   const size_t n = a.size();
   if (n != b.size()) return false;
   const char* x = a.data();
   const char* y = b.data();
-  if (n >= 8 && n <= 16) {
-    uint64_t x0, x1, y0, y1;
-    std::memcpy(&x0, x, 8);
-    std::memcpy(&y0, y, 8);
-    std::memcpy(&x1, x + n - 8, 8);
-    std::memcpy(&y1, y + n - 8, 8);
-    return ((x0 ^ y0) | (x1 ^ y1)) == 0;
-  }
-  if (n >= 4 && n < 8) {
-    uint32_t x0, x1, y0, y1;
-    std::memcpy(&x0, x, 4);
-    std::memcpy(&y0, y, 4);
-    std::memcpy(&x1, x + n - 4, 4);
-    std::memcpy(&y1, y + n - 4, 4);
-    return ((x0 ^ y0) | (x1 ^ y1)) == 0;
-  }
+  if (n >= 8 && n <= 16) return detail::same_ends<uint64_t>(x, y, n);
+  if (n >= 4 && n < 8) return detail::same_ends<uint32_t>(x, y, n);
   if (n < 4) {
     for (size_t i = 0; i < n; ++i) {
       if (x[i] != y[i]) return false;

@@ -642,12 +642,7 @@ PYBIND11_MODULE(_onnxlint, m) {
   py::class_<TimingEntry>(m, "TimingEntry",
                           "Self time of one phase, analysis or rule of a lint (--timings).")
       .def_property_readonly(
-          "kind",
-          [](const TimingEntry& t) {
-            return t.kind == TimingEntry::Kind::Phase      ? "phase"
-                   : t.kind == TimingEntry::Kind::Analysis ? "analysis"
-                                                           : "rule";
-          },
+          "kind", [](const TimingEntry& t) { return std::string(timing_kind_name(t.kind)); },
           "\"phase\" (load, summary, findings, free), \"analysis\" or \"rule\".")
       .def_readonly("name", &TimingEntry::name, "The phase, the analysis's class or the rule id.")
       .def_property_readonly(
@@ -658,11 +653,8 @@ PYBIND11_MODULE(_onnxlint, m) {
       .def("__repr__", [](const TimingEntry& t) {
         char seconds[32];
         std::snprintf(seconds, sizeof seconds, "%.6f", static_cast<double>(t.nanoseconds) / 1e9);
-        const char* kind = t.kind == TimingEntry::Kind::Phase      ? "phase"
-                           : t.kind == TimingEntry::Kind::Analysis ? "analysis"
-                                                                   : "rule";
-        return std::string("TimingEntry(") + kind + " " + t.name + ": " + seconds + " s, " +
-               std::to_string(t.calls) + " calls)";
+        return "TimingEntry(" + std::string(timing_kind_name(t.kind)) + " " + t.name + ": " +
+               seconds + " s, " + std::to_string(t.calls) + " calls)";
       });
 
   py::class_<FileReport>(m, "FileReport", "The findings for one model.")
