@@ -13,8 +13,6 @@ from torchvision.models.detection.anchor_utils import DefaultBoxGenerator
 from torchvision.models.detection.ssd import SSD
 
 warnings.filterwarnings("ignore")
-torch.manual_seed(0)
-OUT = sys.argv[1] if len(sys.argv) > 1 else "."
 
 
 class Backbone(torch.nn.Module):
@@ -28,6 +26,15 @@ class Backbone(torch.nn.Module):
         return {"0": self.body(x)}
 
 
-model = SSD(Backbone(), DefaultBoxGenerator([[2]]), (64, 64), num_classes=4).eval()
-torch.onnx.export(model, ([torch.rand(3, 64, 64)],), f"{OUT}/torchvision_ssd_tiny_op11.onnx",
-                  input_names=["images"], opset_version=11)
+def tiny_ssd():
+    """The detector in eval mode, its weights drawn from seed 0 (tests/data/fixes/gen_fix_models.py
+    exports it with a dynamic image size)."""
+    torch.manual_seed(0)
+    return SSD(Backbone(), DefaultBoxGenerator([[2]]), (64, 64), num_classes=4).eval()
+
+
+if __name__ == "__main__":
+    OUT = sys.argv[1] if len(sys.argv) > 1 else "."
+    torch.onnx.export(tiny_ssd(), ([torch.rand(3, 64, 64)],),
+                      f"{OUT}/torchvision_ssd_tiny_op11.onnx", input_names=["images"],
+                      opset_version=11)

@@ -4,31 +4,18 @@ image size (`dynamic_axes` height and width; the detector a static-shape target 
 `--fix-dims height=64,width=64`). Random weights (seed 0), a few hundred KB. Run with Debian's
 python3-torch 1.13 / torchvision 0.14: `/usr/bin/python3 gen_fix_models.py OUT_DIR`.
 """
+import os
 import sys
-import warnings
 
 import torch
-from torchvision.models.detection.anchor_utils import DefaultBoxGenerator
-from torchvision.models.detection.ssd import SSD
 
-warnings.filterwarnings("ignore")
-torch.manual_seed(0)
+sys.dont_write_bytecode = True  # no __pycache__ in the corpus folder the tests lint
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "corpus"))
+from gen_detection import tiny_ssd  # noqa: E402  (the corpus's detector, same backbone)
+
 OUT = sys.argv[1] if len(sys.argv) > 1 else "."
 
-
-class Backbone(torch.nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.body = torch.nn.Sequential(
-            torch.nn.Conv2d(3, 8, 3, stride=4, padding=1), torch.nn.ReLU(),
-            torch.nn.Conv2d(8, 8, 3, stride=2, padding=1), torch.nn.ReLU())
-
-    def forward(self, x):
-        return {"0": self.body(x)}
-
-
-model = SSD(Backbone(), DefaultBoxGenerator([[2]]), (64, 64), num_classes=4).eval()
-torch.onnx.export(model, ([torch.rand(3, 64, 64)],),
+torch.onnx.export(tiny_ssd(), ([torch.rand(3, 64, 64)],),
                   f"{OUT}/torchvision_ssd_tiny_dynamic_op11.onnx", input_names=["images"],
                   opset_version=11, dynamic_axes={"images": {1: "height", 2: "width"}})
 
