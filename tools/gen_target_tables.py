@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import pathlib
+import re
 import sys
 
 EXTRA_FACTS_FILE = "extra_facts.json"
@@ -38,7 +39,13 @@ FACT_KEYS = {
     "inlines_functions": bool,
     "extra_ops": list,
 }
-PLAIN_KEYS = {"display_name", "aliases", "comment"}
+PLAIN_KEYS = {"display_name", "aliases", "comment", "version"}
+# A versioned table ("tensorrt@8.6.json") takes these facts of its family's entry ("tensorrt")
+# unless its own entry states them: properties of the runtime, not of one release. Opset and IR
+# bounds and added operators belong to one release and are never inherited.
+INHERITED_FACTS = ("requires_static_shapes", "prefers_static_shapes", "max_rank", "max_dim",
+                   "cpu_fallback", "constant_folding", "inlines_functions")
+VERSION_TEXT = re.compile(r"^[0-9]+(\.[0-9]+)*$")
 
 
 class GenError(Exception):
@@ -210,7 +217,47 @@ def load_extra_facts(path: pathlib.Path) -> dict:
         aliases = facts.get("aliases", [])
         if not (isinstance(aliases, list) and all(isinstance(a, str) and a for a in aliases)):
             fail(f"{where}: aliases must be a list of non-empty strings")
+        if any("@" in a for a in aliases):
+            fail(f"{where}: an alias may not contain '@' (it separates a target from a version)")
+        if "version" in facts and not VERSION_TEXT.match(str(facts["version"])):
+            fail(f"{where}: version {facts['version']!r} is not dotted numbers")
     return targets
+
+
+def split_target_id(tid: str) -> tuple[str, str]:
+    """("tensorrt", "8.6") for "tensorrt@8.6"; (tid, "") for an unversioned id."""
+    if "@" not in tid:
+        return tid, ""
+    family, version = tid.split("@", 1)
+    if not family or not VERSION_TEXT.match(version):
+        fail(f"{tid}: a versioned table is named '<family>@<dotted version>'")
+    return family, version
+
+
+def facts_for(tid: str, extra: dict) -> dict:
+    """The extra facts of one table: its own entry, plus, for a versioned table, the
+    runtime-wide facts of its family's entry (INHERITED_FACTS) that its own entry leaves out."""
+    family, version = split_target_id(tid)
+    own = dict(extra.get(tid, {}))
+    if not version:
+        return own
+    if "aliases" in own:
+        fail(f"{EXTRA_FACTS_FILE}: {tid}: a versioned table has no aliases of its own "
+             f"(every name of {family!r} takes '@{version}')")
+    base = extra.get(family, {})
+    for key in INHERITED_FACTS:
+        if key not in own and base.get(key) is not None:
+            own[key] = base[key]
+    own["version"] = version
+    if "display_name" not in own:
+        # "TensorRT 10.15" -> "TensorRT 8.6"; a family name without its version gets one.
+        name = base.get("display_name") or family
+        newest = str(base.get("version", ""))
+        if newest and name.endswith(newest):
+            own["display_name"] = name[: -len(newest)] + version
+        else:
+            own["display_name"] = f"{name} {version}"
+    return own
 
 
 def build_target(index: int, path: pathlib.Path, facts: dict, pools: Pools) -> tuple[str, str, dict]:
@@ -220,6 +267,7 @@ def build_target(index: int, path: pathlib.Path, facts: dict, pools: Pools) -> t
     tid = d.get("target")
     if tid != path.stem:
         fail(f"{where}: 'target' is {tid!r}, expected the file name {path.stem!r}")
+    family, _ = split_target_id(tid)
     if d.get("schema_version") != 1:
         fail(f"{where}: schema_version must be 1")
     sem = d.get("version_semantics")
@@ -365,6 +413,8 @@ def build_target(index: int, path: pathlib.Path, facts: dict, pools: Pools) -> t
         f".display_name = {cpp_str(display.strip())}",
         f".runtime = {cpp_str(str(d.get('runtime', '')))}",
         f".runtime_version = {cpp_str(str(d.get('runtime_version', '')))}",
+        f".family = {cpp_str(family)}",
+        f".version = {cpp_str(str(facts.get('version', '')))}",
         f".source_repo = {cpp_str(str(src.get('repo', '')))}",
         f".source_path = {cpp_str(str(src.get('path', '')))}",
         f".source_version = {cpp_str(str(src.get('commit_or_version', '')))}",
@@ -403,12 +453,30 @@ def generate(targets_dir: pathlib.Path) -> str:
     for tid in extra:
         if tid not in ids:
             fail(f"{EXTRA_FACTS_FILE}: facts for unknown target {tid!r}")
+    # Every versioned table belongs to an unversioned one (the newest, what '--target tensorrt'
+    # means), which states its own version, and no two tables of a family share a version.
+    versions: dict[str, dict[str, str]] = {}
+    for tid in sorted(ids):
+        family, version = split_target_id(tid)
+        if not version:
+            version = str(extra.get(tid, {}).get("version", ""))
+            if not version:
+                continue
+        elif family not in ids:
+            fail(f"{tid}: no table {family!r} for the family of this versioned table")
+        elif not extra.get(family, {}).get("version"):
+            fail(f"{EXTRA_FACTS_FILE}: {family}: has versioned tables, so it needs its own "
+                 f"'version'")
+        seen = versions.setdefault(family, {})
+        if version in seen:
+            fail(f"{tid}: version {version} of {family!r} is also {seen[version]!r}")
+        seen[version] = tid
 
     pools = Pools()
     inits = []
     seen_names: dict[str, str] = {}
     for index, p in enumerate(files):
-        tid, init, summary = build_target(index, p, extra.get(p.stem, {}), pools)
+        tid, init, summary = build_target(index, p, facts_for(p.stem, extra), pools)
         # An alias may repeat the target's own id (e.g. "tensorrt"); other clashes are errors.
         names = [tid] + [a for a in summary["aliases"] if a != tid]
         for name in names:

@@ -108,6 +108,13 @@ struct TargetInfo {
   std::string_view display_name;  // short name for messages, e.g. "TensorRT 10.15"
   std::string_view runtime;
   std::string_view runtime_version;
+  /// The runtime this table is one release of: "tensorrt" for "tensorrt@8.6" and for
+  /// "tensorrt" itself (the newest table). Facts of the runtime rather than of a table (TensorRT
+  /// casts double down; ORT's CPU EP runs float16 on float kernels) are keyed by family.
+  std::string_view family;
+  /// The release the table describes ("8.6", "10.15"), "" when the table has no versions.
+  /// `--target tensorrt@8.6` selects it; `tensorrt@10` the newest 10.x; `tensorrt` the newest.
+  std::string_view version;
   std::string_view source_repo;
   std::string_view source_path;
   std::string_view source_version;            // commit or version the table was extracted from
@@ -146,8 +153,13 @@ struct TargetInfo {
 /// Every target, sorted by id.
 std::span<const TargetInfo> all_targets();
 
-/// Looks a target up by id ("onnxruntime-cpu") or alias ("ort-cpu"); nullptr if unknown.
+/// Looks a target up by id ("onnxruntime-cpu") or alias ("ort-cpu"), either one optionally
+/// followed by "@<version>": "tensorrt@8.6" is that release's table, "trt@10" the newest table
+/// of a 10.x release, "tensorrt@10.15" the newest table itself. nullptr if unknown.
 const TargetInfo* find_target(std::string_view id_or_alias);
+
+/// The tables of one family (TargetInfo::family), oldest release first.
+std::vector<const TargetInfo*> target_versions(std::string_view family);
 
 /// Comma-separated list of every id and alias, for "unknown target" messages.
 std::string target_names_for_help();

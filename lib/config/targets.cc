@@ -1,6 +1,7 @@
 // Target names: ids and aliases resolved to canonical ids, shared by Linter, the CLI, the
 // configuration reader and the Python module.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <onnxlint/linter.h>
 #include <onnxlint/targets.h>
 
@@ -14,6 +15,16 @@ std::vector<std::string> resolve_targets(const std::vector<std::string>& names) 
   std::vector<std::string> out;
   for (const std::string& name : names) {
     const TargetInfo* t = find_target(name);
+    if (const size_t at = name.find('@'); t == nullptr && at != std::string::npos) {
+      if (const TargetInfo* base = find_target(name.substr(0, at))) {
+        std::vector<std::string> releases;
+        for (const TargetInfo* v : target_versions(base->family)) releases.emplace_back(v->version);
+        throw ConfigError(fmt::format(
+            "unknown version '{}' of target '{}'; {}", name.substr(at + 1), base->family,
+            releases.empty() ? std::string("it has one table, without versions")
+                             : fmt::format("its tables: {}", fmt::join(releases, ", "))));
+      }
+    }
     if (t == nullptr) {
       std::vector<std::string> names;
       for (const TargetInfo& info : all_targets()) {

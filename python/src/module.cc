@@ -829,6 +829,12 @@ PYBIND11_MODULE(_onnxlint, m) {
           "runtime_version", [](const TargetInfo& t) { return std::string(t.runtime_version); },
           "Runtime version the table describes.")
       .def_property_readonly(
+          "family", [](const TargetInfo& t) { return std::string(t.family); },
+          "The runtime this table is one release of ('tensorrt' for 'tensorrt@8.6').")
+      .def_property_readonly(
+          "version", [](const TargetInfo& t) { return std::string(t.version); },
+          "The release the table describes ('8.6'), '' when the table has no versions.")
+      .def_property_readonly(
           "source",
           [](const TargetInfo& t) {
             return std::string(t.source_repo) + " : " + std::string(t.source_path) + " @ " +

@@ -2,10 +2,12 @@
 // docs/targets.md).
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "onnxlint/opset_table.h"
 #include "onnxlint/targets.h"
@@ -79,7 +81,9 @@ std::vector<std::pair<std::string, std::string>> table_versions(
   return out;
 }
 
-const TargetInfo* find_target(std::string_view id_or_alias) {
+namespace {
+
+const TargetInfo* find_unversioned(std::string_view id_or_alias) {
   for (const TargetInfo& t : all_targets()) {
     if (t.id == id_or_alias) return &t;
   }
@@ -89,9 +93,59 @@ const TargetInfo* find_target(std::string_view id_or_alias) {
   return nullptr;
 }
 
+// Dotted release numbers compared number by number ("8.6" < "10.0" < "10.15").
+bool older_release(std::string_view a, std::string_view b) {
+  while (!a.empty() || !b.empty()) {
+    auto take = [](std::string_view& s) {
+      uint64_t n = 0;
+      size_t i = 0;
+      for (; i < s.size() && s[i] != '.'; ++i) n = n * 10 + static_cast<uint64_t>(s[i] - '0');
+      s.remove_prefix(i < s.size() ? i + 1 : i);
+      return n;
+    };
+    const uint64_t x = take(a);
+    const uint64_t y = take(b);
+    if (x != y) return x < y;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<const TargetInfo*> target_versions(std::string_view family) {
+  std::vector<const TargetInfo*> out;
+  for (const TargetInfo& t : all_targets()) {
+    if (t.family == family && !t.version.empty()) out.push_back(&t);
+  }
+  std::sort(out.begin(), out.end(), [](const TargetInfo* a, const TargetInfo* b) {
+    return older_release(a->version, b->version);
+  });
+  return out;
+}
+
+const TargetInfo* find_target(std::string_view id_or_alias) {
+  if (const TargetInfo* t = find_unversioned(id_or_alias)) return t;
+  const size_t at = id_or_alias.find('@');
+  if (at == std::string_view::npos) return nullptr;
+  const TargetInfo* base = find_unversioned(id_or_alias.substr(0, at));
+  const std::string_view version = id_or_alias.substr(at + 1);
+  if (base == nullptr || version.empty()) return nullptr;
+  // An exact release, else the newest release within the one named ("10" takes 10.x).
+  const TargetInfo* best = nullptr;
+  for (const TargetInfo* t : target_versions(base->family)) {
+    if (t->version == version) return t;
+    if (t->version.size() > version.size() && t->version.starts_with(version) &&
+        t->version[version.size()] == '.') {
+      best = t;  // oldest first, so the last match is the newest
+    }
+  }
+  return best;
+}
+
 std::string target_names_for_help() {
   std::string s;
   for (const TargetInfo& t : all_targets()) {
+    if (t.id != t.family) continue;  // a versioned table: listed with its family's versions
     if (!s.empty()) s += ", ";
     s += t.id;
     bool first = true;
@@ -99,6 +153,15 @@ std::string target_names_for_help() {
       if (a == t.id) continue;
       s += first ? " (" : ", ";
       s += a;
+      first = false;
+    }
+    const std::vector<const TargetInfo*> releases = target_versions(t.family);
+    if (releases.size() > 1) {
+      s += first ? " (@" : "; @";
+      for (size_t i = 0; i < releases.size(); ++i) {
+        if (i != 0) s += '|';
+        s += releases[i]->version;
+      }
       first = false;
     }
     if (!first) s += ')';

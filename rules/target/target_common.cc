@@ -193,10 +193,10 @@ std::vector<TypeOffence> unsupported_types(const Model& model, const TargetInfo&
     if (!has_tensor_types(allowed)) return;
     if (std::find(allowed.begin(), allowed.end(), type_string) != allowed.end()) return;
     // TensorRT's parser casts DOUBLE down to FLOAT (table global note).
-    if (t.id == "tensorrt" && type_string == "tensor(double)") return;
+    if (t.family == "tensorrt" && type_string == "tensor(double)") return;
     // ORT's CPU EP runs a float16 node without a float16 kernel on its float kernel, with Casts
     // around it (InsertCastTransformer; checked against ORT 1.30 by tests/ort).
-    if (t.id == "onnxruntime-cpu" && type_string == "tensor(float16)" &&
+    if (t.family == "onnxruntime-cpu" && type_string == "tensor(float16)" &&
         std::find(allowed.begin(), allowed.end(), "tensor(float)") != allowed.end())
       return;
     TypeOffence& o = offences[{formal->type, elem}];

@@ -790,8 +790,16 @@ class ListAndExplain(unittest.TestCase):
         with open(os.path.join(SRC, "rules", "tables", "targets", "tensorrt.json"),
                   encoding="utf-8") as f:
             table = json.load(f)
-        self.assertEqual(sorted(trt), ["aliases", "display_name", "id", "runtime",
-                                       "runtime_version", "source"])
+        self.assertEqual(sorted(trt), ["aliases", "display_name", "family", "id", "runtime",
+                                       "runtime_version", "source", "version"])
+        self.assertEqual((trt["family"], trt["version"]), ("tensorrt", "10.15"))
+        # An older release: its own table and source, named through the family's aliases.
+        trt86 = next(t for t in listing["targets"] if t["id"] == "tensorrt@8.6")
+        self.assertEqual((trt86["family"], trt86["version"], trt86["aliases"]),
+                         ("tensorrt", "8.6", []))
+        self.assertEqual(trt86["source"]["repo"], "onnx/onnx-tensorrt")
+        self.assertIn("(branch 8.6-GA)", trt86["source"]["version"])
+        self.assertIn("trt@8.6", run("--list-targets")[1])
         self.assertEqual((trt["runtime"], trt["runtime_version"]),
                          (table["runtime"], table["runtime_version"]))
         self.assertEqual(sorted(trt["source"]), ["path", "repo", "version"])

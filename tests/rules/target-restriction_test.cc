@@ -153,6 +153,22 @@ TEST(TargetRestrictionTable, NamesExistInTheOpSchema) {
   }
 }
 
+// The restrictions are encoded for the newest table of each runtime ("tensorrt"), whose notes
+// they cite. An older release's table ("tensorrt@8.6") keeps its document's own wording of the
+// notes, which findings show but target-restriction does not check; docs/targets.md says so.
+constexpr std::string_view kVersionedTablesNote =
+    "The tables of older releases (`tensorrt@8.6`, ...) are not checked by target-restriction";
+
+TEST(TargetRestrictionTable, VersionedTablesAreNotEncodedAndDocsSaySo) {
+  EXPECT_NE(doc_section("### Restrictions not encoded").find(kVersionedTablesNote),
+            std::string::npos);
+  for (const Restriction& r : restriction_table()) {
+    const TargetInfo* t = find_target(r.target);
+    ASSERT_NE(t, nullptr) << r.target;
+    EXPECT_EQ(t->id, t->family) << "a restriction of an older release's table: " << r.target;
+  }
+}
+
 // Every note fragment of every table is either encoded or listed as not encoded in
 // docs/targets.md, as a row "| `<target>` | <op> | <fragment> | <why> |".
 TEST(TargetRestrictionTable, UnencodedFragmentsAreDocumented) {
@@ -165,6 +181,7 @@ TEST(TargetRestrictionTable, UnencodedFragmentsAreDocumented) {
   std::string missing;
   size_t fragments = 0;
   for (const TargetInfo& t : all_targets()) {
+    if (t.id != t.family) continue;  // see kVersionedTablesNote
     for (const TargetOp& op : t.ops) {
       for (const std::string& f : split_note(op.notes)) {
         ++fragments;
@@ -219,6 +236,7 @@ TEST(TargetRestrictionTable, GlobalNotesAreDocumented) {
   std::string missing;
   size_t notes = 0;
   for (const TargetInfo& t : all_targets()) {
+    if (t.id != t.family) continue;  // see kVersionedTablesNote
     for (std::string_view note : t.global_notes) {
       ++notes;
       std::string text(note);
@@ -238,6 +256,7 @@ TEST(TargetRestrictionTable, PerTargetCountsAreDocumented) {
   ASSERT_FALSE(docs.empty());
   size_t all_encoded = 0, all_listed = 0;
   for (const TargetInfo& t : all_targets()) {
+    if (t.id != t.family) continue;  // see kVersionedTablesNote
     std::set<std::pair<std::string, std::string>> encoded;
     for (const Restriction& r : restriction_table()) {
       if (r.target == t.id) encoded.emplace(op_key(r.domain, r.op), std::string(r.note));
@@ -488,7 +507,7 @@ TEST(TargetRestriction, OrtCpuRecurrentLayout) {
     ASSERT_EQ(diags.size(), 1u) << op;
     EXPECT_EQ(diags[0].severity, Severity::Error) << op;
     EXPECT_EQ(diags[0].message, std::string("rnn (") + op +
-                                    ") has layout=1, which ONNX Runtime CPU EP (main, 1.25 dev) "
+                                    ") has layout=1, which ONNX Runtime CPU EP 1.30 "
                                     "does not support (supported: 0)");
   }
 }

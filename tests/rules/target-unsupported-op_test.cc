@@ -93,11 +93,18 @@ const TargetCase kCases[] = {
      "its operator documentation lists BitShift as not supported"},
 };
 
+// One case per runtime (the newest table of each); tests/tables/target_versions_test.cc has
+// the older releases.
 TEST(TargetUnsupportedOp, CasesCoverEveryTarget) {
   std::set<std::string_view> ids;
   for (const TargetCase& c : kCases) ids.insert(c.target);
-  EXPECT_EQ(ids.size(), all_targets().size());
-  for (const TargetInfo& t : all_targets()) EXPECT_TRUE(ids.count(t.id)) << t.id;
+  size_t families = 0;
+  for (const TargetInfo& t : all_targets()) {
+    if (t.id != t.family) continue;
+    ++families;
+    EXPECT_TRUE(ids.count(t.id)) << t.id;
+  }
+  EXPECT_EQ(ids.size(), families);
 }
 
 TEST(TargetUnsupportedOp, EveryTargetRunsRelu) {

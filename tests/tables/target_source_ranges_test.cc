@@ -84,6 +84,8 @@ INSTANTIATE_TEST_SUITE_P(EveryTable, SourceRanges, ::testing::ValuesIn(all_targe
                            std::string name(info.param);
                            for (char& c : name) {
                              if (c == '-') c = '_';
+                             if (c == '@') c = '_';
+                             if (c == '.') c = '_';
                            }
                            return name;
                          });

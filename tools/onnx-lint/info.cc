@@ -40,6 +40,8 @@ void print_target_list(bool json, std::ostream& out) {
                          {"aliases", string_list(t.aliases)},
                          {"runtime", std::string(t.runtime)},
                          {"runtime_version", std::string(t.runtime_version)},
+                         {"family", std::string(t.family)},
+                         {"version", std::string(t.version)},
                          {"source",
                           {{"repo", std::string(t.source_repo)},
                            {"path", std::string(t.source_path)},
@@ -53,6 +55,16 @@ void print_target_list(bool json, std::ostream& out) {
     std::string aliases;
     for (std::string_view a : t.aliases) aliases += (aliases.empty() ? "" : ", ") + std::string(a);
     out << fmt::format("{:<34} {}\n", t.id, t.display_name);
+    // A versioned table is also named by every alias of its family with the version; the
+    // newest table also by its own id with its version.
+    if (const TargetInfo* family = find_target(t.family); family != nullptr && t.id != t.family) {
+      for (std::string_view a : family->aliases) {
+        if (a != t.family)
+          aliases += fmt::format("{}{}@{}", aliases.empty() ? "" : ", ", a, t.version);
+      }
+    } else if (!t.version.empty()) {
+      aliases += fmt::format("{}{}@{}", aliases.empty() ? "" : ", ", t.id, t.version);
+    }
     out << fmt::format("    aliases: {}\n", aliases.empty() ? "-" : aliases);
     out << fmt::format("    runtime: {} ({})\n", t.runtime, t.runtime_version);
     out << fmt::format("    source:  {} : {} @ {}\n", t.source_repo, t.source_path,
