@@ -319,6 +319,20 @@ def test_targets_match_the_cli_list():
     assert f"    source:  {trt.source}" in out.splitlines()
     ort = next(t for t in targets if t.id == "onnxruntime-cpu")
     assert "ort-cpu" in ort.aliases
+    # Runtime versions: a release's own table, named ID@VERSION (docs/targets.md).
+    assert (trt.family, trt.version) == ("tensorrt", "10.15")
+    trt86 = next(t for t in targets if t.id == "tensorrt@8.6")
+    assert (trt86.family, trt86.version, trt86.aliases) == ("tensorrt", "8.6", [])
+    assert sorted(t.version for t in targets if t.family == "tensorrt") == \
+        sorted(["8.5", "8.6", "10.0", "10.1", "10.15"])
+
+
+def test_lint_with_a_release_of_a_target(model_files):
+    report = onnxlint.lint(model_files["dynamic"], targets=["trt@8.6", "ort@1.18"])
+    assert sorted(report.targets) == ["onnxruntime-cpu@1.18", "tensorrt@8.6"]
+    assert report.targets["tensorrt@8.6"]["source"]["repo"] == "onnx/onnx-tensorrt"
+    with pytest.raises(ValueError, match="unknown version '9' of target 'tensorrt'"):
+        onnxlint.lint(model_files["dynamic"], targets=["tensorrt@9"])
 
 
 def test_version_and_table_versions():
