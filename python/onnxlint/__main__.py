@@ -14,8 +14,15 @@ def main(argv: Optional[List[str]] = None) -> int:
     return _run_cli(["onnx-lint", *args])
 
 
-if __name__ == "__main__":
-    # A process of its own: a crash outside isolation exits 3 with what was running, as the
-    # onnx-lint command does (docs/cli.md), instead of dying by the signal.
+def run() -> int:
+    """The ``onnx-lint`` command of the wheel (its console script) and of ``python3 -m onnxlint``.
+
+    A process of its own: a crash outside isolation exits 3 with what was running, as the
+    onnx-lint command does (docs/cli.md), instead of dying by the signal.
+    """
     _install_crash_handler()
-    sys.exit(main())
+    return main()
+
+
+if __name__ == "__main__":
+    sys.exit(run())
