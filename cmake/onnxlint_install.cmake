@@ -1,20 +1,12 @@
 # Installs the libraries, headers, CLI, a CMake package (find_package(onnxlint)) and a
 # pkg-config file. Tested by tests/package (install to a temporary prefix, build a consumer).
+# The static command's build (ONNXLINT_STATIC_CLI) installs the command, its completions and man
+# page only: its libraries link ONNX's messages compiled in the build tree.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(ONNXLINT_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/onnxlint)
 
-install(TARGETS onnxlint_core onnxlint_rules onnxlint
-  EXPORT onnxlint-targets
-  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
-  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
-  INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(DIRECTORY include/onnxlint DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(FILES ${PROJECT_BINARY_DIR}/include/onnxlint/version.h
-              ${PROJECT_BINARY_DIR}/include/onnxlint/export.h
-        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/onnxlint)
 if(TARGET onnx-lint)
   install(TARGETS onnx-lint RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
   # Generated from the command's option definitions (tools/CMakeLists.txt).
@@ -26,6 +18,20 @@ if(TARGET onnx-lint)
           DESTINATION ${CMAKE_INSTALL_DATADIR}/fish/vendor_completions.d)
   install(FILES ${ONNXLINT_GENERATED_DIR}/onnx-lint.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 endif()
+if(ONNXLINT_STATIC_CLI)
+  return()
+endif()
+
+install(TARGETS onnxlint_core onnxlint_rules onnxlint
+  EXPORT onnxlint-targets
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+  INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY include/onnxlint DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES ${PROJECT_BINARY_DIR}/include/onnxlint/version.h
+              ${PROJECT_BINARY_DIR}/include/onnxlint/export.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/onnxlint)
 
 install(EXPORT onnxlint-targets NAMESPACE onnxlint:: DESTINATION ${ONNXLINT_CMAKE_DIR})
 # Build-tree package: find_package(onnxlint) with onnxlint_DIR=<build dir> also works.
