@@ -75,3 +75,6 @@ if(ONNXLINT_SANITIZE)
 endif()
 configure_file(${PROJECT_SOURCE_DIR}/cmake/onnxlint.pc.in ${PROJECT_BINARY_DIR}/onnxlint.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/onnxlint.pc DESTINATION ${ONNXLINT_PC_DIR})
+
+# The .deb (cpack -G DEB; tools/dev.sh deb).
+include(onnxlint_cpack)
