@@ -56,7 +56,8 @@ def test_the_package_is_the_installed_wheel():
     assert Path(onnxlint.__file__).parent == site / "onnxlint"
     assert MODULE.parent == site / "onnxlint"
     assert MODULE.name == "_onnxlint" + sysconfig.get_config_var("EXT_SUFFIX")
-    assert not any("build" in Path(p).parts for p in sys.path if p), sys.path
+    # No other onnxlint package (the repository's python/, a build tree's) is on the path.
+    assert [p for p in sys.path if (Path(p or ".") / "onnxlint").is_dir()] == [str(site)]
 
 
 def test_the_wheel_holds_the_package_and_the_console_script():
