@@ -41,6 +41,7 @@ struct ByteSpan {
 struct OpKind {
   std::string_view domain;  ///< canonical: "" for the default ONNX domain
   std::string_view op_type;
+  uint32_t id = 0;  ///< Node::op_id() of its nodes: its index in Model::op_kinds()
 };
 
 struct StringPair {

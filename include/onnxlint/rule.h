@@ -175,8 +175,11 @@ class Rule {
   virtual void on_node(const Node&, RuleContext&) {}
   /// With node_ops {"*"}: whether on_node wants the nodes of this op. Asked once per op the
   /// model uses (Model::op_kinds()), after on_model, so that a rule interested in a few ops,
-  /// or in none for this model (a target rule without targets), costs nothing per node.
-  virtual bool wants_op(const OpKind&) const { return true; }
+  /// or in none for this model (a target rule without targets), costs nothing per node. The
+  /// context gives the model's analyses: a rule about nodes that resolve one way (an unknown
+  /// op, a type check of standard ops) asks a per-op fact (OpKind::id) and runs in the one
+  /// pass over the nodes that every such rule shares, instead of walking the graphs itself.
+  virtual bool wants_op(const OpKind&, RuleContext&) const { return true; }
   /// For every model-local function, before its body graph is walked.
   virtual void on_function(const Function&, RuleContext&) {}
   /// Once per model, after the whole walk.

@@ -772,7 +772,9 @@ class CrashingRule final : public Rule {
   }
   void on_graph(const Graph& g, RuleContext& c) override { inner_->on_graph(g, c); }
   void on_node(const Node& n, RuleContext& c) override { inner_->on_node(n, c); }
-  bool wants_op(const OpKind& op) const override { return inner_->wants_op(op); }
+  bool wants_op(const OpKind& op, RuleContext& ctx) const override {
+    return inner_->wants_op(op, ctx);
+  }
   void on_function(const Function& f, RuleContext& c) override { inner_->on_function(f, c); }
   void on_model_end(const Model& m, RuleContext& c) override { inner_->on_model_end(m, c); }
 

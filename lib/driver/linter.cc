@@ -369,7 +369,7 @@ FileReport Linter::lint_model(const Model& model) const {
     const OpKind& op = model.op_kinds()[k];
     for (size_t i : every_node) {
       bool wanted = false;
-      run(i, model_loc, [&](Rule& r, RuleContext&) { wanted = r.wants_op(op); });
+      run(i, model_loc, [&](Rule& r, RuleContext& c) { wanted = r.wants_op(op, c); });
       if (wanted) rules_of_op[k].push_back(i);
     }
     if (auto it = by_op.find(op.op_type); it != by_op.end()) {
@@ -400,7 +400,21 @@ FileReport Linter::lint_model(const Model& model) const {
         return l;
       };
       for (size_t i : for_op) {
-        run(i, node_loc, [&](Rule& r, RuleContext& c) { r.on_node(n, c); });
+        // The per-node call is the hot one: run()'s work, minus what only a timed run needs.
+        // A throw is handed to run(), which reports it as the rule's internal-error.
+        ActiveRule& a = active[i];
+        if (a.failed) continue;
+        if (timer != nullptr) {
+          run(i, node_loc, [&](Rule& r, RuleContext& c) { r.on_node(n, c); });
+          continue;
+        }
+        isolation::set_rule(crash, a.info);
+        try {
+          a.rule->on_node(n, *a.ctx);
+        } catch (...) {
+          run(i, node_loc, [](Rule&, RuleContext&) { throw; });
+        }
+        if (capped_upto != sink.size()) cap_new_findings();
       }
     }
   }

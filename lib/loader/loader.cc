@@ -680,7 +680,7 @@ class ModelBuilder {
     }
     const auto id = static_cast<uint32_t>(model_.op_kinds_.size());
     *link = id;  // before the push_back below: `link` may point into next_same_type_
-    model_.op_kinds_.push_back(OpKind{domain, op_type});
+    model_.op_kinds_.push_back(OpKind{domain, op_type, id});
     next_same_type_.push_back(kNoOp);
     return id;
   }

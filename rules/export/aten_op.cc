@@ -37,7 +37,7 @@ class AtenOp final : public RuleBase<AtenOp> {
     return k;
   }
 
-  bool wants_op(const OpKind& op) const override {
+  bool wants_op(const OpKind& op, RuleContext&) const override {
     return op.op_type == "ATen" || op.domain == kAtenDomain;
   }
 

@@ -294,6 +294,19 @@ OpResolutionIndex::OpResolutionIndex(const Model& model, AnalysisCache&) {
     uint32_t clean = UINT32_MAX;  // the entry of its nodes whose attributes raise nothing
   };
   std::vector<PerOp> per_op(model.op_kinds().size());
+  // The facts of each op: from the entries its nodes use, each (op, entry) pair seen once in a
+  // row (nearly every node repeats its predecessor's).
+  op_bits_.assign(model.op_kinds().size(), 0);
+  std::vector<uint32_t> last_entry(model.op_kinds().size(), UINT32_MAX);
+  auto note = [&](const Node& n, uint32_t entry) {
+    if (last_entry[n.op_id()] == entry) return;
+    last_entry[n.op_id()] = entry;
+    const OpResolution& r = distinct_[entry];
+    uint32_t bits = status_bit(r.status);
+    if (r.issues_begin != r.issues_end) bits |= kAttributeIssueBit;
+    if (r.needed_opset != 0) bits |= kNeededOpsetBit;
+    op_bits_[n.op_id()] |= bits;
+  };
   for (const Graph* g : model.all_graphs()) {
     const Function* scope = enclosing_function(g);
     std::vector<uint32_t>& ids = by_graph_[g];
@@ -301,6 +314,7 @@ OpResolutionIndex::OpResolutionIndex(const Model& model, AnalysisCache&) {
     for (const Node& n : g->nodes()) {
       if (scope != nullptr) {
         ids.push_back(index(resolver.resolve(n, scope)));
+        note(n, ids.back());
         continue;
       }
       PerOp& op = per_op[n.op_id()];
@@ -315,16 +329,19 @@ OpResolutionIndex::OpResolutionIndex(const Model& model, AnalysisCache&) {
           op.plain = index(r);
         }
         ids.push_back(op.plain);
+        note(n, op.plain);
         continue;
       }
       resolver.check_attributes(n, r, op.versions);
       const bool clean = r.issues_begin == r.issues_end && r.needed_opset == op.base.needed_opset;
       if (!clean) {
         ids.push_back(index(r));
+        note(n, ids.back());
         continue;
       }
       if (op.clean == UINT32_MAX) op.clean = index(r);
       ids.push_back(op.clean);
+      note(n, op.clean);
     }
   }
   main_graph_ = &model.graph();

@@ -7,6 +7,7 @@
 #include <onnxlint/analysis.h>
 #include <onnxlint/model.h>
 #include <onnxlint/opset_table.h>
+#include <onnxlint/rule.h>
 
 #include <cstdint>
 #include <span>
@@ -80,6 +81,11 @@ class OpResolutionIndex {
   /// Whether any node has an attribute issue, or needs a newer opset than its import.
   bool any_attribute_issue() const { return !issues_.empty(); }
   bool any_needed_opset() const { return any_needed_opset_; }
+  /// The same per op (Rule::wants_op): whether any node of `op` resolves with status `s`, has
+  /// an attribute issue, or needs a newer opset than its import.
+  bool any(OpStatus s, const OpKind& op) const { return bits_of(op) & status_bit(s); }
+  bool any_attribute_issue(const OpKind& op) const { return bits_of(op) & kAttributeIssueBit; }
+  bool any_needed_opset(const OpKind& op) const { return bits_of(op) & kNeededOpsetBit; }
   std::span<const AttrIssue> issues(const OpResolution& r) const {
     return std::span<const AttrIssue>(issues_).subspan(r.issues_begin,
                                                        r.issues_end - r.issues_begin);
@@ -96,6 +102,26 @@ class OpResolutionIndex {
   std::vector<AttrIssue> issues_;
   uint32_t statuses_ = 0;  // bit s: some node resolves with OpStatus s
   bool any_needed_opset_ = false;
+  // Per op id: status_bit(s) for each status its nodes resolve with, and the two flags.
+  static constexpr uint32_t kAttributeIssueBit = 1u << 30;
+  static constexpr uint32_t kNeededOpsetBit = 1u << 31;
+  static constexpr uint32_t status_bit(OpStatus s) { return 1u << static_cast<unsigned>(s); }
+  std::vector<uint32_t> op_bits_;
+  uint32_t bits_of(const OpKind& op) const { return op.id < op_bits_.size() ? op_bits_[op.id] : 0; }
+};
+
+/// For the opset rules that run in the driver's pass over the nodes (on_node, narrowed per op by
+/// Rule::wants_op): the model's OpResolutionIndex, looked up once per rule instance (one per
+/// model) rather than once per node.
+class ResolvedOps {
+ protected:
+  const OpResolutionIndex& resolved(RuleContext& ctx) {
+    if (ops_ == nullptr) ops_ = &ctx.get<OpResolutionIndex>();
+    return *ops_;
+  }
+
+ private:
+  const OpResolutionIndex* ops_ = nullptr;
 };
 
 /// Messages shared by the opset rules.

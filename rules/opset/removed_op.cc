@@ -35,7 +35,7 @@ constexpr Replacement kReplacements[] = {
      "onnxmltools/skl2onnx)"},
 };
 
-class RemovedOp final : public RuleBase<RemovedOp> {
+class RemovedOp final : public RuleBase<RemovedOp>, ResolvedOps {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -43,46 +43,47 @@ class RemovedOp final : public RuleBase<RemovedOp> {
         .category = "opset",
         .severity = Severity::Error,
         .summary = "Operator deprecated or removed at the imported opset",
+        .node_ops = {"*"},
         .rejected_at_load = true,
     };
     return k;
   }
 
-  void on_graph(const Graph& g, RuleContext& ctx) override {
-    const auto& ops = ctx.get<OpResolutionIndex>();
-    if (!ops.any(OpStatus::Removed)) return;  // no node of that kind: no walk
-    for (const Node& n : g.nodes()) {
-      const OpResolution& r = ops.of(n);
-      if (r.status != OpStatus::Removed) continue;
-      const Replacement* rep = nullptr;
-      for (const Replacement& x : kReplacements) {
-        if (x.domain == r.domain && x.op == n.op_type()) rep = &x;
-      }
-      // GroupNormalization-18 was withdrawn and replaced at 21; the others are gone for good.
-      const bool replaced_later = r.schema->until_version < find_domain(r.domain)->max_opset;
-      std::string msg =
-          replaced_later
-              ? fmt::format("{} is withdrawn at {} to {}; {}", node_label(n),
-                            opset_text(r.domain, r.schema->since_version), r.schema->until_version,
-                            imports_text(r))
-              : fmt::format("{} is removed from {} on; {}", node_label(n),
-                            opset_text(r.domain, r.schema->since_version), imports_text(r));
-      if (rep != nullptr) msg += fmt::format(": use {} instead", rep->use);
-      Diagnostic& d = ctx.report(ctx.at_node(n), std::move(msg));
-      std::span<const OpSchema> versions = op_versions(r.domain, n.op_type());
-      const OpSchema* last_live = nullptr;
-      for (const OpSchema& s : versions) {
-        if (!s.deprecated && s.since_version < r.schema->since_version) last_live = &s;
-      }
-      if (last_live != nullptr) {
-        d.notes.push_back(fmt::format("{}-{} is the last version, valid up to {}", n.op_type(),
-                                      last_live->since_version,
-                                      opset_text(r.domain, last_live->until_version)));
-      }
-      d.help = rep != nullptr ? std::string(rep->help)
-                              : fmt::format("rewrite {} with the operators that replace it at {}",
-                                            n.op_type(), opset_text(r.domain, r.opset));
+  bool wants_op(const OpKind& op, RuleContext& ctx) const override {
+    return ctx.get<OpResolutionIndex>().any(OpStatus::Removed, op);
+  }
+
+  void on_node(const Node& n, RuleContext& ctx) override {
+    const OpResolutionIndex& ops = resolved(ctx);
+    const OpResolution& r = ops.of(n);
+    if (r.status != OpStatus::Removed) return;
+    const Replacement* rep = nullptr;
+    for (const Replacement& x : kReplacements) {
+      if (x.domain == r.domain && x.op == n.op_type()) rep = &x;
     }
+    // GroupNormalization-18 was withdrawn and replaced at 21; the others are gone for good.
+    const bool replaced_later = r.schema->until_version < find_domain(r.domain)->max_opset;
+    std::string msg = replaced_later ? fmt::format("{} is withdrawn at {} to {}; {}", node_label(n),
+                                                   opset_text(r.domain, r.schema->since_version),
+                                                   r.schema->until_version, imports_text(r))
+                                     : fmt::format("{} is removed from {} on; {}", node_label(n),
+                                                   opset_text(r.domain, r.schema->since_version),
+                                                   imports_text(r));
+    if (rep != nullptr) msg += fmt::format(": use {} instead", rep->use);
+    Diagnostic& d = ctx.report(ctx.at_node(n), std::move(msg));
+    std::span<const OpSchema> versions = op_versions(r.domain, n.op_type());
+    const OpSchema* last_live = nullptr;
+    for (const OpSchema& s : versions) {
+      if (!s.deprecated && s.since_version < r.schema->since_version) last_live = &s;
+    }
+    if (last_live != nullptr) {
+      d.notes.push_back(fmt::format("{}-{} is the last version, valid up to {}", n.op_type(),
+                                    last_live->since_version,
+                                    opset_text(r.domain, last_live->until_version)));
+    }
+    d.help = rep != nullptr ? std::string(rep->help)
+                            : fmt::format("rewrite {} with the operators that replace it at {}",
+                                          n.op_type(), opset_text(r.domain, r.opset));
   }
 };
 

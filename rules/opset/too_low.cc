@@ -8,7 +8,7 @@
 namespace onnxlint::rules {
 namespace {
 
-class TooLow final : public RuleBase<TooLow> {
+class TooLow final : public RuleBase<TooLow>, ResolvedOps {
  public:
   static const RuleInfo& static_info() {
     static const RuleInfo k{
@@ -16,21 +16,23 @@ class TooLow final : public RuleBase<TooLow> {
         .category = "opset",
         .severity = Severity::Error,
         .summary = "Operator, attribute or attribute value newer than the imported opset",
+        .node_ops = {"*"},
         .rejected_at_load = true,
     };
     return k;
   }
 
-  void on_graph(const Graph& g, RuleContext& ctx) override {
-    const auto& ops = ctx.get<OpResolutionIndex>();
-    if (!ops.any_needed_opset()) return;  // no node of that kind: no walk
-    for (const Node& n : g.nodes()) {
-      const OpResolution& r = ops.of(n);
-      if (r.needed_opset == 0) continue;
-      if (r.status != OpStatus::TooLow && r.status != OpStatus::Standard) continue;
-      if (axis_of_quantization(n, r, ops.issues(r), ctx.get<Provenance>())) continue;
-      report(n, r, ops.issues(r), ctx);
-    }
+  bool wants_op(const OpKind& op, RuleContext& ctx) const override {
+    return ctx.get<OpResolutionIndex>().any_needed_opset(op);
+  }
+
+  void on_node(const Node& n, RuleContext& ctx) override {
+    const OpResolutionIndex& ops = resolved(ctx);
+    const OpResolution& r = ops.of(n);
+    if (r.needed_opset == 0) return;
+    if (r.status != OpStatus::TooLow && r.status != OpStatus::Standard) return;
+    if (axis_of_quantization(n, r, ops.issues(r), ctx.get<Provenance>())) return;
+    report(n, r, ops.issues(r), ctx);
   }
 
  private:

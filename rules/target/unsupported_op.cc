@@ -102,7 +102,7 @@ class UnsupportedOp final : public RuleBase<UnsupportedOp> {
     for (size_t i = 0; i < targets_.size(); ++i) estimates_[i].target = targets_[i];
   }
 
-  bool wants_op(const OpKind&) const override { return !targets_.empty(); }
+  bool wants_op(const OpKind&, RuleContext&) const override { return !targets_.empty(); }
 
   void on_node(const Node& n, RuleContext& ctx) override {
     if (targets_.empty()) return;

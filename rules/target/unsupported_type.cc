@@ -42,7 +42,7 @@ class UnsupportedType final : public RuleBase<UnsupportedType> {
     targets_ = target::selected_targets(ctx);
   }
 
-  bool wants_op(const OpKind&) const override { return !targets_.empty(); }
+  bool wants_op(const OpKind&, RuleContext&) const override { return !targets_.empty(); }
 
   void on_node(const Node& n, RuleContext& ctx) override {
     if (targets_.empty()) return;

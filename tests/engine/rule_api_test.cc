@@ -131,7 +131,7 @@ class WantsSome final : public RuleBase<WantsSome> {
     };
     return k;
   }
-  bool wants_op(const OpKind& op) const override {
+  bool wants_op(const OpKind& op, RuleContext&) const override {
     ++asked_;
     return op.op_type.starts_with("Re");
   }
@@ -159,7 +159,7 @@ class WantsThrows final : public RuleBase<WantsThrows> {
     };
     return k;
   }
-  bool wants_op(const OpKind&) const override { throw std::runtime_error("no idea"); }
+  bool wants_op(const OpKind&, RuleContext&) const override { throw std::runtime_error("no idea"); }
   void on_node(const Node& n, RuleContext& ctx) override { ctx.report(ctx.at_node(n), "node"); }
 };
 

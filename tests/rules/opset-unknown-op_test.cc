@@ -1,6 +1,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <onnxlint/analysis.h>
+#include <onnxlint/loader.h>
 
+#include "rules/opset/op_resolution.h"
 #include "support/lint_harness.h"
 #include "support/model_builder.h"
 
@@ -18,6 +21,32 @@ ModelBuilder misspelled() {
   m.graph().input("x").output("y");
   m.graph().node("Reluu", {"x"}, {"y"}, "r");
   return m;
+}
+
+// The rule runs in the driver's pass over the nodes, for the ops whose nodes resolve as unknown
+// (Rule::wants_op asks OpResolutionIndex per op): the per-op facts must name exactly those ops.
+TEST(OpsetUnknownOp, PerOpFactsNameTheOpsToVisit) {
+  ModelBuilder m(17, 8);
+  m.graph().input("x").output("y");
+  m.graph().node("Relu", {"x"}, {"a"}, "ok");
+  m.graph().node("Reluu", {"a"}, {"b"}, "bad");
+  m.graph().node("Relu", {"b"}, {"c"}, "ok2");
+  m.graph().node("Reluu", {"c"}, {"y"}, "bad2");
+  const std::string bytes = m.bytes();
+  LoadResult loaded = load_model_from_bytes("t.onnx", bytes);
+  ASSERT_TRUE(loaded.model);
+  AnalysisCache cache(*loaded.model);
+  const auto& ops = cache.get<rules::OpResolutionIndex>();
+  ASSERT_EQ(loaded.model->op_kinds().size(), 2u);
+  for (const OpKind& op : loaded.model->op_kinds()) {
+    const bool unknown = op.op_type == "Reluu";
+    EXPECT_EQ(ops.any(rules::OpStatus::Unknown, op), unknown) << op.op_type;
+    EXPECT_EQ(ops.any(rules::OpStatus::Standard, op), !unknown) << op.op_type;
+    EXPECT_FALSE(ops.any_attribute_issue(op));
+    EXPECT_FALSE(ops.any_needed_opset(op));
+  }
+  EXPECT_THAT(findings(kRule, bytes),
+              ElementsAre("opset-unknown-op main/bad", "opset-unknown-op main/bad2"));
 }
 
 TEST(OpsetUnknownOp, SuggestsTheClosestNames) {
