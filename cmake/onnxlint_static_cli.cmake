@@ -43,37 +43,8 @@ target_compile_features(tomlplusplus::tomlplusplus INTERFACE cxx_std_17)
 # (TypeProto.Opaque) and without the lite-runtime option, so that is what is written here; the
 # header protoc makes of it is Debian's onnx-ml.pb.h but for its ONNX_API export macro.
 set(ONNXLINT_ONNX_PROTO_DIR ${PROJECT_BINARY_DIR}/onnx-proto)
-set_property(DIRECTORY ${PROJECT_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
-             ${ONNXLINT_ONNX_PROTO_FILE})
-file(READ ${ONNXLINT_ONNX_PROTO_FILE} proto)
-function(onnxlint_proto_edit what from to)
-  string(FIND "${proto}" "${from}" at)
-  if(at EQUAL -1)
-    message(FATAL_ERROR "${ONNXLINT_ONNX_PROTO_FILE}: cannot ${what} (no '${from}')")
-  endif()
-  string(REPLACE "${from}" "${to}" proto "${proto}")
-  set(proto "${proto}" PARENT_SCOPE)
-endfunction()
-onnxlint_proto_edit("drop the lite-runtime option" "option optimize_for = LITE_RUNTIME;" "")
-onnxlint_proto_edit("add TypeProto.Opaque" "\n  oneof value {\n" [=[
-
-  message Opaque {
-    // When missing, the domain is the same as the model's.
-    optional string domain = 1;
-    // The name is optional but significant when provided.
-    optional string name = 2;
-  }
-
-  oneof value {
-]=])
-onnxlint_proto_edit("add TypeProto.opaque_type" "    SparseTensor sparse_tensor_type = 8;\n"
-                    "    SparseTensor sparse_tensor_type = 8;\n\n    Opaque opaque_type = 7;\n")
-file(MAKE_DIRECTORY ${ONNXLINT_ONNX_PROTO_DIR}/onnx)
-file(WRITE ${ONNXLINT_ONNX_PROTO_DIR}/onnx-ml.proto.new "${proto}")
-# Rewritten only when it changes, so that a reconfigure does not recompile the messages.
-file(COPY_FILE ${ONNXLINT_ONNX_PROTO_DIR}/onnx-ml.proto.new
-     ${ONNXLINT_ONNX_PROTO_DIR}/onnx/onnx-ml.proto ONLY_IF_DIFFERENT)
-unset(proto)
+include(onnxlint_onnx_ml_proto)
+onnxlint_write_onnx_ml_proto(${ONNXLINT_ONNX_PROTO_FILE} ${ONNXLINT_ONNX_PROTO_DIR} OFF)
 
 add_custom_command(
   OUTPUT ${ONNXLINT_ONNX_PROTO_DIR}/onnx/onnx-ml.pb.cc ${ONNXLINT_ONNX_PROTO_DIR}/onnx/onnx-ml.pb.h

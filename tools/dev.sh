@@ -41,28 +41,10 @@ TEST_PACKAGES=("${CLI_TEST_PACKAGES[@]}" libbenchmark-dev python3-onnx libonnx-t
   python3-torchvision)
 PACKAGES=("${BASE_PACKAGES[@]}")
 
-# Present when their command is: NodeSource's nodejs, for one, bundles npm and conflicts with
-# Debian's npm package, which apt would otherwise try to install in its place.
+# Present when their command is (tools/lib/install_missing.sh).
 declare -A COMMAND_OF=([nodejs]=node [npm]=npm)
-
-install_missing() {
-  local missing=()
-  for p in "${PACKAGES[@]}"; do
-    if [[ -n ${COMMAND_OF[$p]:-} ]] && command -v "${COMMAND_OF[$p]}" >/dev/null 2>&1; then
-      continue
-    fi
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-  done
-  if ((${#missing[@]})); then
-    if [[ $(id -u) -ne 0 ]]; then
-      echo "missing Debian packages: ${missing[*]} (run as root to install them)" >&2
-      exit 2
-    fi
-    echo "installing: ${missing[*]}"
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
-  fi
-}
+# shellcheck source=tools/lib/install_missing.sh
+source "$ROOT/tools/lib/install_missing.sh"
 
 # build: everything in $BUILD. The options `example` turns off go back to their defaults (-U),
 # so a `test` after an `example` in the same folder builds and runs the whole suite.

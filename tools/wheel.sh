@@ -22,7 +22,8 @@ PYTHON=${ONNXLINT_WHEEL_PYTHON:-/usr/bin/python3}
 # An onnx-lint of the ordinary build (tools/dev.sh's build/tools/onnx-lint), optional: the tests
 # then check that the wheel's reports of the repository's models are the same as its.
 if [[ -n ${ONNXLINT_REFERENCE_CLI:-} ]]; then
-  export ONNXLINT_REFERENCE_CLI=$(realpath "$ONNXLINT_REFERENCE_CLI")
+  ONNXLINT_REFERENCE_CLI=$(realpath "$ONNXLINT_REFERENCE_CLI")
+  export ONNXLINT_REFERENCE_CLI
 fi
 
 PACKAGES=(cmake ninja-build g++ dpkg-dev binutils
@@ -31,21 +32,8 @@ PACKAGES=(cmake ninja-build g++ dpkg-dev binutils
   python3-build python3-setuptools python3-wheel python3-venv python3-pip
   python3-pytest python3-onnx python3-torch)
 
-install_missing() {
-  local missing=()
-  for p in "${PACKAGES[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-  done
-  if ((${#missing[@]})); then
-    if [[ $(id -u) -ne 0 ]]; then
-      echo "missing Debian packages: ${missing[*]} (run as root to install them)" >&2
-      exit 2
-    fi
-    echo "installing: ${missing[*]}"
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
-  fi
-}
+# shellcheck source=tools/lib/install_missing.sh
+source "$ROOT/tools/lib/install_missing.sh"
 
 # The source of the installed libprotobuf-dev (the same version as protoc), from the Debian
 # archive the system's apt already trusts: a deb-src line for the system's first Debian suite
