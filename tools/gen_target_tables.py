@@ -454,7 +454,8 @@ def generate(targets_dir: pathlib.Path) -> str:
         if tid not in ids:
             fail(f"{EXTRA_FACTS_FILE}: facts for unknown target {tid!r}")
     # Every versioned table belongs to an unversioned one (the newest, what '--target tensorrt'
-    # means), which states its own version, and no two tables of a family share a version.
+    # means; it states its own release when its source names one), and no two tables of a
+    # family share a version.
     versions: dict[str, dict[str, str]] = {}
     for tid in sorted(ids):
         family, version = split_target_id(tid)
@@ -464,9 +465,6 @@ def generate(targets_dir: pathlib.Path) -> str:
                 continue
         elif family not in ids:
             fail(f"{tid}: no table {family!r} for the family of this versioned table")
-        elif not extra.get(family, {}).get("version"):
-            fail(f"{EXTRA_FACTS_FILE}: {family}: has versioned tables, so it needs its own "
-                 f"'version'")
         seen = versions.setdefault(family, {})
         if version in seen:
             fail(f"{tid}: version {version} of {family!r} is also {seen[version]!r}")

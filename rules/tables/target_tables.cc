@@ -156,7 +156,7 @@ std::string target_names_for_help() {
       first = false;
     }
     const std::vector<const TargetInfo*> releases = target_versions(t.family);
-    if (releases.size() > 1) {
+    if (!releases.empty()) {
       s += first ? " (@" : "; @";
       for (size_t i = 0; i < releases.size(); ++i) {
         if (i != 0) s += '|';

@@ -61,6 +61,7 @@ constexpr Counts kCounts[] = {
     {"onnxruntime-webgpu-jsep", 118, 0},
     {"onnxruntime-webnn", 111, 0},
     {"openvino", 241, 91},
+    {"openvino@2023.3", 194, 32},
     {"tensorrt", 158, 42},
     {"tensorrt@10.0", 149, 46},
     {"tensorrt@10.1", 150, 46},
