@@ -346,10 +346,7 @@ OpResolutionIndex::OpResolutionIndex(const Model& model, AnalysisCache&) {
   }
   main_graph_ = &model.graph();
   main_ids_ = &by_graph_[&model.graph()];
-  for (const OpResolution& r : distinct_) {  // every node's resolution is one of these
-    statuses_ |= 1u << static_cast<unsigned>(r.status);
-    any_needed_opset_ = any_needed_opset_ || r.needed_opset != 0;
-  }
+  for (uint32_t bits : op_bits_) all_bits_ |= bits;
 }
 
 std::string opset_text(std::string_view domain, int64_t version) {

@@ -77,10 +77,10 @@ class OpResolutionIndex {
   }
   /// Whether any node of the model resolves with status `s`: a rule about one status skips
   /// its walk over the nodes when none does.
-  bool any(OpStatus s) const { return (statuses_ >> static_cast<unsigned>(s)) & 1u; }
+  bool any(OpStatus s) const { return all_bits_ & status_bit(s); }
   /// Whether any node has an attribute issue, or needs a newer opset than its import.
   bool any_attribute_issue() const { return !issues_.empty(); }
-  bool any_needed_opset() const { return any_needed_opset_; }
+  bool any_needed_opset() const { return all_bits_ & kNeededOpsetBit; }
   /// The same per op (Rule::wants_op): whether any node of `op` resolves with status `s`, has
   /// an attribute issue, or needs a newer opset than its import.
   bool any(OpStatus s, const OpKind& op) const { return bits_of(op) & status_bit(s); }
@@ -100,13 +100,13 @@ class OpResolutionIndex {
   const Graph* main_graph_ = nullptr;  // where nearly every lookup goes: no hashing for it
   const std::vector<uint32_t>* main_ids_ = nullptr;
   std::vector<AttrIssue> issues_;
-  uint32_t statuses_ = 0;  // bit s: some node resolves with OpStatus s
-  bool any_needed_opset_ = false;
-  // Per op id: status_bit(s) for each status its nodes resolve with, and the two flags.
+  // Per op id: status_bit(s) for each status its nodes resolve with, and the two flags;
+  // all_bits_ is their union, the same facts for the whole model.
   static constexpr uint32_t kAttributeIssueBit = 1u << 30;
   static constexpr uint32_t kNeededOpsetBit = 1u << 31;
   static constexpr uint32_t status_bit(OpStatus s) { return 1u << static_cast<unsigned>(s); }
   std::vector<uint32_t> op_bits_;
+  uint32_t all_bits_ = 0;
   uint32_t bits_of(const OpKind& op) const { return op.id < op_bits_.size() ? op_bits_[op.id] : 0; }
 };
 
