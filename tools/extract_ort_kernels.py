@@ -4,7 +4,8 @@
 Usage:
   extract_ort_kernels.py OPERATOR_KERNELS_MD --target ID --runtime-version TEXT \\
       --repo OWNER/NAME --commit SHA [--version-number X.Y.Z] [--provenance TEXT] \\
-      [--retrieval TEXT] [--path docs/OperatorKernels.md] [-o OUT.json]
+      [--retrieval TEXT] [--path docs/OperatorKernels.md] [--note KEY=TEXT ...]
+      [--oracle JSON] [-o OUT.json]
   extract_ort_kernels.py OPERATOR_KERNELS_MD --compare TABLE.json [same options]
 
 Reads the "Operators implemented by CPUExecutionProvider" section of an OperatorKernels.md
@@ -21,6 +22,11 @@ of rules/tables/targets/README.md, the same conventions as onnxruntime-cpu.json:
 - com.microsoft.nchwc ops get the note that the domain is internal to ORT;
 - "max_kernel_since_version": per domain, the largest since-version of any kernel;
 - "max_opset": that number for ai.onnx and ai.onnx.ml (derived, not stated in the doc).
+
+--note "::GRU=TEXT" (repeatable) gives an operator a note the document lacks (what the kernel
+itself enforces, e.g. layout=0 for GRU/LSTM/RNN); --oracle JSON adds an "oracle" object: the
+runtime release the table is checked against and what was taken from it (rules/tables/targets/
+README.md). --source-from carries an existing table's oracle over, not its notes.
 
 --compare TABLE.json compares the output with an existing table and prints every difference
 (exit status 1 if any); the "source" and "runtime_version" objects are not compared, so the
@@ -55,9 +61,14 @@ are saved, not committed, under /tmp/ort-kernels/. They come from fork snapshots
   git -C /work/.mirror/ROCm+onnxruntime/repo show \
       45737400a2f3015c11f005ed7603611eaed306a6:docs/OperatorKernels.md \
       > /tmp/ort-kernels/OperatorKernels-v1.18.0-45737400a2f3.md
+  note="layout=0 only (batch-major layout=1 fails when the session is created)"
   tools/extract_ort_kernels.py /tmp/ort-kernels/OperatorKernels-v1.18.0-45737400a2f3.md \
       --source-from rules/tables/targets/onnxruntime-cpu@1.18.json \
+      --note "::GRU=$note" --note "::LSTM=$note" --note "::RNN=$note" \
       -o rules/tables/targets/onnxruntime-cpu@1.18.json
+
+(--source-from carries the table's oracle object over; a new table gives it with --oracle, its
+"release" being the onnxruntime-node version tests/ort runs against the table.)
 
 --source-from TABLE.json takes target, runtime_version, source and max_opset_basis from an
 existing table (the provenance written when it was first made with --target, --runtime-version,
@@ -228,11 +239,21 @@ def build_table(text: str, args: argparse.Namespace) -> dict:
     if args.retrieval:
         source["retrieval"] = args.retrieval
     source["section"] = SECTION
-    return {
+    for spec in args.note:
+        key, sep, note = spec.partition("=")
+        if not sep or key not in operators:
+            raise ExtractError(f"--note {spec!r}: KEY=TEXT with KEY an operator of the table "
+                               "('::GRU', 'com.microsoft::Attention')")
+        operators[key]["notes"] = note
+    table = {
         "schema_version": 1,
         "target": args.target,
         "runtime": "ONNX Runtime CPU execution provider",
         "runtime_version": args.runtime_version,
+    }
+    if args.oracle:
+        table["oracle"] = args.oracle
+    return table | {
         "source": source,
         "max_opset": {d: max_since[d] for d in OPSET_DOMAINS if d in max_since},
         "versions_specified": True,
@@ -282,6 +303,10 @@ def main(argv: list[str]) -> int:
     p.add_argument("--provenance", default="")
     p.add_argument("--retrieval", default="")
     p.add_argument("--max-opset-basis", default="")
+    p.add_argument("--note", action="append", default=[], metavar="KEY=TEXT",
+                   help="an operator note the document lacks (repeatable)")
+    p.add_argument("--oracle", type=json.loads, default=None, metavar="JSON",
+                   help="the table's oracle object")
     p.add_argument("-o", "--output")
     p.add_argument("--compare", help="reference table: print the differences, exit 1 if any")
     p.add_argument("--source-from", help="take target, runtime_version, source and "
@@ -294,6 +319,8 @@ def main(argv: list[str]) -> int:
         args.target = source_from["target"]
         args.runtime_version = source_from.get("runtime_version", "")
         args.max_opset_basis = source_from.get("max_opset_basis", "")
+        if args.oracle is None:
+            args.oracle = source_from.get("oracle")
 
     with open(args.markdown, encoding="utf-8") as f:
         text = f.read()

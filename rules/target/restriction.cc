@@ -962,7 +962,7 @@ std::vector<BrokenRestriction> broken_restrictions(const TargetInfo& t, const No
     const OpSchema* schema = nullptr;
     bool schema_known = false;
     for (const Restriction* r : it->second) {
-      if (r->target != t.id || r->domain != domain) continue;
+      if (!target::applies_to(*r, t) || r->domain != domain) continue;
       if (!schema_known) {
         schema = node_schema(ctx.model(), n);
         schema_known = true;

@@ -120,10 +120,12 @@ std::vector<Restriction> build() {
   onnx(kTrt, "TopK", C::ConstBelow, {"K"}, {"3840"}, "K < 3840");
 
   // ---- ONNX Runtime CPU EP (notes added from the kernels; rules/tables/targets/README.md) ----
-  // The kernel constructors enforce layout_ == 0; ORT 1.30 refuses the session (tests/ort).
+  // The kernel constructors enforce layout_ == 0 in every release with a table (1.16.0 to
+  // 1.30); each release refuses the session (tests/ort, ort.target_verdicts@<release>).
   for (std::string_view op : {"GRU", "LSTM", "RNN"}) {
     onnx(kOrtCpu, op, C::AttrIn, {"layout"}, {"0"},
          "layout=0 only (batch-major layout=1 fails when the session is created)");
+    t.back().every_release = true;
   }
 
   // ---- ONNX Runtime NNAPI EP (nnapi_supported_ops.md) ----
@@ -443,6 +445,10 @@ std::vector<Restriction> build() {
 }
 
 }  // namespace
+
+bool applies_to(const Restriction& r, const TargetInfo& t) {
+  return r.target == t.id || (r.every_release && r.target == t.family);
+}
 
 const std::vector<Restriction>& restriction_table() {
   static const std::vector<Restriction> table = build();

@@ -96,7 +96,15 @@ struct Restriction {
   /// Breaking it makes the target refuse the node (it runs elsewhere, or the conversion fails);
   /// false where the target takes the node anyway (TensorRT ignores a Random* op's seed).
   bool fails_node = true;
+  /// Also checked on every older release's table of the runtime (`target`@1.18, ...), each of
+  /// which carries the note: set only where every release is known to enforce it (the ONNX
+  /// Runtime oracle of each release, tests/ort).
+  bool every_release = false;
 };
+
+/// Whether `r` is checked on target `t`: its own table, or any release of its runtime when
+/// the restriction holds for every release.
+bool applies_to(const Restriction& r, const TargetInfo& t);
 
 /// Every encoded restriction, grouped by target and op.
 const std::vector<Restriction>& restriction_table();

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """ctest fixture of the ONNX Runtime oracle: installs the pinned onnxruntime-node into DIR.
 
-  install_ort.py DIR
+  install_ort.py DIR [VERSION]
+
+VERSION defaults to the pinned one (tools/ort/ort_common.py); the older releases the
+versioned onnxruntime-cpu tables are checked against go into folders of their own.
 
 Runs `npm install --ignore-scripts --no-audit --no-fund onnxruntime-node@VERSION` with DIR as
 the npm prefix, unless DIR/node_modules already holds that version. --ignore-scripts: the
@@ -19,11 +22,11 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import ort_common  # noqa: E402
 
 
-def installed(prefix):
+def installed(prefix, version):
     pkg = os.path.join(prefix, "node_modules", "onnxruntime-node", "package.json")
     try:
         with open(pkg) as f:
-            return f'"version": "{ort_common.ORT_VERSION}"' in f.read()
+            return f'"version": "{version}"' in f.read()
     except OSError:
         return False
 
@@ -38,20 +41,21 @@ def give_up(msg):
 
 def main():
     prefix = os.path.abspath(sys.argv[1])
-    if installed(prefix):
-        print(f"onnxruntime-node {ort_common.ORT_VERSION} already installed in {prefix}")
+    version = sys.argv[2] if len(sys.argv) > 2 else ort_common.ORT_VERSION
+    if installed(prefix, version):
+        print(f"onnxruntime-node {version} already installed in {prefix}")
         return 0
     if shutil.which("node") is None or shutil.which("npm") is None:
         return give_up("node/npm not found (Debian packages nodejs and npm)")
     os.makedirs(prefix, exist_ok=True)
     cmd = ["npm", "install", "--prefix", prefix, "--ignore-scripts", "--no-audit", "--no-fund",
-           "--no-save", "--fetch-retries=1", f"onnxruntime-node@{ort_common.ORT_VERSION}"]
+           "--no-save", "--fetch-retries=1", f"onnxruntime-node@{version}"]
     print(" ".join(cmd), flush=True)
     try:
         r = subprocess.run(cmd, timeout=540)
     except subprocess.TimeoutExpired:
         return give_up("npm install timed out")
-    if r.returncode != 0 or not installed(prefix):
+    if r.returncode != 0 or not installed(prefix, version):
         return give_up(f"npm install failed (exit {r.returncode})")
     return 0
 

@@ -167,11 +167,21 @@ TEST(TargetVersions, OnnxRuntimeReleases) {
   // out; extra_facts.json adds it to every release (its registration at each table's commit).
   EXPECT_EQ(verdict("ort@1.16.0", "NonMaxSuppression", 11, 11), OpVerdict::Supported);
   EXPECT_EQ(verdict("ort@1.24", "NonMaxSuppression", 11, 24), OpVerdict::Supported);
-  // Runtime-wide facts come from the family; per-release ones do not (no max_ir_version).
+  // Runtime-wide facts come from the family; per-release ones are each release's own: the
+  // IR_VERSION of the ONNX it bundles (ORT's own oracle of each release loads that IR version
+  // and refuses the next, tests/ort).
   EXPECT_TRUE(find_target("ort@1.18")->constant_folding);
   EXPECT_TRUE(find_target("ort@1.18")->inlines_functions);
-  EXPECT_EQ(find_target("ort@1.18")->max_ir_version, 0);
+  EXPECT_EQ(find_target("ort@1.16.0")->max_ir_version, 9);
+  EXPECT_EQ(find_target("ort@1.17")->max_ir_version, 9);
+  EXPECT_EQ(find_target("ort@1.18")->max_ir_version, 10);
+  EXPECT_EQ(find_target("ort@1.22")->max_ir_version, 10);
+  EXPECT_EQ(find_target("ort@1.23")->max_ir_version, 11);
+  EXPECT_EQ(find_target("ort@1.24")->max_ir_version, 13);
   EXPECT_EQ(find_target("ort")->max_ir_version, 13);
+  for (const TargetInfo* release : target_versions("onnxruntime-cpu")) {
+    EXPECT_GT(release->max_ir_version, 0) << release->id;
+  }
   EXPECT_EQ(find_target("ort@1.18")->display_name, "ONNX Runtime CPU EP 1.18");
 }
 
@@ -217,6 +227,15 @@ TEST(TargetVersions, LintFindingsPerRelease) {
               ElementsAre("target-opset-range  @tensorrt@8.6"));
   EXPECT_THAT(findings("target-opset-range", relu18.bytes(), for_target("tensorrt@10.0")),
               IsEmpty());
+  // An IR 10 export (opset 21) on ONNX Runtime 1.17 (bundled ONNX 1.15: IR 9) and 1.18 (IR 10).
+  ModelBuilder ir10(21, 10);
+  ir10.graph().input("x", kFloat, {4}).output("y", kFloat, {4});
+  ir10.graph().node("Relu", {"x"}, {"y"}, "relu");
+  const auto old_ort = diagnostics("target-opset-range", ir10.bytes(), for_target("ort@1.17"));
+  ASSERT_FALSE(old_ort.empty());
+  EXPECT_EQ(old_ort[0].message,
+            "the model's IR version 10 is newer than ONNX Runtime CPU EP 1.17 accepts (at most 9)");
+  EXPECT_THAT(findings("target-opset-range", ir10.bytes(), for_target("ort@1.18")), IsEmpty());
 
   // An int8 Relu: 8.6 lists INT8 for Relu, 10.x treats INT8 as a quantized type only.
   ModelBuilder relu8(13);

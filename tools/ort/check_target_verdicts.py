@@ -41,6 +41,8 @@ from onnx import numpy_helper
 import ort_common
 
 TARGET = "onnxruntime-cpu"
+ONNX_VERSIONS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "rules",
+                             "tables", "onnx-versions.json")
 
 # ORT's refusal messages, by reason (the first that matches).
 REASONS = [
@@ -55,6 +57,8 @@ REASONS = [
     ("IR version too new", r"Unsupported model IR version"),
 ]
 
+
+FLOAT16_FEED_REFUSED = "for float16 tensors, but got typed array"
 
 # Element types of the type copies: TensorProto type, numpy type.
 VARIANT_TYPES = {
@@ -104,9 +108,20 @@ def type_variants(paths, out_dir):
     return written
 
 
+def min_ir_version(opset):
+    """The IR version of the first ONNX release that defines ai.onnx `opset`
+    (rules/tables/onnx-versions.json); the newest IR version for an opset newer than them all."""
+    with open(ONNX_VERSIONS) as f:
+        releases = json.load(f)["releases"]
+    return next((r["ir_version"] for r in releases if r["ai.onnx"] >= opset),
+                releases[-1]["ir_version"])
+
+
 def boundary_models(out_dir):
-    """Small models at the edges of what ORT accepts: Relu at ai.onnx opsets 1-27 (Relu-1 has no
-    CPU kernel, 27 is not a released opset for ORT 1.30), IR versions 13 and 14, the ops new in
+    """Small models at the edges of what ORT accepts: Relu at ai.onnx opsets 1-27, each at the
+    lowest IR version of its opset (Relu-1 has no CPU kernel; every release refuses the opsets
+    after its bundled ONNX's, e.g. 27 for ORT 1.30 and 20 for 1.16), Relu at IR versions 9-14
+    (opset 13: each release refuses the IR versions after its bundled ONNX's), the ops new in
     opset 26, and kernel types at the newest since-versions. Returns the paths written."""
     from onnx import TensorProto, helper
 
@@ -122,9 +137,10 @@ def boundary_models(out_dir):
 
     f32 = TensorProto.FLOAT
     out = [save(f"boundary-relu-opset{v}", [helper.make_node("Relu", ["x"], ["y"])], f32, f32,
-                v, 10) for v in (1, 5, 6, 7, 13, 21, 25, 26, 27)]
+                v, max(min_ir_version(v), 3))
+           for v in (1, 5, 6, 7, 13, 19, 20, 21, 22, 23, 24, 25, 26, 27)]
     out += [save(f"boundary-relu-ir{ir}", [helper.make_node("Relu", ["x"], ["y"])], f32, f32,
-                 21, ir) for ir in (13, 14)]
+                 13, ir) for ir in range(9, 15)]
     out.append(save("boundary-bitcast26", [helper.make_node("BitCast", ["x"], ["y"],
                                                             to=TensorProto.INT32)],
                     f32, TensorProto.INT32, 26, 13))
@@ -154,6 +170,11 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tool", required=True, help="the onnx-lint executable")
     ap.add_argument("--ort-dir", required=True, help="folder with node_modules/onnxruntime-node")
+    ap.add_argument("--ort-version", default=ort_common.ORT_VERSION,
+                    help="the onnxruntime-node release installed in --ort-dir (default: %(default)s)")
+    ap.add_argument("--target", default=TARGET,
+                    help="the onnx-lint target whose verdicts are compared, e.g. "
+                         "onnxruntime-cpu@1.18 for ONNX Runtime 1.18 (default: %(default)s)")
     ap.add_argument("--listed", required=True, help="JSON list of refusals explained elsewhere")
     ap.add_argument("--type-variants", nargs="*", default=[], metavar="FOLDER",
                     help="also compare copies of the models in these folders with their float "
@@ -189,11 +210,16 @@ def compare(args, listed, variant_dir):
             inputs = [i for i in proto.graph.input if i.name not in inits]
             job["runs"] = [{"feeds": ort_common.feeds(inputs, {})}]
         jobs.append(job)
-    ort = ort_common.run_jobs(args.ort_dir, jobs)
+    ort = ort_common.run_jobs(args.ort_dir, jobs, args.ort_version)
     old = [m for m in models if "runs" in ort[m]]
+    # The Node bindings before ORT 1.19 take no float16 tensor ("Tensor.data must be a typed
+    # array (-1) for float16 tensors"): such a model loads, and cannot be fed from Node.
+    no_feed = [m for m in old if not ort[m]["runs"][0]["ok"] and
+               FLOAT16_FEED_REFUSED in ort[m]["runs"][0].get("error", "")]
     old_failed = [(m, ort[m]["runs"][0].get("error", "")) for m in old
-                  if not ort[m]["runs"][0]["ok"]]
-    lint = ort_common.lint_json(args.tool, models, "--target", TARGET)
+                  if not ort[m]["runs"][0]["ok"] and m not in no_feed]
+    target_id = args.target
+    lint = ort_common.lint_json(args.tool, models, "--target", target_id)
 
     def matches(entry, path):
         return any(fnmatch.fnmatch(path, "*" + p) for p in entry["models"])
@@ -210,7 +236,7 @@ def compare(args, listed, variant_dir):
         diags = lint[m]["diagnostics"] if m in lint else []
         # A target finding folded into the finding it restates (`also`) still says it.
         target = [f for d in diags for f in [d, *d.get("also", [])]
-                  if f["rule"].startswith("target-") and f.get("target") == TARGET]
+                  if f["rule"].startswith("target-") and f.get("target") == target_id]
         if v["loaded"]:
             loaded += 1
             errors = [d for d in target if d["severity"] == "error"]
@@ -229,7 +255,7 @@ def compare(args, listed, variant_dir):
         host = next((e for e in listed if "error" in e and not e.get("reported_by") and
                      matches(e, m) and e["error"] in v["error"]), None)
         verdicts = (lint[m].get("sections", {}).get("targets", []) if m in lint else [])
-        verdict = next((t["verdict"] for t in verdicts if t.get("target") == TARGET), None)
+        verdict = next((t["verdict"] for t in verdicts if t.get("target") == target_id), None)
         if host is None and verdict == "ok":
             ok_verdicts.append((m, reason, v["error"][:200]))
         if target:
@@ -248,14 +274,17 @@ def compare(args, listed, variant_dir):
           f"boundary models): ORT loads {loaded}, refuses {refused}")
     if variants:
         print(f"  type copies ORT finds ill-typed (left out): {ill_typed}")
-    print(f"  refused with a {TARGET} target finding: {sum(refused_found.values())}")
+    print(f"  refused with a {target_id} target finding: {sum(refused_found.values())}")
     for reason, n in sorted(refused_found.items()):
         print(f"    {n:4}  {reason}")
     print(f"  refused, listed in {args.listed}: {sum(listed_hits.values())}")
     for reason, n in sorted(listed_hits.items()):
         print(f"    {n:4}  {reason[:100]}...")
     print(f"loaded models below ai.onnx opset 7: {len(old)}, run by ORT: "
-          f"{len(old) - len(old_failed)}")
+          f"{len(old) - len(old_failed) - len(no_feed)}")
+    if no_feed:
+        print(f"  not run, float16 inputs this release's Node binding cannot feed: "
+              f"{len(no_feed)}")
     for m, err in old_failed:
         print(f"  RUN FAILED {m}: {err[:200]}")
     print(f"known false target errors, listed in {args.listed}: {sum(known_false.values())}")
@@ -264,7 +293,7 @@ def compare(args, listed, variant_dir):
     print(f"false target errors (ORT loads the model): {len(false_errors)}")
     for m, rule, msg in false_errors:
         print(f"  FALSE ERROR {m}: [{rule}] {msg[:200]}")
-    print(f"refused models whose {TARGET} verdict is ok: {len(ok_verdicts)}")
+    print(f"refused models whose {target_id} verdict is ok: {len(ok_verdicts)}")
     for m, reason, msg in ok_verdicts:
         print(f"  OK VERDICT {m} ({reason}): {msg}")
     print(f"missed refusals: {len(missed)}")

@@ -73,19 +73,20 @@ def model_files(paths):
     return sorted(set(out))
 
 
-def ort_modules(ort_dir):
-    """The node_modules folder holding onnxruntime-node under ort_dir; exits when it is missing:
-    with SKIP outside CI (a developer machine without npm access), with 1 in CI (CI=true)."""
+def ort_modules(ort_dir, version=ORT_VERSION):
+    """The node_modules folder holding onnxruntime-node `version` under ort_dir; exits when it is
+    missing: with SKIP outside CI (a developer machine without npm access), with 1 in CI
+    (CI=true)."""
     modules = os.path.join(os.path.abspath(ort_dir), "node_modules")
     pkg = os.path.join(modules, "onnxruntime-node", "package.json")
     try:
         with open(pkg) as f:
-            version = json.load(f).get("version")
+            found = json.load(f).get("version")
     except OSError:
-        version = None
-    if version == ORT_VERSION:
+        found = None
+    if found == version:
         return modules
-    msg = (f"onnxruntime-node {ORT_VERSION} is not installed in {modules} (found: {version}); "
+    msg = (f"onnxruntime-node {version} is not installed in {modules} (found: {found}); "
            "the ort.install test installs it with npm (docs/ort-oracle.md)")
     if os.environ.get("CI", "").lower() == "true":
         print("error: " + msg, file=sys.stderr)
@@ -94,11 +95,11 @@ def ort_modules(ort_dir):
     sys.exit(SKIP)
 
 
-def run_jobs(ort_dir, jobs):
+def run_jobs(ort_dir, jobs, version=ORT_VERSION):
     """Runs run_model.js on `jobs` (see its header) and returns {job id: result}. A job that
     kills Node (a native crash, e.g. SIGFPE in an integer kernel) gets the result
     {"loaded": false, "crashed": true, "error": ...}; the jobs after it run in a new process."""
-    env = dict(os.environ, NODE_PATH=ort_modules(ort_dir))
+    env = dict(os.environ, NODE_PATH=ort_modules(ort_dir, version))
     out = {}
     todo = list(jobs)
     with tempfile.TemporaryDirectory(prefix="onnxlint-ort-") as work:
