@@ -88,7 +88,7 @@ std::string finding_line(const Diagnostic& d) {
     if (!d.location.op_type.empty()) message += " (" + visible(d.location.op_type) + ")";
     message += ": ";
   }
-  if (!d.target.empty()) message += "[" + visible(d.target) + "] ";
+  if (!d.target.empty()) message += fmt::format("[{}] ", visible(d.target));
   message += visible(d.message);
   for (const std::string& n : d.notes) message += "\nnote: " + visible(n);
   if (!d.help.empty()) message += "\nhelp: " + visible(d.help);

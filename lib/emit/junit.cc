@@ -25,7 +25,7 @@ std::string finding_text(const Diagnostic& d) {
   std::string s = visible(markup::repo_path(d.location.file));
   if (std::string p = markup::place(d.location); !p.empty()) s += ": " + visible(p);
   s += fmt::format(": {}: ", severity_name(d.severity));
-  if (!d.target.empty()) s += "[" + visible(d.target) + "] ";
+  if (!d.target.empty()) s += fmt::format("[{}] ", visible(d.target));
   s += visible(d.message) + " [" + d.rule_id + "]";
   for (const std::string& n : d.notes) s += "\n    note: " + visible(n);
   if (!d.help.empty()) s += "\n    help: " + visible(d.help);

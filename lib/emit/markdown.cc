@@ -38,7 +38,7 @@ std::string plural(uint64_t n, std::string_view word) {
 std::string finding_line(const Diagnostic& d) {
   std::string s =
       fmt::format("- {} **{}** `{}`", icon(d.severity), severity_name(d.severity), d.rule_id);
-  if (std::string p = markup::place(d.location); !p.empty()) s += " " + md_escape(p);
+  if (std::string p = markup::place(d.location); !p.empty()) s += fmt::format(" {}", md_escape(p));
   s += ": ";
   if (!d.target.empty()) s += "\\[" + md_escape(d.target) + "\\] ";
   s += md_escape(d.message) + "\n";

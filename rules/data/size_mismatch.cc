@@ -63,7 +63,10 @@ class SizeMismatch final : public RuleBase<SizeMismatch> {
  private:
   static std::string label(const TensorData& t) {
     std::string dims;
-    for (size_t i = 0; i < t.dims.size(); ++i) dims += (i ? "," : "") + std::to_string(t.dims[i]);
+    for (size_t i = 0; i < t.dims.size(); ++i) {
+      if (i) dims += ',';
+      dims += std::to_string(t.dims[i]);
+    }
     return fmt::format("tensor '{}' ({}[{}])", t.name, data_type_name(t.data_type), dims);
   }
 

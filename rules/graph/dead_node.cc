@@ -46,7 +46,7 @@ class DeadNode final : public RuleBase<DeadNode> {
       for (std::string_view out : n.outputs()) {
         if (out.empty()) continue;
         outputs += outputs.empty() ? "" : ", ";
-        outputs += "'" + std::string(out) + "'";
+        outputs += fmt::format("'{}'", out);
       }
       Diagnostic& d = ctx.report(
           ctx.at_node(n), fmt::format("{} ({}) computes {} but nothing uses {}", n.display_name(),

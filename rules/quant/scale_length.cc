@@ -11,7 +11,8 @@ namespace {
 std::string shape_text(const std::vector<int64_t>& dims) {
   std::string s = "[";
   for (size_t i = 0; i < dims.size(); ++i) {
-    s += (i ? "," : "") + (dims[i] < 0 ? std::string("?") : std::to_string(dims[i]));
+    if (i) s += ',';
+    s += dims[i] < 0 ? std::string("?") : std::to_string(dims[i]);
   }
   return s + "]";
 }

@@ -85,7 +85,8 @@ class DataDependent final : public RuleBase<DataDependent> {
         }
       }
       if (arg.empty()) arg = fmt::format("'{}'", p.name_of(cause));
-      shape_of_cause += "|" + chain_shape(p.value_reason(cause));
+      shape_of_cause += '|';
+      shape_of_cause += chain_shape(p.value_reason(cause));
     } else if (out != kNoValue) {
       shape_of_cause = "|" + chain_shape(p.shape_reason(out));
     }
