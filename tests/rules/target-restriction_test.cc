@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -500,23 +501,29 @@ TEST(TargetRestriction, AttributeValues) {
   EXPECT_THAT(run(p, "webnn"), IsEmpty());
 }
 
+// A GRU, LSTM or RNN node "rnn" at opset 14 (layout is an attribute from 14), with `layout`
+// set when given.
+std::string recurrent_model(const char* op, std::optional<int64_t> layout) {
+  ModelBuilder m(14);
+  m.graph()
+      .input("x", kFloat, {1, 2, 2})
+      .input("w", kFloat, {1, 8, 2})
+      .input("r", kFloat, {1, 8, 2})
+      .output("y", kFloat, {1, 2, 1, 2});
+  auto& n = m.graph().node(op, {"x", "w", "r"}, {"y"}, "rnn");
+  attr_int(n, "hidden_size", 2);
+  if (layout) attr_int(n, "layout", *layout);
+  return m.bytes();
+}
+
 // ORT CPU: the GRU/LSTM/RNN kernels reject layout=1 when the session is created (ORT 1.30,
-// tests/ort); layout=0, the default, is fine. Layout is an attribute from opset 14.
+// tests/ort); layout=0, the default, is fine.
 TEST(TargetRestriction, OrtCpuRecurrentLayout) {
   for (const char* op : {"GRU", "LSTM", "RNN"}) {
-    ModelBuilder m(14);
-    m.graph()
-        .input("x", kFloat, {1, 2, 2})
-        .input("w", kFloat, {1, 8, 2})
-        .input("r", kFloat, {1, 8, 2})
-        .output("y", kFloat, {1, 2, 1, 2});
-    auto& n = m.graph().node(op, {"x", "w", "r"}, {"y"}, "rnn");
-    attr_int(n, "hidden_size", 2);
-    EXPECT_THAT(run(m, "ort-cpu"), IsEmpty()) << op;  // the default, layout=0
-    attr_int(n, "layout", 0);
-    EXPECT_THAT(run(m, "ort-cpu"), IsEmpty()) << op;
-    m.proto().mutable_graph()->mutable_node(0)->mutable_attribute(1)->set_i(1);
-    auto diags = diagnostics(kRule, m.bytes(), for_targets({"ort-cpu"}));
+    const auto ort = for_targets({"ort-cpu"});
+    EXPECT_THAT(findings(kRule, recurrent_model(op, std::nullopt), ort), IsEmpty()) << op;
+    EXPECT_THAT(findings(kRule, recurrent_model(op, 0), ort), IsEmpty()) << op;
+    auto diags = diagnostics(kRule, recurrent_model(op, 1), ort);
     ASSERT_EQ(diags.size(), 1u) << op;
     EXPECT_EQ(diags[0].severity, Severity::Error) << op;
     EXPECT_EQ(diags[0].message, std::string("rnn (") + op +
@@ -528,21 +535,13 @@ TEST(TargetRestriction, OrtCpuRecurrentLayout) {
 // ONNX Runtime's CPU kernels refused layout=1 in every release with a table (ORT's own oracle
 // of each release, tests/ort); TensorRT's restrictions stay with its newest table.
 TEST(TargetRestriction, RestrictionOfEveryReleaseAppliesToOlderTables) {
-  ModelBuilder m(14);
-  m.graph()
-      .input("x", kFloat, {1, 2, 2})
-      .input("w", kFloat, {1, 6, 2})
-      .input("r", kFloat, {1, 6, 2})
-      .output("y", kFloat, {1, 2, 1, 2});
-  auto& n = m.graph().node("GRU", {"x", "w", "r"}, {"y"}, "rnn");
-  attr_int(n, "hidden_size", 2);
-  attr_int(n, "layout", 1);
   for (const char* target : {"onnxruntime-cpu@1.16.0", "ort@1.18", "ort-cpu@1.24"}) {
-    auto diags = diagnostics(kRule, m.bytes(), for_targets({target}));
+    auto diags = diagnostics(kRule, recurrent_model("GRU", 1), for_targets({target}));
     ASSERT_EQ(diags.size(), 1u) << target;
     EXPECT_NE(diags[0].message.find("has layout=1, which ONNX Runtime CPU EP 1."),
               std::string::npos)
         << diags[0].message;
+    EXPECT_THAT(findings(kRule, recurrent_model("GRU", 0), for_targets({target})), IsEmpty());
   }
   // TensorRT's restrictions are encoded for 10.15 only: K < 3840 is not checked on 8.6.
   ModelBuilder k(17);
