@@ -155,7 +155,6 @@ class ValueTable {
   // `n`: the producer when the caller knows it (output `output_index`), else nullptr.
   StatedType stated_in(ValueId v, const GraphSlot* s, const Node* n, uint32_t output_index) const;
   const Model& model_;
-  AnalysisCache& cache_;
   std::vector<GraphSlot> slots_;
   std::unordered_map<const Graph*, uint32_t> slot_index_;
   uint32_t size_ = 0, node_total_ = 0;

@@ -79,7 +79,7 @@ bool StatedType::is_static_shape() const {
 // ---------------------------------------------------------------------------------------------
 // The table
 
-ValueTable::ValueTable(const Model& model, AnalysisCache& cache) : model_(model), cache_(cache) {
+ValueTable::ValueTable(const Model& model, AnalysisCache& cache) : model_(model) {
   const GraphIndex& index = cache.get<GraphIndex>();
   const auto& graphs = model.all_graphs();
   slots_.resize(graphs.size());

@@ -35,7 +35,7 @@ const Function* enclosing_function(const Graph* g) {
 class Resolver {
  public:
   Resolver(const Model& model, std::vector<AttrIssue>& issues)
-      : model_(model), issues_(issues), op_has_values_(model.op_kinds().size(), -1) {
+      : issues_(issues), op_has_values_(model.op_kinds().size(), -1) {
     model_imports_ = normalized(model.opset_imports());
     // IR 1 and 2 had no opset_import: the default domain was implicitly at opset 1.
     if (model.opset_imports().empty() && model.has_ir_version() && model.ir_version() > 0 &&
@@ -235,7 +235,6 @@ class Resolver {
     }
   };
 
-  const Model& model_;
   std::vector<AttrIssue>& issues_;
   Imports model_imports_;
   std::unordered_map<std::pair<std::string_view, std::string_view>, const Function*, PairHash>
