@@ -88,7 +88,7 @@ class DataDependent final : public RuleBase<DataDependent> {
       shape_of_cause += '|';
       shape_of_cause += chain_shape(p.value_reason(cause));
     } else if (out != kNoValue) {
-      shape_of_cause = "|" + chain_shape(p.shape_reason(out));
+      shape_of_cause = fmt::format("|{}", chain_shape(p.shape_reason(out)));
     }
 
     std::string message;
