@@ -4,6 +4,7 @@
 #include <onnxlint/graph_index.h>
 #include <onnxlint/provenance.h>
 #include <onnxlint/report_section.h>
+#include <onnxlint/value_table.h>
 
 #include <algorithm>
 #include <functional>
@@ -97,8 +98,13 @@ class UnsupportedOp final : public RuleBase<UnsupportedOp> {
     // from a model saved after ONNX Runtime's optimizer or quantizer.
     from_pytorch_ = model.producer_name() == "pytorch";
     targets_ = target::selected_targets(ctx);
-    slot_.clear();
-    status_.assign(targets_.size(), {});
+    // Node states by the ValueTable's global node id (every graph's nodes, function bodies
+    // included); a node never checked (a function call: its body's nodes are) reads as
+    // supported.
+    values_ = targets_.empty() ? nullptr : &ctx.get<ValueTable>();
+    status_.assign(targets_.size(),
+                   std::vector<target::NodeState>(values_ ? values_->node_count() : 0,
+                                                  target::NodeState::Supported));
     estimates_.assign(targets_.size(), {});
     for (size_t i = 0; i < targets_.size(); ++i) estimates_[i].target = targets_[i];
   }
@@ -108,11 +114,10 @@ class UnsupportedOp final : public RuleBase<UnsupportedOp> {
   void on_node(const Node& n, RuleContext& ctx) override {
     if (targets_.empty()) return;
     const Model& model = ctx.model();
-    const auto [slot_it, new_node] = slot_.emplace(&n, static_cast<uint32_t>(slot_.size()));
-    const uint32_t slot = slot_it->second;
-    if (new_node) {
-      for (auto& states : status_) states.push_back(target::NodeState::Supported);
-    }
+    const uint32_t id = values_->node_id(n);
+    const auto set_state = [&](size_t i, target::NodeState s) {
+      if (id < status_[i].size()) status_[i][id] = s;
+    };
     for (size_t i = 0; i < targets_.size(); ++i) {
       const TargetInfo& t = *targets_[i];
       const NodeCheck nc = target::check_node(model, t, n, &ctx.get<FoldStates>());
@@ -123,7 +128,7 @@ class UnsupportedOp final : public RuleBase<UnsupportedOp> {
       const std::string_view ep_target =
           epcontext ? epcontext_target_prefix(n.attr_string("source").value_or("")) : "";
       if (epcontext && !ep_target.empty() && t.id.starts_with(ep_target)) {
-        status_[i][slot] = target::NodeState::Supported;
+        set_state(i, target::NodeState::Supported);
         ++estimates_[i].nodes;
         ++estimates_[i].supported;
         continue;
@@ -142,9 +147,9 @@ class UnsupportedOp final : public RuleBase<UnsupportedOp> {
       if (bad_type) ok = false;
       const bool restricted = ok && refuses(t, n, nc, ctx);
       if (restricted) ok = false;
-      status_[i][slot] = nc.folded ? target::NodeState::Removed
-                         : ok      ? target::NodeState::Supported
-                                   : target::NodeState::Unsupported;
+      set_state(i, nc.folded ? target::NodeState::Removed
+                   : ok      ? target::NodeState::Supported
+                             : target::NodeState::Unsupported);
       target::FallbackEstimate& e = estimates_[i];
       ++e.nodes;
       if (nc.folded) {
@@ -307,15 +312,14 @@ class UnsupportedOp final : public RuleBase<UnsupportedOp> {
 
   std::vector<const TargetInfo*> targets_;
   bool from_pytorch_ = false;  // the model's producer_name is "pytorch"
-  // A node never checked (a function call: its body's nodes are) reads as supported.
   target::NodeState state_of(size_t t, const Node& n) const {
-    auto it = slot_.find(&n);
-    return it == slot_.end() ? target::NodeState::Supported : status_[t][it->second];
+    const uint32_t id = values_->node_id(n);
+    return id < status_[t].size() ? status_[t][id] : target::NodeState::Supported;
   }
 
-  // Each checked node's slot, assigned once; the targets' states are flat arrays by slot (one
-  // hash entry per node, not one per node and target: 30 targets on 24 000 nodes made 720 000).
-  std::unordered_map<const Node*, uint32_t> slot_;
+  // Per target, each node's state by global node id (a flat array, not a hash map per target:
+  // 30 targets on 24 000 nodes made 720 000 hash nodes).
+  const ValueTable* values_ = nullptr;
   std::vector<std::vector<target::NodeState>> status_;
   std::vector<target::FallbackEstimate> estimates_;
   target::NodeFindings findings_;
