@@ -22,15 +22,6 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import ort_common  # noqa: E402
 
 
-def installed(prefix, version):
-    pkg = os.path.join(prefix, "node_modules", "onnxruntime-node", "package.json")
-    try:
-        with open(pkg) as f:
-            return f'"version": "{version}"' in f.read()
-    except OSError:
-        return False
-
-
 def give_up(msg):
     if os.environ.get("CI", "").lower() == "true":
         print("error: " + msg, file=sys.stderr)
@@ -42,7 +33,7 @@ def give_up(msg):
 def main():
     prefix = os.path.abspath(sys.argv[1])
     version = sys.argv[2] if len(sys.argv) > 2 else ort_common.ORT_VERSION
-    if installed(prefix, version):
+    if ort_common.installed_version(prefix) == version:
         print(f"onnxruntime-node {version} already installed in {prefix}")
         return 0
     if shutil.which("node") is None or shutil.which("npm") is None:
@@ -55,7 +46,7 @@ def main():
         r = subprocess.run(cmd, timeout=540)
     except subprocess.TimeoutExpired:
         return give_up("npm install timed out")
-    if r.returncode != 0 or not installed(prefix, version):
+    if r.returncode != 0 or ort_common.installed_version(prefix) != version:
         return give_up(f"npm install failed (exit {r.returncode})")
     return 0
 

@@ -108,13 +108,11 @@ def type_variants(paths, out_dir):
     return written
 
 
-def min_ir_version(opset):
-    """The IR version of the first ONNX release that defines ai.onnx `opset`
-    (rules/tables/onnx-versions.json); the newest IR version for an opset newer than them all."""
+def onnx_releases():
+    """ONNX's releases, oldest first, with their IR version and opsets
+    (rules/tables/onnx-versions.json)."""
     with open(ONNX_VERSIONS) as f:
-        releases = json.load(f)["releases"]
-    return next((r["ir_version"] for r in releases if r["ai.onnx"] >= opset),
-                releases[-1]["ir_version"])
+        return json.load(f)["releases"]
 
 
 def boundary_models(out_dir):
@@ -136,6 +134,12 @@ def boundary_models(out_dir):
         return path
 
     f32 = TensorProto.FLOAT
+    releases = onnx_releases()
+
+    def min_ir_version(opset):  # of the first release with that opset (newer: the newest IR)
+        return next((r["ir_version"] for r in releases if r["ai.onnx"] >= opset),
+                    releases[-1]["ir_version"])
+
     out = [save(f"boundary-relu-opset{v}", [helper.make_node("Relu", ["x"], ["y"])], f32, f32,
                 v, max(min_ir_version(v), 3))
            for v in (1, 5, 6, 7, 13, 19, 20, 21, 22, 23, 24, 25, 26, 27)]
@@ -214,8 +218,8 @@ def compare(args, listed, variant_dir):
     old = [m for m in models if "runs" in ort[m]]
     # The Node bindings before ORT 1.19 take no float16 tensor ("Tensor.data must be a typed
     # array (-1) for float16 tensors"): such a model loads, and cannot be fed from Node.
-    no_feed = [m for m in old if not ort[m]["runs"][0]["ok"] and
-               FLOAT16_FEED_REFUSED in ort[m]["runs"][0].get("error", "")]
+    no_feed = {m for m in old if not ort[m]["runs"][0]["ok"] and
+               FLOAT16_FEED_REFUSED in ort[m]["runs"][0].get("error", "")}
     old_failed = [(m, ort[m]["runs"][0].get("error", "")) for m in old
                   if not ort[m]["runs"][0]["ok"] and m not in no_feed]
     target_id = args.target

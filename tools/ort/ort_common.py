@@ -73,17 +73,23 @@ def model_files(paths):
     return sorted(set(out))
 
 
+def installed_version(ort_dir):
+    """The version of the onnxruntime-node in ort_dir/node_modules, or None."""
+    pkg = os.path.join(os.path.abspath(ort_dir), "node_modules", "onnxruntime-node",
+                       "package.json")
+    try:
+        with open(pkg) as f:
+            return json.load(f).get("version")
+    except (OSError, ValueError):
+        return None
+
+
 def ort_modules(ort_dir, version=ORT_VERSION):
     """The node_modules folder holding onnxruntime-node `version` under ort_dir; exits when it is
     missing: with SKIP outside CI (a developer machine without npm access), with 1 in CI
     (CI=true)."""
     modules = os.path.join(os.path.abspath(ort_dir), "node_modules")
-    pkg = os.path.join(modules, "onnxruntime-node", "package.json")
-    try:
-        with open(pkg) as f:
-            found = json.load(f).get("version")
-    except OSError:
-        found = None
+    found = installed_version(ort_dir)
     if found == version:
         return modules
     msg = (f"onnxruntime-node {version} is not installed in {modules} (found: {found}); "
