@@ -543,6 +543,10 @@ TEST(TargetRestriction, RestrictionOfEveryReleaseAppliesToOlderTables) {
         << diags[0].message;
     EXPECT_THAT(findings(kRule, recurrent_model("GRU", 0), for_targets({target})), IsEmpty());
   }
+  onnx::ModelProto gru;
+  ASSERT_TRUE(gru.ParseFromString(recurrent_model("GRU", 1)));
+  EXPECT_THAT(findings(kRule, nest_in_loop(gru), for_targets({"ort@1.18"})),
+              ElementsAre(std::string(kRule) + " " + kNestedPath + "/rnn @onnxruntime-cpu@1.18"));
   // TensorRT's restrictions are encoded for 10.15 only: K < 3840 is not checked on 8.6.
   ModelBuilder k(17);
   k.graph().input("x", kFloat, {5000}).output("v", kFloat, {1}).output("i", kInt64, {1});
