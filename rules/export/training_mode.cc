@@ -80,27 +80,58 @@ class TrainingMode final : public RuleBase<TrainingMode> {
   }
   std::optional<bool> has_training_ops_;
 
+  // A constant that the graph's inputs cannot override, read as one number; nullopt otherwise.
+  static std::optional<double> constant_scalar(const Node& n, size_t input, RuleContext& ctx) {
+    const ValueTable& values = ctx.get<ValueTable>();
+    const auto c = values.constant(values.input(n, input));
+    if (!c || c->overridable) return std::nullopt;
+    if (c->tensor != nullptr) {
+      if (auto v = ctx.model().read_ints(*c->tensor, 1); v && v->size() == 1) {
+        return static_cast<double>((*v)[0]);
+      }
+      if (auto v = ctx.model().read_floats(*c->tensor, 1); v && v->size() == 1) return (*v)[0];
+    } else if (c->attribute != nullptr) {
+      if (c->attribute->type == Attribute::Type::Int) return static_cast<double>(c->attribute->i);
+      if (c->attribute->type == Attribute::Type::Float) return c->attribute->f;
+    }
+    return std::nullopt;
+  }
+
   static void dropout(const Node& n, RuleContext& ctx) {
-    // Dropout-12 on: input 2 is training_mode (false when omitted).
+    // Dropout-12 on: input 2 is training_mode (false when omitted), input 1 the ratio (0.5 when
+    // omitted).
     if (n.inputs().size() < 3 || n.inputs()[2].empty()) return;
     std::string_view name = n.inputs()[2];
-    const ValueTable& values = ctx.get<ValueTable>();
-    const auto c = values.constant(values.input(n, 2));
     std::optional<bool> value;
-    if (c && !c->overridable) {
-      if (c->tensor != nullptr) {
-        auto v = ctx.model().read_ints(*c->tensor, 1);
-        if (v && v->size() == 1) value = (*v)[0] != 0;
-      } else if (c->attribute != nullptr && c->attribute->type == Attribute::Type::Int) {
-        value = c->attribute->i != 0;
-      }
-    }
+    if (auto flag = constant_scalar(n, 2, ctx)) value = *flag != 0;
     if (value && !*value) return;
+    // Ratio 0 keeps every element, so the node computes its input in either mode: torch's
+    // F.dropout(x, p=0.0) without training=self.training exports this way (torchvision 0.14's
+    // Swin attention). Only runtimes that take inference-mode Dropout alone are affected.
+    const bool keeps_all = !n.inputs()[1].empty() && constant_scalar(n, 1, ctx) == 0.0;
+    const std::string flag_state =
+        value ? fmt::format("its training_mode input '{}' is constant true", name)
+              : fmt::format("its training_mode input '{}' is not a constant", name);
+    if (keeps_all) {
+      Diagnostic& d = ctx.report(
+          Severity::Warning, ctx.at_node(n),
+          fmt::format("{} is in training mode with ratio 0: {}; it passes its input through, "
+                      "but runtimes that run only inference-mode Dropout (TensorRT, OpenVINO) "
+                      "refuse it",
+                      node_label(n), flag_state));
+      d.help =
+          "pass training=self.training to F.dropout (its default is training=True, whatever "
+          "model.eval() says), or use nn.Dropout; with p=0 the call can be removed";
+      ctx.fix(d, FixSafety::Safe,
+              "drop the training_mode input: with ratio 0 Dropout passes its input through "
+              "either way")
+          .set_node_input(n, 2, "");
+      return;
+    }
     Diagnostic& d = ctx.report(
         ctx.at_node(n),
-        value ? fmt::format("{} runs in training mode: its training_mode input '{}' is constant "
-                            "true, so it drops activations at inference",
-                            node_label(n), name)
+        value ? fmt::format("{} runs in training mode: {}, so it drops activations at inference",
+                            node_label(n), flag_state)
               : fmt::format("{} has a training_mode input '{}' that is not a constant: it drops "
                             "activations whenever that value is true",
                             node_label(n), name));

@@ -389,6 +389,21 @@ TEST(Fix, TrainingDropoutNeedsUnsafeFixes) {
   EXPECT_EQ(f.bytes, m.bytes());
 }
 
+// With ratio 0 the node passes its input through in either mode: dropping training_mode changes
+// nothing it computes, so the fix is safe.
+TEST(Fix, RatioZeroTrainingDropoutLosesItsTrainingModeSafely) {
+  ModelBuilder m(13);
+  m.graph().input("x", kFloat, {2}).output("y", kFloat, {2});
+  m.graph().initializer(make_tensor_f32("ratio", {}, {0.0f}));
+  m.graph().initializer(make_tensor_bool("training", true));
+  m.graph().node("Dropout", {"x", "ratio", "training"}, {"y"}, "dropout");
+  const Fixed f = fix(m, {"export-training-mode"});
+  EXPECT_THAT(applied_rules(f.report), ElementsAre("export-training-mode"));
+  EXPECT_EQ(f.report.fixing->applied[0].safety, FixSafety::Safe);
+  EXPECT_THAT(describe(f.model), HasSubstr("Dropout(x,ratio)->y 'dropout'"));
+  EXPECT_THAT(f.report.diagnostics, IsEmpty());
+}
+
 TEST(Fix, TrainingDropoutLosesItsTrainingModeWithUnsafeFixes) {
   FixOptions options;
   options.unsafe = true;

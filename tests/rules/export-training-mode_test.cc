@@ -1,6 +1,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <map>
+#include <string>
+
 #include "support/lint_harness.h"
 #include "support/model_builder.h"
 
@@ -82,6 +85,50 @@ TEST(ExportTrainingMode, NearMissInferenceForms) {
       m.graph().node("BatchNormalization", {"x", "s", "bias", "mean", "var"}, {"c", "", ""}, "bn"),
       "training_mode", 0);
   EXPECT_THAT(findings(kRule, m.bytes()), IsEmpty());
+}
+
+// Ratio 0 keeps every element: in training mode too the node passes its input through, so the
+// finding is a warning about runtimes that refuse training-mode Dropout (torchvision 0.14's Swin
+// calls F.dropout(attn, p=0.0), whose default is training=True). A ratio that drops anything,
+// or the default ratio 0.5 of an omitted input, stays an error.
+TEST(ExportTrainingMode, RatioZeroIsAWarningAboutRuntimesNotAboutResults) {
+  ModelBuilder m(17, 8);
+  m.graph().input("x", kFloat, {1, 4}).input("flag", kBool, {}).input("r", kFloat, {});
+  m.graph().output("a").output("b").output("c").output("d").output("e");
+  m.graph().initializer(make_tensor_bool("train", true));
+  m.graph().initializer(make_tensor_f32("zero", {}, {0.0f}));
+  m.graph().initializer(make_tensor_f32("small", {}, {0.1f}));
+  // torch's form: the ratio and the flag from Constant nodes.
+  attr_tensor(m.graph().node("Constant", {}, {"zero_c"}, "zero_const"), "value",
+              make_tensor_f32("", {}, {0.0f}));
+  m.graph().node("Dropout", {"x", "zero", "train"}, {"a", "mask"}, "drop_zero");
+  m.graph().node("Dropout", {"x", "zero_c", "flag"}, {"b"}, "drop_zero_flag");
+  m.graph().node("Dropout", {"x", "small", "train"}, {"c"}, "drop_small");
+  m.graph().node("Dropout", {"x", "", "train"}, {"d"}, "drop_default_ratio");
+  m.graph().node("Dropout", {"x", "r", "train"}, {"e"}, "drop_ratio_not_constant");
+  m.graph().output("mask");
+  auto d = diagnostics(kRule, m.bytes());
+  ASSERT_EQ(d.size(), 5u);
+  std::map<std::string, const Diagnostic*> by_node;
+  for (const Diagnostic& x : d) by_node[x.location.node_name] = &x;
+  ASSERT_EQ(by_node.size(), 5u);
+  for (const char* node : {"drop_zero", "drop_zero_flag"}) {
+    const Diagnostic& w = *by_node.at(node);
+    EXPECT_EQ(w.severity, Severity::Warning) << node;
+    EXPECT_THAT(w.message, HasSubstr("is in training mode with ratio 0"));
+    EXPECT_THAT(w.message, HasSubstr("passes its input through"));
+    EXPECT_THAT(w.message, HasSubstr("(TensorRT, OpenVINO) refuse it"));
+    EXPECT_THAT(w.help, HasSubstr("training=self.training"));
+    EXPECT_EQ(w.fix, FixSafety::Safe);
+  }
+  EXPECT_THAT(by_node.at("drop_zero")->message, HasSubstr("'train' is constant true"));
+  EXPECT_THAT(by_node.at("drop_zero_flag")->message, HasSubstr("'flag' is not a constant"));
+  for (const char* node : {"drop_small", "drop_default_ratio", "drop_ratio_not_constant"}) {
+    const Diagnostic& e = *by_node.at(node);
+    EXPECT_EQ(e.severity, Severity::Error) << node;
+    EXPECT_THAT(e.message, HasSubstr("so it drops activations at inference")) << node;
+    EXPECT_EQ(e.fix, FixSafety::Unsafe) << node;
+  }
 }
 
 TEST(ExportTrainingMode, TrainingAttributeOpsAndTrainingInfo) {
