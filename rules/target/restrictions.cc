@@ -17,6 +17,7 @@ constexpr std::string_view kCoremlNn = "onnxruntime-coreml-neuralnetwork";
 constexpr std::string_view kWebnn = "onnxruntime-webnn";
 constexpr std::string_view kWebgpu = "onnxruntime-webgpu-jsep";
 constexpr std::string_view kQnn = "onnxruntime-qnn";
+constexpr std::string_view kOv = "openvino";
 constexpr std::string_view kMlir = "onnx-mlir-cpu";
 constexpr std::string_view kNnpa = "onnx-mlir-nnpa";
 constexpr std::string_view kMs = "com.microsoft";
@@ -127,6 +128,11 @@ std::vector<Restriction> build() {
          "layout=0 only (batch-major layout=1 fails when the session is created)");
     t.back().every_release = true;
   }
+
+  // ---- OpenVINO ONNX frontend (note added from the translator; rules/tables/targets/README.md)
+  // ----
+  onnx(kOv, "Dropout", C::ConstAllEqual, {"training_mode"}, {"0"},
+       "training_mode must be a constant false");
 
   // ---- ONNX Runtime NNAPI EP (nnapi_supported_ops.md) ----
   for (std::string_view op : kPool2d) onnx(kNnapi, op, C::RankIn, {"X"}, {"4"}, "2D pooling only");

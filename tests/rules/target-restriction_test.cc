@@ -655,6 +655,20 @@ TEST(TargetRestriction, ConstantValues) {
   d.graph().input("x", kFloat, {4}).input("train", kBool, {}).output("y", kFloat, {4});
   d.graph().node("Dropout", {"x", "", "train"}, {"y"}, "drop");
   EXPECT_THAT(run(d, "tensorrt"), ElementsAre(at("drop", "tensorrt")));
+  // OpenVINO Dropout: the same, from its translator (a note onnx-lint added to the table). A
+  // constant true fails whatever the ratio; constant false and an omitted input pass.
+  EXPECT_THAT(run(d, "openvino"), ElementsAre(at("drop", "openvino")));
+  auto ov_dropout = [](std::optional<bool> train) {
+    ModelBuilder m(17);
+    m.graph().input("x", kFloat, {4}).output("y", kFloat, {4});
+    m.graph().initializer(make_tensor_f32("ratio", {}, {0.0f}));
+    if (train) m.graph().initializer(make_tensor_bool("train", *train));
+    m.graph().node("Dropout", {"x", "ratio", train ? "train" : ""}, {"y"}, "drop");
+    return m;
+  };
+  EXPECT_THAT(run(ov_dropout(true), "openvino"), ElementsAre(at("drop", "openvino")));
+  EXPECT_THAT(run(ov_dropout(false), "openvino"), IsEmpty());
+  EXPECT_THAT(run(ov_dropout(std::nullopt), "openvino"), IsEmpty());
   // NNAPI Pad: pads >= 0.
   ModelBuilder p(17);
   p.graph().input("x", kFloat, {1, 4}).output("y", kFloat, {1, 3});
