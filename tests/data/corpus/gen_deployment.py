@@ -1,5 +1,5 @@
 """Makes the deployment-rule corpus models (data-fp16-overflow, quant-*, target-runtime-specific-op,
-data-epcontext-*) with Debian's python3-torch 1.13 and python3-onnx 1.12 helpers:
+data-epcontext-*, a Dropout left in training mode that only some runtimes refuse) with Debian's python3-torch 1.13 and python3-onnx 1.12 helpers:
     cd tests/data/corpus && /usr/bin/python3 gen_deployment.py
 Weights are random with a fixed seed; every model is a few KB."""
 import numpy as np
@@ -244,9 +244,33 @@ def epcontext_models():
     make("epcontext_qnn_blob_not_shipped_ctx.onnx", "epcontext_qnn_blob_not_shipped_ctx_qnn.bin")
 
 
+# --- export-training-mode with ratio 0 --------------------------------------------------------
+class FunctionalDropoutAttention(torch.nn.Module):
+    """torchvision 0.14's Swin attention: F.dropout(attn, p=0.0) without training=self.training.
+    F.dropout's default is training=True, so the eval-mode export keeps training_mode=True; with
+    p=0 the node passes its input through, but TensorRT and OpenVINO refuse it."""
+
+    def __init__(self):
+        super().__init__()
+        self.qkv = torch.nn.Linear(8, 24)
+
+    def forward(self, x):
+        q, k, v = self.qkv(x).chunk(3, -1)
+        attn = torch.nn.functional.dropout((q @ k.transpose(1, 2)).softmax(-1), p=0.0)
+        return attn @ v
+
+
+def functional_dropout():
+    torch.onnx.export(FunctionalDropoutAttention().eval(), torch.randn(1, 4, 8),
+                      "torch_fdropout_p0_attention_op13.onnx", opset_version=13,
+                      input_names=["x"], output_names=["y"])
+    print("torch_fdropout_p0_attention_op13.onnx")
+
+
 if __name__ == "__main__":
     torch_mask_fill()
     fp16_conversions()
     quantized_models()
     ort_style_fused()
     epcontext_models()
+    functional_dropout()
