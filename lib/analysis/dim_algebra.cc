@@ -254,6 +254,24 @@ Sym Provenance::Impl::derive(const Sym& x, const Sym& y, SymOp op) {
     };
     if (grows(a, b)) return op == SymOp::kMin ? a : b;
     if (grows(b, a)) return op == SymOp::kMin ? b : a;
+    // min(x, q) = q and max(x, q) = x for x never negative and q = x/c or (x+k)/c, c >= 1,
+    // 0 <= k < c, rounded down or up: q <= x then (x[:, :h // 2] slices h to min(h, h/2),
+    // torch.chunk's first piece to min(h, (h+1)/2)).
+    auto divides = [&](const Sym& x, const Sym& quotient) {
+      if (quotient.v == 0 || !never_negative(x)) return false;
+      const SymExpr& e = exprs[static_cast<size_t>(quotient.v)];
+      if ((e.op != SymOp::kDiv && e.op != SymOp::kCeilDiv) || e.opaque || !e.b.is_fixed() ||
+          e.b.v < 1) {
+        return false;
+      }
+      if (e.a == x && e.a.v == x.v) return true;
+      if (e.op != SymOp::kDiv || e.a.kind != Sym::kSymbolic || e.a.v == 0) return false;
+      const SymExpr& sum = exprs[static_cast<size_t>(e.a.v)];  // x + k, 0 <= k < c
+      return sum.op == SymOp::kAdd && !sum.opaque && sum.a == x && sum.a.v == x.v &&
+             sum.b.is_fixed() && sum.b.v >= 0 && sum.b.v < e.b.v;
+    };
+    if (divides(a, b)) return op == SymOp::kMin ? b : a;
+    if (divides(b, a)) return op == SymOp::kMin ? a : b;
   }
   if (op == SymOp::kSub && a.kind == Sym::kSymbolic && a.v != 0 && !b.is_fixed()) {
     const SymExpr& sum = exprs[static_cast<size_t>(a.v)];

@@ -275,6 +275,38 @@ TEST(DimFacts, SymbolicDimsAreExpressions) {
   EXPECT_EQ(f.dims("c_same"), "1,4,H,32");
 }
 
+// x[:, :, : h // 2] with h = x.shape[2]: Slice's end is H/2, never past H, so the sliced dim is
+// H/2, not min(H, H/2); with ceil division (torch.chunk's first piece) the same. Near miss:
+// (H+2)/2 is past H for H = 0, so that min stays.
+TEST(DimFacts, SliceToAFractionOfItsOwnDimIsThatFraction) {
+  ModelBuilder m(13);
+  auto& g = m.graph();
+  g.input("x", kFloat, {std::string("N"), 4, std::string("H"), std::string("W")});
+  g.node("Shape", {"x"}, {"s"});
+  g.constant_i64("two", {2}, {});
+  g.constant_i64("one", {1}, {});
+  g.constant_i64("axis", {2}, {1});
+  g.constant_i64("zero", {0}, {1});
+  attr_int(g.node("Gather", {"s", "two"}, {"h"}), "axis", 0);
+  g.node("Div", {"h", "two"}, {"half"});
+  g.node("Add", {"h", "one"}, {"h1"});
+  g.node("Div", {"h1", "two"}, {"half_up"});
+  g.constant_i64("unsq_axes", {0}, {1});
+  g.node("Unsqueeze", {"half", "unsq_axes"}, {"end"});
+  g.node("Unsqueeze", {"half_up", "unsq_axes"}, {"end_up"});
+  g.node("Add", {"h1", "one"}, {"h2"});
+  g.node("Div", {"h2", "two"}, {"half_past"});
+  g.node("Unsqueeze", {"half_past", "unsq_axes"}, {"end_past"});
+  g.node("Slice", {"x", "zero", "end", "axis"}, {"y"});
+  g.node("Slice", {"x", "zero", "end_up", "axis"}, {"y_up"});
+  g.node("Slice", {"x", "zero", "end_past", "axis"}, {"y_past"});
+  g.output("y").output("y_up").output("y_past");
+  Facts f = analyse(m.bytes());
+  EXPECT_EQ(f.dims("y"), "N,4,H/2,W");
+  EXPECT_EQ(f.dims("y_up"), "N,4,(H+1)/2,W");
+  EXPECT_EQ(f.dims("y_past"), "N,4,min(H, (H+2)/2),W");
+}
+
 TEST(DimFacts, PadsBuiltAsAMatrixAreFollowedElementByElement) {
   // torch's F.pad(x, (0, 0, 0, 12)) at opset 11+: the pads [0, 0, 0, 12] are padded with
   // ConstantOfShape zeros to 2 * rank, reshaped to [rank, 2], reversed (Slice, step -1),
