@@ -117,6 +117,9 @@ class ValueTable {
   /// The elements of a small integer constant (at most `max_elements`), or nullopt (not a
   /// constant, overridable, not integer, or larger).
   std::optional<std::vector<int64_t>> constant_ints(ValueId v, size_t max_elements = 4096) const;
+  /// The same for a floating-point constant (float, double, float16, bfloat16; a Constant's
+  /// value_float(s)), or nullopt.
+  std::optional<std::vector<double>> constant_floats(ValueId v, size_t max_elements = 4096) const;
 
   /// What the model states about the value (see StatedType for the precedence).
   StatedType stated(ValueId v) const;

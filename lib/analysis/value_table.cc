@@ -288,6 +288,21 @@ std::optional<std::vector<int64_t>> ValueTable::constant_ints(ValueId v,
   return std::nullopt;
 }
 
+std::optional<std::vector<double>> ValueTable::constant_floats(ValueId v,
+                                                               size_t max_elements) const {
+  auto c = constant(v);
+  if (!c || c->overridable) return std::nullopt;
+  if (c->tensor != nullptr) return model_.read_floats(*c->tensor, max_elements);
+  if (c->attribute != nullptr) {
+    if (c->attribute->type == Attribute::Type::Float) return std::vector<double>{c->attribute->f};
+    if (c->attribute->type == Attribute::Type::Floats &&
+        c->attribute->floats.size() <= max_elements) {
+      return std::vector<double>(c->attribute->floats.begin(), c->attribute->floats.end());
+    }
+  }
+  return std::nullopt;
+}
+
 ValueTable::Declaration ValueTable::declaration(ValueId v) const {
   if (v >= size_ || decl_[v] == 0) return {};
   const GraphSlot* s = slot_of_value(v);

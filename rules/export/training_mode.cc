@@ -80,35 +80,22 @@ class TrainingMode final : public RuleBase<TrainingMode> {
   }
   std::optional<bool> has_training_ops_;
 
-  // A constant that the graph's inputs cannot override, read as one number; nullopt otherwise.
-  static std::optional<double> constant_scalar(const Node& n, size_t input, RuleContext& ctx) {
-    const ValueTable& values = ctx.get<ValueTable>();
-    const auto c = values.constant(values.input(n, input));
-    if (!c || c->overridable) return std::nullopt;
-    if (c->tensor != nullptr) {
-      if (auto v = ctx.model().read_ints(*c->tensor, 1); v && v->size() == 1) {
-        return static_cast<double>((*v)[0]);
-      }
-      if (auto v = ctx.model().read_floats(*c->tensor, 1); v && v->size() == 1) return (*v)[0];
-    } else if (c->attribute != nullptr) {
-      if (c->attribute->type == Attribute::Type::Int) return static_cast<double>(c->attribute->i);
-      if (c->attribute->type == Attribute::Type::Float) return c->attribute->f;
-    }
-    return std::nullopt;
-  }
-
   static void dropout(const Node& n, RuleContext& ctx) {
     // Dropout-12 on: input 2 is training_mode (false when omitted), input 1 the ratio (0.5 when
     // omitted).
     if (n.inputs().size() < 3 || n.inputs()[2].empty()) return;
     std::string_view name = n.inputs()[2];
+    const ValueTable& values = ctx.get<ValueTable>();
     std::optional<bool> value;
-    if (auto flag = constant_scalar(n, 2, ctx)) value = *flag != 0;
+    if (auto flag = values.constant_ints(values.input(n, 2), 1); flag && flag->size() == 1) {
+      value = (*flag)[0] != 0;
+    }
     if (value && !*value) return;
     // Ratio 0 keeps every element, so the node computes its input in either mode: torch's
     // F.dropout(x, p=0.0) without training=self.training exports this way (torchvision 0.14's
     // Swin attention). Only runtimes that take inference-mode Dropout alone are affected.
-    const bool keeps_all = !n.inputs()[1].empty() && constant_scalar(n, 1, ctx) == 0.0;
+    const auto ratio = values.constant_floats(values.input(n, 1), 1);
+    const bool keeps_all = ratio && ratio->size() == 1 && (*ratio)[0] == 0.0;
     const std::string flag_state =
         value ? fmt::format("its training_mode input '{}' is constant true", name)
               : fmt::format("its training_mode input '{}' is not a constant", name);

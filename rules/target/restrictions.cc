@@ -129,8 +129,7 @@ std::vector<Restriction> build() {
     t.back().every_release = true;
   }
 
-  // ---- OpenVINO ONNX frontend (note added from the translator; rules/tables/targets/README.md)
-  // ----
+  // ---- OpenVINO ONNX frontend (a note added from its translator; tables/targets/README.md) ----
   onnx(kOv, "Dropout", C::ConstAllEqual, {"training_mode"}, {"0"},
        "training_mode must be a constant false");
 

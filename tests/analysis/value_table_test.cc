@@ -87,6 +87,34 @@ TEST(ValueTable, ConstantsInitializersConstantNodesAndScopes) {
   EXPECT_EQ(c2.get<FoldStates>().state(ft.find(flat->graph(), "init")), FoldState::Constant);
 }
 
+// constant_floats, the floating-point twin: initializers and Constant tensors of float types,
+// value_float(s); integers, computed values and overridable initializers are not its constants.
+TEST(ValueTable, FloatConstants) {
+  ModelBuilder m(13, 8);
+  m.graph().input("x").input("overridable").output("y");
+  m.graph().initializer(make_tensor_f32("init", {2}, {0.5f, 0.0f}));
+  m.graph().initializer(make_tensor_f32("overridable", {}, {1.0f}));
+  m.graph().initializer(make_tensor_i64("ints", {1}, {3}));
+  attr_tensor(m.graph().node("Constant", {}, {"const_tensor"}), "value",
+              make_tensor_f32("", {}, {0.0f}));
+  attr_float(m.graph().node("Constant", {}, {"const_float"}), "value_float", 0.25f);
+  m.graph().node("Relu", {"x"}, {"computed"});
+  m.graph().node("Identity", {"x"}, {"y"});
+  auto model = load(m.bytes());
+  AnalysisCache cache(*model);
+  const ValueTable& t = cache.get<ValueTable>();
+  auto floats_of = [&](std::string_view name, size_t max = 4096) {
+    return t.constant_floats(t.find(model->graph(), name), max);
+  };
+  EXPECT_EQ(floats_of("init"), (std::vector<double>{0.5, 0.0}));
+  EXPECT_EQ(floats_of("init", 1), std::nullopt);  // over the element limit
+  EXPECT_EQ(floats_of("const_tensor"), (std::vector<double>{0.0}));
+  EXPECT_EQ(floats_of("const_float"), (std::vector<double>{0.25}));
+  EXPECT_EQ(floats_of("overridable"), std::nullopt);
+  EXPECT_EQ(floats_of("ints"), std::nullopt);
+  EXPECT_EQ(floats_of("computed"), std::nullopt);
+}
+
 TEST(ValueTable, SubgraphInputShadowsOuterConstant) {
   ModelBuilder inner;
   inner.graph().input("x").output("z");
