@@ -102,9 +102,9 @@ class TrainingMode final : public RuleBase<TrainingMode> {
     if (keeps_all) {
       Diagnostic& d = ctx.report(
           Severity::Warning, ctx.at_node(n),
-          fmt::format("{} is in training mode with ratio 0: {}; it passes its input through, "
-                      "but runtimes that run only inference-mode Dropout (TensorRT, OpenVINO) "
-                      "refuse it",
+          fmt::format("{} has ratio 0 and {}: it passes its input through in either mode, but "
+                      "runtimes that run only inference-mode Dropout (TensorRT, OpenVINO) refuse "
+                      "it",
                       node_label(n), flag_state));
       d.help =
           "pass training=self.training to F.dropout (its default is training=True, whatever "
