@@ -4,8 +4,11 @@ tests/hostile/generators/*.py, lint its model with every rule, every target and 
 scale k and 2k, each in a fresh process, and check that
 
 - the run ends normally: exit code 0 or 1 (never a signal, never 2);
-- CPU time and peak RSS grow at most 2.5 times when the input doubles (differences under
-  0.05 s or 20 MiB are noise on a shared machine and pass);
+- user CPU time and peak RSS grow at most 2.5 times when the input doubles (differences under
+  0.05 s or 20 MiB are noise on a shared machine and pass). System time is left out of the
+  growth: on this kind of VM it is the host's, not the linter's (a process touching fresh memory
+  waits while the host hands it back: the same N8 run measured 0.01 to 0.54 s of system time,
+  docs/performance.md), and it alone put a linear run over x2.5 in CI;
 - the size at which the issue saw the defect (ISSUE_SIZES) is linted within a few seconds.
 
 The contract of a generator module is written in tests/hostile/generators/engine.py. Run by
@@ -59,11 +62,12 @@ def all_targets():
 
 
 class Run:
-    def __init__(self, code, cpu, rss, wall_killed):
-        self.code, self.cpu, self.rss, self.killed = code, cpu, rss, wall_killed
+    def __init__(self, code, cpu, user, rss, wall_killed):
+        self.code, self.cpu, self.user, self.rss, self.killed = code, cpu, user, rss, wall_killed
 
     def __repr__(self):
-        return f"exit {self.code}, {self.cpu:.3f} s CPU, {self.rss / (1 << 20):.1f} MiB"
+        return (f"exit {self.code}, {self.cpu:.3f} s CPU ({self.user:.3f} user), "
+                f"{self.rss / (1 << 20):.1f} MiB")
 
 
 # Runs one command and prints its exit code, CPU time and peak RSS. It runs in a small Python
@@ -92,7 +96,7 @@ signal.alarm(timeout)
 _, status, usage = os.wait4(pid, 0)
 signal.alarm(0)
 print(json.dumps({"code": os.waitstatus_to_exitcode(status),
-                  "cpu": usage.ru_utime + usage.ru_stime,
+                  "cpu": usage.ru_utime + usage.ru_stime, "user": usage.ru_utime,
                   "rss": usage.ru_maxrss * 1024, "killed": bool(killed)}))
 """
 
@@ -103,7 +107,7 @@ def measure(args, cwd):
     out = subprocess.run([sys.executable, "-I", "-S", "-c", RUNNER, cwd, str(RUN_TIMEOUT), BIN,
                           *args], capture_output=True, check=True).stdout
     r = json.loads(out)
-    return Run(r["code"], r["cpu"], r["rss"], r["killed"])
+    return Run(r["code"], r["cpu"], r["user"], r["rss"], r["killed"])
 
 
 def lay_out(built, folder, stem):
@@ -138,8 +142,8 @@ class Growth(unittest.TestCase):
         shutil.rmtree(cls.dir, ignore_errors=True)
 
     def lint(self, name, module, build, scale, repeat=1):
-        """Lints the generator's model at `scale` `repeat` times; the run with the least CPU time
-        (a busy machine only ever adds time)."""
+        """Lints the generator's model at `scale` `repeat` times; the run with the least user CPU
+        time (a busy machine only ever adds time)."""
         path = lay_out(build(scale), self.dir, f"{re.sub(r'[^A-Za-z0-9_-]', '_', name)}-{scale}")
         args = ["--no-config", "--select", "ALL", "--format", "json", *self.targets,
                 *getattr(module, "ARGS", {}).get(name, []), path]
@@ -157,22 +161,22 @@ class Growth(unittest.TestCase):
                 shutil.rmtree(path, ignore_errors=True)
             else:
                 os.unlink(path)
-        return min(runs, key=lambda r: r.cpu)
+        return min(runs, key=lambda r: r.user)
 
     def check(self, name, module, build):
         k = getattr(module, "SCALES", {}).get(name, DEFAULT_SCALE)
         small = self.lint(name, module, build, k, repeat=3)
         large = self.lint(name, module, build, 2 * k, repeat=3)
-        if not (large.cpu <= GROWTH * small.cpu or large.cpu - small.cpu < TIME_FLOOR):
+        if not (large.user <= GROWTH * small.user or large.user - small.user < TIME_FLOOR):
             # A busy machine (a parallel ctest, a CI neighbour) can add time to one size more
             # than the other: measure both again, more often. Real superlinear growth fails
             # again (quadratic is x4 on doubling); noise seldom does.
-            small = min(small, self.lint(name, module, build, k, repeat=5), key=lambda r: r.cpu)
+            small = min(small, self.lint(name, module, build, k, repeat=5), key=lambda r: r.user)
             large = min(large, self.lint(name, module, build, 2 * k, repeat=5),
-                        key=lambda r: r.cpu)
+                        key=lambda r: r.user)
         summary = f"{name}: {k} -> {small}; {2 * k} -> {large}"
         print(summary, file=sys.stderr)
-        self.assertTrue(large.cpu <= GROWTH * small.cpu or large.cpu - small.cpu < TIME_FLOOR,
+        self.assertTrue(large.user <= GROWTH * small.user or large.user - small.user < TIME_FLOOR,
                         f"time grows faster than x{GROWTH} on doubling: {summary}")
         self.assertTrue(large.rss <= GROWTH * small.rss or large.rss - small.rss < RSS_FLOOR,
                         f"memory grows faster than x{GROWTH} on doubling: {summary}")
